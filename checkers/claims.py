@@ -1,0 +1,423 @@
+"""Claim files: loading, validation with positions, and anchoring to the lesson.
+
+A claim file is YAML::
+
+    lesson: content/transformer-fundamentals.md
+    claims:
+      - id: score-cat-cat
+        kind: arithmetic
+        quote: "score(猫, 猫) = Q_猫 · K_猫 = 0.58×0.71 + 0.74×0.52 = 0.78"
+        expression: 0.58×0.71 + 0.74×0.52
+        claimed: 0.78
+
+Every claim has the common fields of :class:`ClaimHeader`; the rest belong to its kind's
+``Input`` model. Problems are collected, never raised: a file with one broken claim still yields
+all its other claims, and each problem carries ``file:line:column`` and what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from checkers import safeyaml
+from checkers.anchors import Anchor, AnchorError, Lesson, LessonError, load_lesson
+from checkers.kinds import Kind
+from checkers.numbers import Tolerance
+from checkers.outcome import Context, KindInput
+from checkers.registry import UnknownKind, did_you_mean, lookup
+from checkers.safeyaml import Position
+
+__all__ = [
+    "Claim",
+    "ClaimHeader",
+    "ClaimsFile",
+    "Problem",
+    "ToleranceOverride",
+    "load_claims_file",
+]
+
+_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
+
+
+class ToleranceOverride(BaseModel):
+    """A claim's own tolerance, used instead of the printed precision; the reason is required."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    absolute: float | None = Field(default=None, ge=0)
+    """Allowed absolute difference, in the value's base unit."""
+    relative: float | None = Field(default=None, ge=0, le=1)
+    """Allowed difference as a fraction of the printed value."""
+    reason: str = Field(min_length=3)
+    """Why this tolerance is right; shown in every verdict."""
+
+    def to_tolerance(self) -> Tolerance:
+        """The numeric tolerance with its explanation."""
+        parts = []
+        if self.absolute is not None:
+            parts.append(f"±{self.absolute:g}")
+        if self.relative is not None:
+            parts.append(f"±{self.relative:.0%}")
+        return Tolerance(
+            absolute=self.absolute or 0.0,
+            relative=self.relative or 0.0,
+            reason=f"{' or '.join(parts) or '±0'}: {self.reason}",
+        )
+
+
+class ClaimHeader(BaseModel):
+    """The fields every claim has, whatever its kind."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(pattern=_ID_PATTERN, max_length=120)
+    """Stable, readable name; the pytest node id is ``claims/<file>.yaml::<id>``."""
+    kind: str
+    """Which checker recomputes this claim (a key of ``checkers.kinds.ALL_KINDS``)."""
+    quote: str = Field(min_length=1, max_length=5000)
+    """The exact text the claim checks, copied from the lesson."""
+    occurrence: int | None = Field(default=None, ge=1)
+    """Which occurrence of the quote is meant when it appears more than once (1 = first)."""
+    note: str | None = None
+    """Free text for reviewers: why the claim is set up this way."""
+    tolerance: ToleranceOverride | None = None
+    """Overrides the tolerance read from the printed digits."""
+    origin: Literal["auto", "reviewed"] | None = None
+    """``auto`` for claims drafted by ``lessoncheck extract`` and not yet reviewed."""
+    uses: dict[str, str] = Field(default_factory=dict)
+    """Variables this claim takes from other claims' printed values: name → claim id."""
+
+    @field_validator("uses")
+    @classmethod
+    def _names_are_identifiers(cls, value: dict[str, str]) -> dict[str, str]:
+        for name in value:
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                raise ValueError(f"variable name {name!r} must be an identifier such as s or d_k")
+        return value
+
+
+HEADER_FIELDS = frozenset(ClaimHeader.model_fields)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a claim file, located for an editor."""
+
+    path: Path
+    """The claim file."""
+    position: Position | None
+    """Line and column in the claim file, when known."""
+    message: str
+    """What is wrong and what was expected."""
+    claim_id: str | None = None
+    """The claim it concerns, when it concerns one."""
+
+    def location(self) -> str:
+        """``claims/x.yaml:12:5`` (or just the path when the position is unknown)."""
+        if self.position is None:
+            return str(self.path)
+        return f"{self.path}:{self.position.line}:{self.position.column}"
+
+    def __str__(self) -> str:
+        return f"{self.location()}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A validated claim, anchored to its lesson (or carrying why it could not be)."""
+
+    header: ClaimHeader
+    """The common fields."""
+    kind: Kind
+    """The kind module that checks it."""
+    input: KindInput
+    """The kind's validated fields."""
+    claims_file: Path
+    """The YAML file it came from."""
+    position: Position | None
+    """Where the claim starts in the YAML file."""
+    lesson_path: Path | None
+    """The lesson it quotes, resolved."""
+    anchor: Anchor | None
+    """Where the quote is in the lesson; None when stale or unreadable."""
+    anchor_problem: str | None
+    """Why the claim could not be anchored, when it could not."""
+    stale: bool
+    """True when the quote no longer appears in the lesson."""
+
+    @property
+    def id(self) -> str:
+        """The claim id."""
+        return self.header.id
+
+    def context(self, variables: Mapping[str, float] | None = None) -> Context:
+        """The context the kind's check runs with."""
+        tolerance = self.header.tolerance.to_tolerance() if self.header.tolerance else None
+        return Context(tolerance=tolerance, variables=dict(variables or {}))
+
+
+@dataclass(frozen=True)
+class ClaimsFile:
+    """Everything loaded from one claim file: claims that validated, and problems."""
+
+    path: Path
+    """The YAML file."""
+    lesson: str | None
+    """The ``lesson:`` field as written."""
+    lesson_path: Path | None
+    """The lesson, resolved to a file that exists."""
+    root: Path
+    """The project root the lesson path is relative to (used for report paths)."""
+    claims: tuple[Claim, ...]
+    """Claims that validated, in file order."""
+    problems: tuple[Problem, ...]
+    """Everything that did not validate, in file order."""
+    order: tuple[str, ...]
+    """Claim ids (or ``claim[N]`` for claims without a usable id) in file order."""
+
+
+def _read_text(path: Path) -> str:
+    data = path.read_bytes()
+    if len(data) > safeyaml.MAX_BYTES:
+        raise safeyaml.YamlError(
+            f"file is larger than {safeyaml.MAX_BYTES:,} bytes; claim files are small", None
+        )
+    if b"\x00" in data:
+        raise safeyaml.YamlError("not a text file (contains NUL bytes)", None)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise safeyaml.YamlError(
+            f"not valid UTF-8 (invalid byte at offset {error.start})", None
+        ) from None
+
+
+def _resolve_lesson(claims_path: Path, lesson: str) -> tuple[Path, Path] | str:
+    """(lesson file, project root), or why the lesson path is unacceptable."""
+    relative = Path(lesson)
+    if relative.is_absolute() or ".." in relative.parts:
+        return f"lesson path {lesson!r} must be relative to the project and stay inside it"
+    start = claims_path.resolve().parent
+    for folder in (start, *start.parents):
+        candidate = folder / relative
+        if candidate.is_file():
+            return candidate, folder
+    return f"lesson {lesson!r} not found next to {claims_path.name} or in any folder above it"
+
+
+def _pydantic_problems(
+    error: ValidationError,
+    located: safeyaml.Located,
+    base: tuple[Any, ...],
+    path: Path,
+    claim_id: str | None,
+    allowed: Sequence[str],
+    kind_name: str,
+) -> list[Problem]:
+    problems = []
+    for item in error.errors():
+        loc = tuple(item["loc"])
+        field = ".".join(str(part) for part in loc) or "claim"
+        where = located.position((*base, *loc))
+        if item["type"] == "extra_forbidden":
+            message = (
+                f"unknown field {field!r} for kind {kind_name!r}"
+                + did_you_mean(str(loc[-1]), allowed)
+                + f"; fields: {', '.join(allowed)}"
+            )
+        elif item["type"] == "missing":
+            message = f"missing field {field!r} (kind {kind_name!r} needs it)"
+            where = located.position(base)
+        else:
+            message = f"field {field!r}: {item['msg']}"
+        problems.append(Problem(path, where, message, claim_id))
+    return problems
+
+
+def load_claims_file(path: Path) -> ClaimsFile:
+    """Load, validate and anchor one claim file. Never raises for bad content."""
+    root = path.resolve().parent
+    try:
+        located = safeyaml.load(_read_text(path))
+    except safeyaml.YamlError as error:
+        return ClaimsFile(
+            path, None, None, root, (), (Problem(path, error.position, error.message),), ()
+        )
+    except OSError as error:
+        return ClaimsFile(
+            path, None, None, root, (), (Problem(path, None, f"cannot read: {error.strerror}"),), ()
+        )
+    data = located.data
+    top_fields = ("lesson", "claims")
+    if not isinstance(data, dict):
+        return ClaimsFile(
+            path,
+            None,
+            None,
+            root,
+            (),
+            (
+                Problem(
+                    path, located.position(()), "expected a mapping with `lesson:` and `claims:`"
+                ),
+            ),
+            (),
+        )
+    problems: list[Problem] = []
+    for key in data:
+        if key not in top_fields:
+            problems.append(
+                Problem(
+                    path,
+                    located.position((key,)),
+                    f"unknown top-level field {key!r}{did_you_mean(str(key), top_fields)}; "
+                    "expected `lesson:` and `claims:`",
+                )
+            )
+    lesson = data.get("lesson")
+    lesson_path: Path | None = None
+    lesson_obj: Lesson | None = None
+    lesson_problem: str | None = None
+    if not isinstance(lesson, str) or not lesson:
+        problems.append(
+            Problem(
+                path,
+                located.position(("lesson",)),
+                "missing field 'lesson': the lesson file this claim file checks",
+            )
+        )
+        lesson_problem = "the claim file names no lesson"
+    else:
+        resolved = _resolve_lesson(path, lesson)
+        if isinstance(resolved, str):
+            problems.append(Problem(path, located.position(("lesson",)), resolved))
+            lesson_problem = resolved
+        else:
+            lesson_path, root = resolved
+            try:
+                lesson_obj = load_lesson(lesson_path)
+            except LessonError as error:
+                lesson_problem = str(error)
+                problems.append(Problem(path, located.position(("lesson",)), lesson_problem))
+    raw_claims = data.get("claims")
+    if raw_claims is None:
+        raw_claims = []
+        problems.append(
+            Problem(path, located.position(()), "missing field 'claims': a list of claims")
+        )
+    if not isinstance(raw_claims, list):
+        problems.append(
+            Problem(path, located.position(("claims",)), "`claims:` must be a list of claims")
+        )
+        raw_claims = []
+
+    claims: list[Claim] = []
+    order: list[str] = []
+    seen: dict[str, Position | None] = {}
+    for index, raw in enumerate(raw_claims):
+        base = ("claims", index)
+        where = located.position(base)
+        raw_id = raw.get("id") if isinstance(raw, dict) else None
+        label = (
+            raw_id
+            if isinstance(raw_id, str) and re.fullmatch(_ID_PATTERN, raw_id)
+            else f"claim[{index + 1}]"
+        )
+        if label in seen:
+            problems.append(
+                Problem(
+                    path,
+                    where,
+                    f"duplicate claim id {label!r}; ids must be unique in a file",
+                    label,
+                )
+            )
+            label = f"{label}[{index + 1}]"
+        seen[label] = where
+        order.append(label)
+        claim = _load_claim(
+            path, located, base, raw, label, lesson_path, lesson_obj, lesson_problem, problems
+        )
+        if claim is not None:
+            claims.append(claim)
+    return ClaimsFile(
+        path,
+        lesson if isinstance(lesson, str) else None,
+        lesson_path,
+        root,
+        tuple(claims),
+        tuple(problems),
+        tuple(order),
+    )
+
+
+def _load_claim(
+    path: Path,
+    located: safeyaml.Located,
+    base: tuple[Any, ...],
+    raw: Any,
+    label: str,
+    lesson_path: Path | None,
+    lesson: Lesson | None,
+    lesson_problem: str | None,
+    problems: list[Problem],
+) -> Claim | None:
+    where = located.position(base)
+    if not isinstance(raw, dict):
+        problems.append(
+            Problem(path, where, "each claim must be a mapping with id, kind, quote, ...", label)
+        )
+        return None
+    kind_name = raw.get("kind")
+    kind: Kind | None = None
+    kind_fields: list[str] = []
+    if isinstance(kind_name, str):
+        try:
+            kind = lookup(kind_name)
+            kind_fields = list(kind.Input.model_fields)
+        except UnknownKind as error:
+            problems.append(Problem(path, located.position((*base, "kind")), error.message, label))
+    header_raw = {k: v for k, v in raw.items() if k in HEADER_FIELDS}
+    body_raw = {k: v for k, v in raw.items() if k not in HEADER_FIELDS}
+    allowed = sorted(HEADER_FIELDS | set(kind_fields))
+    failed = False
+    header: ClaimHeader | None = None
+    try:
+        header = ClaimHeader.model_validate(header_raw)
+    except ValidationError as error:
+        problems.extend(
+            _pydantic_problems(error, located, base, path, label, allowed, str(kind_name))
+        )
+        failed = True
+    if kind is None:
+        if not isinstance(kind_name, str):
+            problems.append(
+                Problem(
+                    path, where, "missing field 'kind': which checker recomputes this claim", label
+                )
+            )
+        return None
+    try:
+        claim_input = kind.Input.model_validate(body_raw)
+    except ValidationError as error:
+        problems.extend(
+            _pydantic_problems(error, located, base, path, label, allowed, str(kind_name))
+        )
+        return None
+    if failed or header is None:
+        return None
+    anchor: Anchor | None = None
+    anchor_problem = lesson_problem
+    stale = False
+    if lesson is not None:
+        try:
+            anchor = lesson.anchor(header.quote, header.occurrence)
+        except AnchorError as error:
+            anchor_problem, stale = error.message, error.stale
+    return Claim(header, kind, claim_input, path, where, lesson_path, anchor, anchor_problem, stale)

@@ -1,0 +1,97 @@
+"""``lessoncheck``: the command line (``python -m checkers`` does the same).
+
+Exit codes, for CI: 0 every claim holds; 1 some claim fails or is stale; 2 usage or input error
+(a claim file or claim that could not be read; every other claim was still checked and reported).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from checkers.report.text import format_finding
+from checkers.runner import Finding, run_paths, summarize
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="lessoncheck",
+        description="Fact-check the worked numbers in course lessons.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    check = commands.add_parser("check", help="run claim files without pytest")
+    check.add_argument(
+        "claims",
+        nargs="*",
+        type=Path,
+        default=[Path("claims")],
+        help="claim files or folders of them (default: claims/)",
+    )
+    check.add_argument("--json", type=Path, metavar="FILE", help="also write the JSON report here")
+    check.add_argument("--report-dir", type=Path, metavar="DIR", help="write all reports here")
+    check.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+    return parser
+
+
+def exit_code(findings: Sequence[Finding]) -> int:
+    """The CLI contract: input errors outrank failures, failures outrank success."""
+    if any(f.verdict == "error" for f in findings):
+        return EXIT_INPUT
+    if any(f.verdict in ("fail", "stale") for f in findings):
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def summary_line(findings: Sequence[Finding]) -> str:
+    """``12 passed, 3 failed, 1 stale, 0 errors`` — the closing line CI logs show."""
+    counts = summarize(list(findings))
+    return (
+        f"{counts['pass']} passed, {counts['fail']} failed, {counts['stale']} stale, "
+        f"{counts['error']} errors"
+    )
+
+
+def _check(args: argparse.Namespace) -> int:
+    missing = [p for p in args.claims if not p.exists()]
+    if missing:
+        print(
+            f"lessoncheck: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr
+        )
+        return EXIT_INPUT
+    findings = run_paths(list(args.claims))
+    if not args.quiet:
+        for finding in findings:
+            if finding.verdict != "pass":
+                print(format_finding(finding), end="\n\n")
+    if args.json:
+        from checkers.report import json_report
+
+        json_report.write(args.json, findings)
+    if args.report_dir:
+        from checkers.report import write_reports
+
+        write_reports(args.report_dir, findings)
+    print(summary_line(findings))
+    return exit_code(findings)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``lessoncheck`` console script."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return EXIT_INPUT if stop.code else EXIT_OK
+    try:
+        if args.command == "check":
+            return _check(args)
+    except KeyboardInterrupt:
+        return 130
+    parser.error(f"unknown command {args.command}")
+    return EXIT_INPUT

@@ -1,0 +1,41 @@
+"""Every claim kind, listed in one explicit dict.
+
+Each kind is a module with the same small interface (like pre-commit's languages):
+
+* a docstring naming the YAML fields it reads;
+* ``Input``: a :class:`checkers.outcome.KindInput` model of those fields;
+* ``check(input, context) -> Outcome``: pure numerics, no I/O.
+
+To add a kind, write ``checkers/kinds/<name>.py`` and add it to :data:`ALL_KINDS`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from checkers.kinds import arithmetic, identity
+from checkers.outcome import Context, KindInput, Outcome
+
+__all__ = ["ALL_KINDS", "Kind"]
+
+
+class Kind(Protocol):
+    """The interface every kind module provides."""
+
+    @property
+    def Input(self) -> type[KindInput]:  # noqa: N802 - the module attribute is a class
+        """The model of the YAML fields this kind reads."""
+        ...
+
+
+    # ``claim`` is the module's own Input; typed Any so each module may name its own model.
+    def check(self, claim: Any, context: Context, /) -> Outcome:
+        """Recompute the claim and judge it against the printed values."""
+        ...
+
+
+ALL_KINDS: dict[str, Kind] = {
+    "arithmetic": arithmetic,
+    "identity": identity,
+}
+"""Kind name (the ``kind:`` field of a claim) → module implementing it."""

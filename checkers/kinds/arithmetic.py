@@ -1,0 +1,132 @@
+"""Kind ``arithmetic``: an expression, or an equation chain, equals the printed value.
+
+YAML fields:
+
+``expression``
+    Lesson arithmetic as printed: ``0.58×0.71 + 0.74×0.52``, ``0.9⁵⁰``, ``(1+2+3+4+5)``,
+    ``exp(0.55)``, ``0.54×[0.8, 0.3] + 0.46×[0.6, 0.2]``. It may be a whole chain
+    ``a = b = c``: every later side must agree with the first, a bare number at its printed
+    precision, an expression of rounded terms (``0.156 + 0.273 + 0.221``) within the rounding of
+    its own printed terms.
+``claimed``
+    The result as printed (``0.78``) or a vector (``[0.71, 0.25]``).
+``where``
+    Optional named inputs as printed, e.g. ``{d_k: 2}``, for expressions that use names.
+
+The value is recomputed from the inputs *as printed*: a lesson that rounds 0.2687 to 0.27 and
+continues with 0.27 is consistent.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from checkers.expr import evaluate, parse, split_chain
+from checkers.intervals import printed_interval
+from checkers.numbers import NumberError, Printed, compare, parse_printed
+from checkers.outcome import (
+    Context,
+    KindInput,
+    Outcome,
+    PrintedNumber,
+    PrintedVector,
+    error,
+    from_comparisons,
+)
+
+__all__ = ["Input", "check"]
+
+
+class Input(KindInput):
+    """Fields of an ``arithmetic`` claim."""
+
+    expression: str = Field(min_length=1, max_length=2000)
+    """The arithmetic (or equation chain) as printed in the lesson."""
+    claimed: PrintedNumber | PrintedVector
+    """The printed result: one number, or a vector compared element by element."""
+    where: dict[str, PrintedNumber] = Field(default_factory=dict)
+    """Named inputs as printed (``d_k: 2``)."""
+
+
+def _variables(claim: Input, context: Context) -> dict[str, float]:
+    values = {name: printed.value for name, printed in claim.where.items()}
+    values.update(context.variables)
+    return values
+
+
+def check(claim: Input, context: Context) -> Outcome:
+    """Recompute the expression from its printed inputs and compare with ``claimed``."""
+    variables = _variables(claim, context)
+    sides = split_chain(claim.expression)
+    first_text = sides[0][1]
+    value = evaluate(parse(first_text), variables)
+    details: list[str] = []
+    for _relation, side, _column in sides[1:]:
+        problem = _check_side(side, value, variables)
+        if problem is not None:
+            details.append(problem)
+    what = " ".join(first_text.split())
+    if isinstance(value, tuple):
+        if not isinstance(claim.claimed, tuple):
+            return error(f"{what} is a vector of {len(value)}, but a single number is claimed")
+        if len(value) != len(claim.claimed):
+            return error(f"{what} has {len(value)} elements, but {len(claim.claimed)} are claimed")
+        comparisons = [
+            compare(p, v, context.tolerance) for p, v in zip(claim.claimed, value, strict=True)
+        ]
+        outcome = from_comparisons(comparisons, what=what, vector=True, details=details)
+    else:
+        if isinstance(claim.claimed, tuple):
+            return error(f"{what} is a single number, but a vector is claimed")
+        comparisons = [compare(claim.claimed, value, context.tolerance)]
+        outcome = from_comparisons(comparisons, what=what, details=details)
+    if details and outcome.verdict == "pass":
+        # The result is right, but an intermediate step printed in the chain is not.
+        return Outcome(
+            "fail",
+            outcome.claimed,
+            outcome.expected,
+            outcome.tolerance,
+            f"{what}: the result holds but an intermediate step does not: {details[0]}",
+            (),
+            tuple(details),
+            outcome.value,
+        )
+    return outcome
+
+
+def _check_side(
+    side: str, value: float | tuple[float, ...], variables: dict[str, float]
+) -> str | None:
+    """Why a later side of the chain disagrees with the first, or None when it agrees."""
+    if isinstance(value, tuple):
+        return None if _vector_side_agrees(side, value) else f"step {side.strip()!r} does not match"
+    try:
+        printed: Printed | None = parse_printed(side)
+    except NumberError:
+        printed = None
+    if printed is not None:
+        comparison = compare(printed, value)
+        if comparison.ok:
+            return None
+        return f"step {side.strip()} should be {comparison.describe()}"
+    low, high = printed_interval(parse(side), variables)
+    slack = 1e-9 * max(1.0, abs(value))
+    if low - slack <= value <= high + slack:
+        return None
+    return (
+        f"step {side.strip()} = {(low + high) / 2:.6g} cannot be a rounding of {value:.6g} "
+        f"(its printed terms allow [{low:.6g}, {high:.6g}])"
+    )
+
+
+def _vector_side_agrees(side: str, value: tuple[float, ...]) -> bool:
+    from checkers.numbers import parse_printed_vector
+
+    try:
+        printed = parse_printed_vector(side)
+    except NumberError:
+        return True  # an intermediate vector expression: checked through the final value
+    return len(printed) == len(value) and all(
+        compare(p, v).ok for p, v in zip(printed, value, strict=True)
+    )

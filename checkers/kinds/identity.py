@@ -1,0 +1,103 @@
+"""Kind ``identity``: an exact statement such as ``512 = 8 × 64`` or ``3072 = 768 × 4``.
+
+YAML fields:
+
+``statement``
+    An equation chain whose sides must all be *exactly* equal (rational arithmetic, no
+    rounding): ``512 = 8 × 64``, ``(1+2+3+4+5) = 15``, ``4096 / 32 = 128``. Sides that are not
+    rational (``√2``) are compared in floating point to 1e-12 relative, and the verdict says so.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pydantic import Field
+
+from checkers.expr import evaluate, evaluate_exact, parse, split_chain
+from checkers.outcome import Context, KindInput, Outcome, error
+
+__all__ = ["Input", "check"]
+
+FLOAT_RELATIVE = 1e-12
+"""Relative tolerance for sides that have no exact rational value."""
+
+
+class Input(KindInput):
+    """Fields of an ``identity`` claim."""
+
+    statement: str = Field(min_length=3, max_length=2000)
+    """The exact equation as printed, at least two sides."""
+
+
+def _fraction_text(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value.numerator}/{value.denominator} = {float(value):.6g}"
+
+
+def check(claim: Input, context: Context) -> Outcome:
+    """Every side of the statement must have the same exact value."""
+    sides = split_chain(claim.statement)
+    if len(sides) < 2:
+        return error(f"an identity needs at least two sides joined by '=', got {claim.statement!r}")
+    bad_relation = [rel for rel, _, _ in sides[1:] if rel != "="]
+    if bad_relation:
+        return error(f"an identity is exact; use 'arithmetic' for '{bad_relation[0]}'")
+    trees = [parse(side) for _, side, _ in sides]
+    exact = [evaluate_exact(tree, None) for tree in trees]
+    texts = [" ".join(side.split()) for _, side, _ in sides]
+    statement = " = ".join(texts)
+    if all(value is not None for value in exact):
+        values = [v for v in exact if v is not None]
+        reference = values[0]
+        for text, value in zip(texts[1:], values[1:], strict=True):
+            if value != reference:
+                fix: tuple[tuple[str, str], ...] = ()
+                if texts[0].replace(",", "").isdigit() and value.denominator == 1:
+                    fix = ((texts[0], str(value.numerator)),)
+                return Outcome(
+                    "fail",
+                    statement,
+                    _fraction_text(value),
+                    "exact (rational arithmetic)",
+                    f"{text} = {_fraction_text(value)}, not {_fraction_text(reference)}",
+                    fix,
+                    value=float(value),
+                )
+        return Outcome(
+            "pass",
+            statement,
+            _fraction_text(reference),
+            "exact (rational arithmetic)",
+            f"{statement} holds exactly",
+            value=float(reference),
+        )
+    floats = [evaluate(tree, None) for tree in trees]
+    if any(isinstance(v, tuple) for v in floats):
+        return error("an identity compares numbers, not vectors")
+    numbers = [float(v) for v in floats if not isinstance(v, tuple)]
+    reference_float = numbers[0]
+    # Irrational sides: no exact arithmetic, so compare in floating point and say so.
+    tolerance = (
+        f"±{FLOAT_RELATIVE:g} relative: the sides are irrational, compared in floating point"
+    )
+    for text, number in zip(texts[1:], numbers[1:], strict=True):
+        if abs(number - reference_float) > FLOAT_RELATIVE * max(abs(reference_float), 1e-300):
+            return Outcome(
+                "fail",
+                statement,
+                f"{number:.12g}",
+                tolerance,
+                f"{text} = {number:.12g}, not {reference_float:.12g}",
+                value=number,
+            )
+    del context
+    return Outcome(
+        "pass",
+        statement,
+        f"{reference_float:.12g}",
+        tolerance,
+        f"{statement} holds",
+        value=reference_float,
+    )

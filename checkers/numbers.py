@@ -1,0 +1,359 @@
+"""Printed numbers: what a reader takes a number on the page to mean.
+
+A printed number carries its own precision. ``0.78`` means "something that rounds to 0.78", so
+[0.775, 0.785]; ``1.5B`` means 1.5 billion ± 0.05 billion; ``67%`` means 0.67 ± 0.005. This module
+parses such literals (signs, thousands separators, scientific notation, superscripts, percent,
+counts K/M/B/T and 万/亿, bytes with decimal and binary prefixes, ratios such as ``64×`` or
+``8 倍``) and compares recomputed values against them, returning the reason as text so that every
+verdict can say which tolerance it used and why.
+
+Nothing here evaluates expressions: that is :mod:`checkers.expr`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+__all__ = [
+    "UNITS",
+    "Comparison",
+    "NumberError",
+    "Printed",
+    "Tolerance",
+    "Unit",
+    "compare",
+    "compare_vector",
+    "format_like",
+    "parse_printed",
+    "parse_printed_vector",
+    "printed_tolerance",
+]
+
+
+class NumberError(ValueError):
+    """A printed value could not be read as a number; ``message`` says what was expected."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit or scale word that may follow a printed number."""
+
+    symbol: str
+    """The unit as printed, e.g. ``GB`` or ``亿``."""
+    family: str
+    """What the unit measures: ``percent``, ``count``, ``bytes``, ``ratio`` or ``seconds``."""
+    factor: float
+    """Multiplier from the printed unit to the family's base unit (bytes, ones, fraction)."""
+    binary: bool = False
+    """True for KiB/MiB/GiB/TiB (powers of 1024)."""
+
+
+def _units() -> dict[str, Unit]:
+    table: list[Unit] = [
+        Unit("%", "percent", 1e-2),
+        Unit("‰", "percent", 1e-3),
+        Unit("×", "ratio", 1.0),
+        Unit("x", "ratio", 1.0),
+        Unit("倍", "ratio", 1.0),
+        Unit("K", "count", 1e3),
+        Unit("k", "count", 1e3),
+        Unit("M", "count", 1e6),
+        Unit("B", "count", 1e9),
+        Unit("T", "count", 1e12),
+        Unit("thousand", "count", 1e3),
+        Unit("million", "count", 1e6),
+        Unit("billion", "count", 1e9),
+        Unit("trillion", "count", 1e12),
+        Unit("千", "count", 1e3),
+        Unit("万", "count", 1e4),
+        Unit("百万", "count", 1e6),
+        Unit("千万", "count", 1e7),
+        Unit("亿", "count", 1e8),
+        Unit("万亿", "count", 1e12),
+        Unit("byte", "bytes", 1.0),
+        Unit("bytes", "bytes", 1.0),
+        Unit("字节", "bytes", 1.0),
+        Unit("KB", "bytes", 1e3),
+        Unit("MB", "bytes", 1e6),
+        Unit("GB", "bytes", 1e9),
+        Unit("TB", "bytes", 1e12),
+        Unit("PB", "bytes", 1e15),
+        Unit("KiB", "bytes", 2.0**10, binary=True),
+        Unit("MiB", "bytes", 2.0**20, binary=True),
+        Unit("GiB", "bytes", 2.0**30, binary=True),
+        Unit("TiB", "bytes", 2.0**40, binary=True),
+        Unit("s", "seconds", 1.0),
+        Unit("ms", "seconds", 1e-3),
+    ]
+    return {unit.symbol: unit for unit in table}
+
+
+UNITS: dict[str, Unit] = _units()
+"""Every unit a printed number may carry, by its printed symbol."""
+
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_MINUS_SIGNS = "-−–﹣－"
+
+# Longest symbols first, so "KiB" wins over "K" and "万亿" over "万".
+_UNIT_PATTERN = "|".join(re.escape(s) for s in sorted(UNITS, key=len, reverse=True))
+_NUMBER_RE = re.compile(
+    r"""
+    ^(?P<approx>(?:≈|~|∼|约|大约|about\s)\s*)?
+    (?P<sign>[-+−–﹣])?\s*
+    (?P<mantissa>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)
+    (?:
+        [eE](?P<exp>[-+−]?\d+)
+      | \s*[×x*]\s*10(?:\^\(?(?P<exp_caret>[-+−]?\d+)\)?|(?P<exp_super>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))
+    )?
+    (?P<space>\s*)(?P<unit>"""
+    + _UNIT_PATTERN
+    + r""")?\s*$""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A number as printed in a lesson, with the precision its digits promise."""
+
+    text: str
+    """The literal exactly as printed, e.g. ``0.78`` or ``1.5B``."""
+    value: float
+    """Its value in the unit family's base (bytes, ones, fraction for percent)."""
+    decimals: int
+    """Digits printed after the decimal point of the mantissa."""
+    exponent: int
+    """Power of ten from scientific notation (``1e-4`` → -4), 0 when none."""
+    unit: Unit | None
+    """The unit printed after the number, if any."""
+    uses_unicode_minus: bool = False
+    """True when the sign was printed as ``−`` rather than ``-`` (kept in suggested fixes)."""
+    thousands: bool = False
+    """True when the mantissa used thousands separators (``4,096``)."""
+    spaced_unit: bool = False
+    """True when a space stood between number and unit (``14 GB``), kept in suggested fixes."""
+
+    @property
+    def scale(self) -> float:
+        """Base units per unit of the printed mantissa."""
+        return (self.unit.factor if self.unit else 1.0) * 10.0**self.exponent
+
+    @property
+    def half_width(self) -> float:
+        """Half of the last printed digit's place, in base units: the rounding tolerance."""
+        return 0.5 * 10.0 ** (-self.decimals) * self.scale
+
+    def precision_reason(self) -> str:
+        """Why the tolerance is what it is, in words a reader checks at a glance."""
+        if self.decimals == 0:
+            digits = "printed as a whole number"
+        elif self.decimals == 1:
+            digits = "1 printed decimal"
+        else:
+            digits = f"{self.decimals} printed decimals"
+        if self.unit is not None and self.unit.family != "ratio":
+            digits += f" of {self.unit.symbol}"
+        if self.exponent:
+            digits += f" at ×10^{self.exponent}"
+        return digits
+
+
+def parse_printed(text: str | int | float) -> Printed:
+    """Read one printed number such as ``0.78``, ``−0.42``, ``1.5B``, ``67%`` or ``14 GB``."""
+    if isinstance(text, bool):
+        raise NumberError(f"expected a printed number, got {text!r}")
+    raw = str(text)
+    folded = _fold(raw)
+    match = _NUMBER_RE.match(folded)
+    if match is None:
+        raise NumberError(
+            f"expected a printed number such as 0.78, −0.42, 1,024, 1.5B, 67% or 14 GB, got {raw!r}"
+        )
+    mantissa = match["mantissa"]
+    thousands = "," in mantissa
+    mantissa = mantissa.replace(",", "")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    exponent_text = (
+        match["exp"] or match["exp_caret"] or (match["exp_super"] or "").translate(_SUPERSCRIPTS)
+    )
+    exponent = int(exponent_text.replace("−", "-")) if exponent_text else 0
+    if abs(exponent) > 300:
+        raise NumberError(f"exponent {exponent} in {raw!r} is outside the range a lesson prints")
+    unit = UNITS[match["unit"]] if match["unit"] else None
+    sign_text = match["sign"] or ""
+    negative = sign_text in _MINUS_SIGNS and sign_text != ""
+    mantissa_value = float(mantissa)
+    scale = (unit.factor if unit else 1.0) * 10.0**exponent
+    value = (-1.0 if negative else 1.0) * mantissa_value * scale
+    return Printed(
+        text=raw.strip(),
+        value=value,
+        decimals=decimals,
+        exponent=exponent,
+        unit=unit,
+        uses_unicode_minus=sign_text == "−",
+        thousands=thousands,
+        spaced_unit=bool(match["space"]) and unit is not None,
+    )
+
+
+def parse_printed_vector(items: Sequence[str | int | float] | str) -> tuple[Printed, ...]:
+    """Read a printed vector, either a YAML list or a string like ``[0.84, 0.54, 0.0001, 1.0]``."""
+    if isinstance(items, str):
+        body = _fold(items).strip()
+        if not (body.startswith("[") and body.endswith("]")):
+            raise NumberError(f"expected a vector such as [0.84, 0.54], got {items!r}")
+        parts = [p for p in body[1:-1].split(",")]
+        if parts == [""]:
+            raise NumberError("expected at least one element in the vector, got []")
+        items = [p.strip() for p in parts]
+    return tuple(parse_printed(item) for item in items)
+
+
+def _fold(text: str) -> str:
+    """Full-width digits and signs to ASCII, keeping superscripts and CJK unit words."""
+    out = []
+    for char in text:
+        if char in "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺":
+            out.append(char)
+        elif "\uff01" <= char <= "\uff5e" or char == "\u3000":
+            out.append(unicodedata.normalize("NFKC", char))
+        else:
+            out.append(char)
+    return "".join(out).replace("\u00a0", " ").strip()
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far a recomputed value may sit from the printed one, and why."""
+
+    absolute: float
+    """Allowed absolute difference, in base units."""
+    relative: float
+    """Allowed difference as a fraction of the printed value (0 when unused)."""
+    reason: str
+    """Human explanation shown in every verdict, e.g. ``±0.005: 2 printed decimals``."""
+
+    def allows(self, printed: float, recomputed: float) -> bool:
+        """True when ``recomputed`` is within the tolerance of ``printed`` (boundary included)."""
+        limit = max(self.absolute, self.relative * abs(printed))
+        # A value exactly on a rounding boundary (0.2205 printed as 0.221) is a correct rounding;
+        # the tiny slack keeps binary floating point from turning it into a failure.
+        slack = 1e-9 * limit + 1e-15
+        return math.isfinite(recomputed) and abs(recomputed - printed) <= limit + slack
+
+
+def printed_tolerance(printed: Printed) -> Tolerance:
+    """The tolerance a reader infers from the printed digits alone."""
+    half = printed.half_width
+    return Tolerance(
+        absolute=half,
+        relative=0.0,
+        reason=(
+            f"±{_short(half / printed.scale)}{_unit_suffix(printed)}: {printed.precision_reason()}"
+        ),
+    )
+
+
+def _unit_suffix(printed: Printed) -> str:
+    if printed.unit is None:
+        return "" if printed.exponent == 0 else f"e{printed.exponent}"
+    if printed.unit.symbol in ("%", "‰", "×", "倍", "x"):
+        return printed.unit.symbol
+    return printed.unit.symbol if printed.unit.family == "count" else f" {printed.unit.symbol}"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The verdict of one printed value against its recomputation."""
+
+    ok: bool
+    """True when the printed value is a correct rounding of the recomputed one."""
+    printed: Printed
+    """The printed value that was checked."""
+    recomputed: float
+    """The recomputed value, in base units."""
+    tolerance: Tolerance
+    """The tolerance used."""
+    corrected: str
+    """The recomputed value written the way the lesson printed its number (same decimals, unit)."""
+
+    def describe(self) -> str:
+        """``0.7966 → 0.80``: the full recomputed value, then as it should be printed."""
+        full = _short(self.recomputed / self.printed.scale, digits=4)
+        return f"{full}{_unit_suffix(self.printed)} → {self.corrected}"
+
+
+def compare(printed: Printed, recomputed: float, tolerance: Tolerance | None = None) -> Comparison:
+    """Compare a recomputed value (base units) against a printed one."""
+    used = tolerance if tolerance is not None else printed_tolerance(printed)
+    return Comparison(
+        ok=used.allows(printed.value, recomputed),
+        printed=printed,
+        recomputed=recomputed,
+        tolerance=used,
+        corrected=format_like(printed, recomputed),
+    )
+
+
+def compare_vector(
+    printed: Sequence[Printed], recomputed: Sequence[float], tolerance: Tolerance | None = None
+) -> tuple[Comparison, ...]:
+    """Element-by-element comparison of vectors, in order; lengths must already agree."""
+    if len(printed) != len(recomputed):
+        raise NumberError(f"expected {len(recomputed)} printed values, got {len(printed)}")
+    return tuple(compare(p, r, tolerance) for p, r in zip(printed, recomputed, strict=True))
+
+
+def format_like(printed: Printed, value: float) -> str:
+    """Write ``value`` (base units) as the lesson would have printed it: same decimals and unit."""
+    if not math.isfinite(value):
+        return "undefined" if math.isnan(value) else ("∞" if value > 0 else "−∞")
+    mantissa = value / printed.scale
+    try:
+        quantum = Decimal(1).scaleb(-printed.decimals)
+        rounded = Decimal(repr(mantissa)).quantize(quantum, rounding=ROUND_HALF_UP)
+    except InvalidOperation:
+        return _short(mantissa)
+    if rounded == 0:
+        rounded = abs(rounded)
+    text = f"{rounded:,f}" if printed.thousands else f"{rounded:f}"
+    if text.startswith("-") and printed.uses_unicode_minus:
+        text = "−" + text[1:]
+    if printed.exponent:
+        text += f"e{printed.exponent}"
+    if printed.unit is not None:
+        text += (" " if printed.spaced_unit else "") + printed.unit.symbol
+    return text
+
+
+def _short(value: float, digits: int = 4) -> str:
+    """A compact rendering of a value with ``digits`` significant digits."""
+    if value == 0 or not math.isfinite(value):
+        return format_like_plain(value)
+    magnitude = math.floor(math.log10(abs(value)))
+    if -5 <= magnitude < 15:
+        decimals = max(0, digits - 1 - magnitude)
+        text = f"{value:.{decimals}f}"
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return text
+    return f"{value:.{digits - 1}e}"
+
+
+def format_like_plain(value: float) -> str:
+    """Render zero and non-finite values."""
+    if math.isnan(value):
+        return "undefined"
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    return "0"

@@ -1,0 +1,202 @@
+"""What every claim kind shares: its input base class, the context it runs in, and its Outcome.
+
+A kind module (``checkers/kinds/<kind>.py``) declares an ``Input`` model derived from
+:class:`KindInput` and one function ``check(input, context) -> Outcome``. Nothing in this module
+does I/O or knows about pytest, so kinds stay pure numerics.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, PlainValidator
+
+from checkers.numbers import (
+    Comparison,
+    NumberError,
+    Printed,
+    Tolerance,
+    compare,
+    parse_printed,
+    parse_printed_vector,
+)
+
+__all__ = [
+    "Context",
+    "KindInput",
+    "Outcome",
+    "PrintedNumber",
+    "PrintedVector",
+    "Verdict",
+    "from_comparisons",
+]
+
+Verdict = Literal["pass", "fail", "stale", "error"]
+
+
+def _printed(value: Any) -> Printed:
+    if isinstance(value, Printed):
+        return value
+    if isinstance(value, (list, dict)) or value is None:
+        raise ValueError("expected one printed number such as 0.78 or 1.5B")
+    try:
+        return parse_printed(value)
+    except NumberError as error:
+        raise ValueError(error.message) from None
+
+
+def _printed_vector(value: Any) -> tuple[Printed, ...]:
+    if isinstance(value, tuple) and all(isinstance(v, Printed) for v in value):
+        return value
+    if not isinstance(value, (list, str)):
+        raise ValueError("expected a vector of printed numbers such as [0.84, 0.54]")
+    try:
+        return parse_printed_vector(value)
+    except NumberError as error:
+        raise ValueError(error.message) from None
+
+
+PrintedNumber = Annotated[Printed, PlainValidator(_printed)]
+"""A claim field holding one number as printed (its text keeps its precision)."""
+PrintedVector = Annotated[tuple[Printed, ...], PlainValidator(_printed_vector)]
+"""A claim field holding a vector of printed numbers, compared element by element in order."""
+
+
+class KindInput(BaseModel):
+    """Base of every kind's input model: frozen, and unknown fields are an error."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a check may know besides its own fields."""
+
+    tolerance: Tolerance | None = None
+    """A tolerance the claim overrides the printed precision with (reason included)."""
+    variables: Mapping[str, float] = field(default_factory=dict)
+    """Values of other claims this one takes as inputs (``uses:``), as printed."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verdict of one claim, with everything a reader needs to act on it."""
+
+    verdict: Verdict
+    """pass, fail, or error (the claim could not be checked); stale is decided by anchoring."""
+    claimed: str
+    """The value as the lesson prints it."""
+    expected: str
+    """The recomputed value, in full and at the printed precision (``0.7966 → 0.80``)."""
+    tolerance: str
+    """The tolerance used and why (``±0.005: 2 printed decimals``)."""
+    message: str
+    """One line an author understands."""
+    corrections: tuple[tuple[str, str], ...] = ()
+    """Printed numbers to replace, in the order they appear in the quote: (printed, corrected)."""
+    details: tuple[str, ...] = ()
+    """Further lines: per-element results, intermediate values, the reading of units."""
+    value: float | tuple[float, ...] | None = None
+    """The recomputed value in base units, for claims that take this one as an input."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the claim holds."""
+        return self.verdict == "pass"
+
+
+def error(message: str, claimed: str = "") -> Outcome:
+    """An Outcome for a claim that could not be checked (bad inputs, undefined maths)."""
+    return Outcome(verdict="error", claimed=claimed, expected="", tolerance="", message=message)
+
+
+def from_comparisons(
+    comparisons: Sequence[Comparison],
+    *,
+    what: str,
+    vector: bool = False,
+    details: Sequence[str] = (),
+) -> Outcome:
+    """Turn printed-vs-recomputed comparisons into an Outcome with a readable message.
+
+    ``what`` names the quantity ("Q_猫 · K_猫", "softmax row 2") for the message.
+    """
+    failures = [c for c in comparisons if not c.ok]
+    claimed = _join([c.printed.text for c in comparisons], vector)
+    expected = (
+        _join([c.describe() for c in comparisons], vector)
+        if not vector
+        else (
+            _join([_full(c) for c in comparisons], True)
+            + " → "
+            + _join([c.corrected for c in comparisons], True)
+        )
+    )
+    value: float | tuple[float, ...] = (
+        tuple(c.recomputed for c in comparisons) if vector else comparisons[0].recomputed
+    )
+    tolerances = sorted({c.tolerance.reason for c in comparisons})
+    tolerance = "; ".join(tolerances)
+    if not failures:
+        message = f"{what} = {claimed} holds ({tolerance})"
+        return Outcome("pass", claimed, expected, tolerance, message, (), tuple(details), value)
+    corrected = _join([c.corrected for c in comparisons], vector)
+    if vector:
+        wrong = ", ".join(
+            f"element {i + 1}: {c.printed.text} should be {c.corrected}"
+            for i, c in enumerate(comparisons)
+            if not c.ok
+        )
+        message = f"{what} is {corrected}, not {claimed} ({wrong})"
+    else:
+        message = f"{what} is {failures[0].describe()}, not {claimed}"
+    corrections = tuple((c.printed.text, c.corrected) for c in comparisons if not c.ok)
+    return Outcome(
+        "fail", claimed, expected, tolerance, message, corrections, tuple(details), value
+    )
+
+
+def compare_scalar(printed: Printed, recomputed: float, context: Context, *, what: str) -> Outcome:
+    """The common case: one printed number against one recomputed value."""
+    if not math.isfinite(recomputed):
+        return error(f"{what} is undefined (recomputed {recomputed})", printed.text)
+    return from_comparisons([compare(printed, recomputed, context.tolerance)], what=what)
+
+
+def _full(comparison: Comparison) -> str:
+    return comparison.describe().split(" → ")[0]
+
+
+def _join(parts: Sequence[str], vector: bool) -> str:
+    return "[" + ", ".join(parts) + "]" if vector else ", ".join(parts)
+
+
+_NUMBER_EDGE = r"(?<![\d.])"
+_NUMBER_END = r"(?![\d])"
+
+
+def apply_corrections(quote: str, corrections: Sequence[tuple[str, str]]) -> str | None:
+    """The quote with each printed number replaced by its correction, or None if not found.
+
+    Corrections are matched in order, as one pattern, at the last place in the quote where they
+    all occur: a claimed value usually ends its sentence (``… = 0.78``), after the inputs.
+    """
+    if not corrections:
+        return None
+    pattern = ".*?".join(f"{_NUMBER_EDGE}({re.escape(old)}){_NUMBER_END}" for old, _ in corrections)
+    matches = list(re.finditer(pattern, quote, flags=re.DOTALL))
+    if not matches:
+        return None
+    last = matches[-1]
+    pieces: list[str] = []
+    cursor = 0
+    for index, (_, new) in enumerate(corrections, start=1):
+        pieces.append(quote[cursor : last.start(index)])
+        pieces.append(new)
+        cursor = last.end(index)
+    pieces.append(quote[cursor:])
+    return "".join(pieces)

@@ -1,0 +1,153 @@
+"""pytest adapter: each claim in ``claims/*.yaml`` becomes one test item.
+
+Only adapting lives here (collect → Item with ``runtest``, ``repr_failure``, ``reportinfo``);
+loading is :mod:`checkers.claims`, checking is :mod:`checkers.runner`, reports are
+:mod:`checkers.report`. Registered as a ``pytest11`` entry point, so ``pytest claims/`` works
+right after ``pip install``.
+
+Each item stores its finding in ``user_properties``, which pytest-xdist sends back to the
+controller, so ``--report-dir`` writes the same report serially and with ``-n auto``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checkers.claims import Claim, ClaimsFile, load_claims_file
+from checkers.report.text import format_finding
+from checkers.runner import FILE_LABEL, Finding, check_claim, problem_finding
+
+__all__ = ["ClaimFailure", "ClaimItem", "ClaimsYamlFile"]
+
+_PROPERTY = "lessoncheck_finding"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("lessoncheck", "lessoncheck: fact-check lesson claims")
+    group.addoption(
+        "--report-dir",
+        metavar="DIR",
+        default=None,
+        help="write report.json (and the other reports) for the claims run into DIR",
+    )
+    group.addoption(
+        "--claims-dir-name",
+        metavar="NAME",
+        default="claims",
+        help="collect YAML files as claim files inside folders of this name (default: claims)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_ReportCollector(config), "lessoncheck-reports")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix not in (".yaml", ".yml"):
+        return None
+    folder_name = parent.config.getoption("--claims-dir-name")
+    if folder_name not in file_path.parent.parts[-1:]:
+        return None
+    return ClaimsYamlFile.from_parent(parent, path=file_path)
+
+
+class ClaimFailure(Exception):
+    """Raised by an item whose claim does not hold; carries the finding to report."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+class ClaimsYamlFile(pytest.File):
+    """A claim file; yields one item per claim, plus one for file-level problems."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        claims_file = load_claims_file(self.path)
+        file_problems = [p for p in claims_file.problems if p.claim_id is None]
+        if file_problems:
+            yield ClaimItem.from_parent(
+                self, name=FILE_LABEL, claims_file=claims_file, claim=None, label=FILE_LABEL
+            )
+        by_id = {claim.id: claim for claim in claims_file.claims}
+        for label in claims_file.order:
+            yield ClaimItem.from_parent(
+                self, name=label, claims_file=claims_file, claim=by_id.get(label), label=label
+            )
+
+
+class ClaimItem(pytest.Item):
+    """One claim: running it recomputes the claim; failing it shows where and how to fix it."""
+
+    def __init__(
+        self,
+        *,
+        claims_file: ClaimsFile,
+        claim: Claim | None,
+        label: str,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.claims_file = claims_file
+        self.claim = claim
+        self.label = label
+
+    def _finding(self) -> Finding:
+        if self.claim is not None:
+            return check_claim(self.claims_file, self.claim)
+        problems = [
+            p
+            for p in self.claims_file.problems
+            if p.claim_id == (None if self.label == FILE_LABEL else self.label)
+        ]
+        return problem_finding(self.claims_file, problems, self.label)
+
+    def runtest(self) -> None:
+        finding = self._finding()
+        self.user_properties.append((_PROPERTY, json.dumps(finding.to_json(), ensure_ascii=False)))
+        if finding.verdict != "pass":
+            raise ClaimFailure(finding)
+
+    def repr_failure(
+        self,
+        excinfo: pytest.ExceptionInfo[BaseException],
+        style: Any = None,
+    ) -> str:
+        if isinstance(excinfo.value, ClaimFailure):
+            return format_finding(excinfo.value.finding)
+        return str(super().repr_failure(excinfo, style=style))
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        if self.claim is not None and self.claim.anchor is not None and self.claim.lesson_path:
+            return self.claim.lesson_path, self.claim.anchor.line - 1, f"claim {self.label}"
+        return self.path, None, f"claim {self.label}"
+
+
+class _ReportCollector:
+    """Gathers every claim's finding (from workers too) and writes the reports at session end."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.findings: list[Finding] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call":
+            return
+        for name, value in report.user_properties:
+            if name == _PROPERTY:
+                self.findings.append(Finding.from_json(json.loads(str(value))))
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if hasattr(self.config, "workerinput"):
+            return  # an xdist worker: the controller writes the report
+        report_dir = self.config.getoption("--report-dir")
+        if report_dir and self.findings:
+            from checkers.report import write_reports
+
+            write_reports(Path(report_dir), self.findings)

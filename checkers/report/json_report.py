@@ -1,0 +1,35 @@
+"""``report.json``: the machine-readable contract of design.md (``version: 1``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from checkers.report import write_atomic
+from checkers.runner import Finding, summarize
+
+__all__ = ["VERSION", "build", "write"]
+
+VERSION = 1
+"""Bumped only when a field changes meaning or disappears."""
+
+
+def build(findings: Sequence[Finding]) -> dict[str, Any]:
+    """The report as a plain dict: ``version``, ``summary`` counts per verdict, ``findings``."""
+    return {
+        "version": VERSION,
+        "summary": summarize(list(findings)),
+        "findings": [finding.to_json() for finding in sorted(findings, key=_order)],
+    }
+
+
+def _order(finding: Finding) -> tuple[str, str, int, str]:
+    # Lesson order within each claim file, the same whatever order (or worker) ran the claims.
+    return (finding.claims_file, finding.source, finding.line or 0, finding.id)
+
+
+def write(path: Path, findings: Sequence[Finding]) -> None:
+    """Write the JSON report atomically."""
+    write_atomic(path, json.dumps(build(findings), ensure_ascii=False, indent=2) + "\n")
