@@ -1,0 +1,145 @@
+"""Shared numerics of the Transformer: the formulas the claim kinds recompute with.
+
+One place for softmax, activations, normalisation and positional encodings, so no kind carries
+its own copy. Pure functions on floats and numpy arrays; no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = [
+    "FloatArray",
+    "alibi_slopes",
+    "gelu",
+    "gelu_tanh",
+    "layer_norm",
+    "relu",
+    "rms_norm",
+    "rope_angle",
+    "sigmoid",
+    "silu",
+    "sinusoidal_pe",
+    "softmax",
+]
+
+FloatArray = NDArray[np.float64]
+
+
+class UndefinedError(ArithmeticError):
+    """A quantity the formula leaves undefined (e.g. softmax of a fully masked row)."""
+
+
+def softmax(scores: Sequence[float] | FloatArray, temperature: float = 1.0) -> FloatArray:
+    """Softmax of one row; −∞ entries (masked) get weight 0. A fully masked row is undefined."""
+    row = np.asarray(scores, dtype=np.float64)
+    if temperature <= 0:
+        raise UndefinedError("softmax temperature must be positive")
+    if row.size == 0:
+        raise UndefinedError("softmax of an empty row is undefined")
+    if np.all(np.isneginf(row)):
+        raise UndefinedError(
+            "softmax of a fully masked row is undefined (every score is −∞: 0/0)"
+        )
+    if np.any(np.isnan(row)) or np.any(np.isposinf(row)):
+        raise UndefinedError("softmax of NaN or +∞ scores is undefined")
+    shifted = (row - row.max()) / temperature
+    weights = np.exp(shifted)
+    result: FloatArray = weights / weights.sum()
+    return result
+
+
+def relu(x: float) -> float:
+    """max(0, x)."""
+    return max(0.0, x)
+
+
+def gelu(x: float) -> float:
+    """Exact GELU, x·Φ(x) with the standard normal CDF (Hendrycks & Gimpel 2016)."""
+    return 0.5 * x * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def gelu_tanh(x: float) -> float:
+    """The tanh approximation of GELU used by GPT-2 and BERT."""
+    return 0.5 * x * (1.0 + math.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+
+
+def sigmoid(x: float) -> float:
+    """1 / (1 + e^−x), computed without overflow for large |x|."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1.0 + z)
+
+
+def silu(x: float) -> float:
+    """SiLU / Swish-1: x·sigmoid(x)."""
+    return x * sigmoid(x)
+
+
+def layer_norm(
+    x: Sequence[float], epsilon: float = 0.0, *, eps_inside_sqrt: bool = True
+) -> tuple[float, float, float, FloatArray]:
+    """(mean, population variance, std, normalised vector) as LayerNorm computes them.
+
+    LayerNorm uses the population variance (divide by d, not d − 1). ``eps_inside_sqrt``
+    chooses between √(var + ε) (PyTorch) and std + ε (some textbooks).
+    """
+    values = np.asarray(x, dtype=np.float64)
+    mean = float(values.mean())
+    variance = float(((values - mean) ** 2).mean())
+    std = math.sqrt(variance)
+    denominator = math.sqrt(variance + epsilon) if eps_inside_sqrt else std + epsilon
+    if denominator == 0:
+        raise UndefinedError("LayerNorm of a constant vector with ε = 0 divides by zero")
+    normalised: FloatArray = (values - mean) / denominator
+    return mean, variance, std, normalised
+
+
+def rms_norm(x: Sequence[float], epsilon: float = 0.0) -> tuple[float, FloatArray]:
+    """(root mean square, normalised vector) as RMSNorm computes them."""
+    values = np.asarray(x, dtype=np.float64)
+    rms = math.sqrt(float((values**2).mean()) + epsilon)
+    if rms == 0:
+        raise UndefinedError("RMSNorm of a zero vector with ε = 0 divides by zero")
+    normalised: FloatArray = values / rms
+    return rms, normalised
+
+
+def sinusoidal_pe(pos: float, index: int, d_model: int, base: float = 10000.0) -> float:
+    """PE(pos, index) of "Attention Is All You Need" §3.5.
+
+    Even index 2i: sin(pos / base^(2i/d_model)); odd index 2i+1: cos(pos / base^(2i/d_model)).
+    """
+    if not 0 <= index < d_model:
+        raise UndefinedError(f"dimension index {index} is outside 0..{d_model - 1}")
+    pair = index // 2
+    angle = pos / base ** (2 * pair / d_model)
+    return math.sin(angle) if index % 2 == 0 else math.cos(angle)
+
+
+def rope_angle(pos: float, pair: int, d_head: int, base: float = 10000.0) -> float:
+    """RoPE rotation angle of dimension pair ``pair`` at position ``pos``: pos·base^(−2i/d)."""
+    if not 0 <= pair < d_head // 2:
+        raise UndefinedError(f"pair index {pair} is outside 0..{d_head // 2 - 1}")
+    return pos * base ** (-2 * pair / d_head)
+
+
+def alibi_slopes(heads: int) -> list[float]:
+    """ALiBi head slopes (Press et al. 2022): 2^(−8k/n) for k = 1..n when n is a power of two;
+    otherwise the closest power of two's slopes plus every other slope of the next one."""
+    if heads < 1:
+        raise UndefinedError("ALiBi needs at least one head")
+
+    def power_of_two(n: int) -> list[float]:
+        start = 2.0 ** (-8.0 / n)
+        return [start ** (k + 1) for k in range(n)]
+
+    if math.log2(heads).is_integer():
+        return power_of_two(heads)
+    closest = 2 ** math.floor(math.log2(heads))
+    return power_of_two(closest) + power_of_two(2 * closest)[0::2][: heads - closest]
