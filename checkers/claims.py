@@ -221,8 +221,14 @@ def _pydantic_problems(
     kind_name: str,
 ) -> list[Problem]:
     problems = []
+    seen_fields: set[Any] = set()
     for item in error.errors():
         loc = tuple(item["loc"])
+        # A union field (one number or a vector) reports once per alternative: keep the first.
+        if loc[:1] in seen_fields and item["type"] != "extra_forbidden":
+            continue
+        seen_fields.add(loc[:1])
+        loc = tuple(part for part in loc if not str(part).startswith("function-"))
         field = ".".join(str(part) for part in loc) or "claim"
         where = located.position((*base, *loc))
         if item["type"] == "extra_forbidden":
@@ -240,9 +246,19 @@ def _pydantic_problems(
     return problems
 
 
+def _default_root(path: Path) -> Path:
+    """Project root to report paths against before the lesson is known: the working folder
+    when the file is inside it, else the folder above ``claims/``."""
+    resolved = path.resolve()
+    cwd = Path.cwd().resolve()
+    if resolved.is_relative_to(cwd):
+        return cwd
+    return resolved.parent.parent if resolved.parent.name == "claims" else resolved.parent
+
+
 def load_claims_file(path: Path) -> ClaimsFile:
     """Load, validate and anchor one claim file. Never raises for bad content."""
-    root = path.resolve().parent
+    root = _default_root(path)
     try:
         located = safeyaml.load(_read_text(path))
     except safeyaml.YamlError as error:

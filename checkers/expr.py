@@ -72,6 +72,11 @@ _TOO_LARGE = f"result is too large (magnitude above 1e{MAX_ABS_EXPONENT})"
 _TOO_EXACT = f"exact value would need more than {MAX_EXACT_DIGITS} digits"
 
 
+def _clip(text: str, limit: int = 24) -> str:
+    """Shorten quoted input for a message: a 2000-digit literal would drown it."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class ExprError(ValueError):
     """Any problem with an expression: syntax, a limit, or the arithmetic itself."""
 
@@ -200,7 +205,7 @@ def _normalize_mapped(text: str) -> tuple[str, list[int]]:
             if len(chunk) > 1 and "/" in chunk:
                 # A vulgar fraction (½ -> 1/2) must stay one operand; and "3½" would become
                 # 3·(1/2) by implicit multiplication, so mixed numbers are refused.
-                if "".join(out[-40:]).rstrip()[-1:] in tuple("0123456789"):
+                if "".join(out[-40:]).rstrip().endswith(tuple("0123456789")):
                     raise ExprError(f"mixed number with {ch!r} is ambiguous; write a decimal", i)
                 chunk = f"({chunk})"
         emit(chunk, i)
@@ -243,6 +248,7 @@ def _is_name_start(ch: str) -> bool:
 def _number_value(match: re.Match[str], source: str, column: int) -> Fraction:
     digits = match["whole"].replace(",", "") + (match["fraction"] or "")
     exponent = match["exponent"] or "0"
+    source = _clip(source)
     if len(digits) > MAX_EXACT_DIGITS or len(exponent.lstrip("+-0")) > 4:
         raise ExprError(f"number {source} has too many digits or too large an exponent", column)
     scale = Fraction(10) ** (int(exponent) - len(match["fraction"] or ""))
@@ -371,7 +377,7 @@ _CONSTANTS = {"pi": math.pi, "π": math.pi, "e": math.e, "inf": math.inf, "∞":
 
 def _describe(token: _Token) -> str:
     kind = f"{token.kind} " if token.kind in ("number", "name") else ""
-    return "end of input" if token.kind == "end" else f"{kind}'{token.source}'"
+    return "end of input" if token.kind == "end" else f"{kind}'{_clip(token.source)}'"
 
 
 class _Parser:
@@ -540,7 +546,8 @@ class _Parser:
 
     def _call(self, name: _Token) -> Node:
         if name.text not in FUNCTIONS:
-            message = f"unknown function '{name.text}'; allowed: {', '.join(sorted(FUNCTIONS))}"
+            allowed = ", ".join(sorted(FUNCTIONS))
+            message = f"unknown function '{_clip(name.text)}'; allowed: {allowed}"
             raise ExprError(message, name.column)
         args = self._items(self._advance(), ")")
         if name.text in _SCALAR_FUNCTIONS and len(args) != 1:
@@ -658,15 +665,15 @@ def _series_count(first: _Real, second: _Real, last: _Real, column: int, slack: 
     """How many terms first, second, …, last has; ``slack`` absorbs float rounding."""
     if first == second:
         raise ExprError("the two terms before the ellipsis are equal, so there is no step", column)
-    steps = (last - first) / (second - first)
-    if steps > MAX_SERIES_TERMS:
+    steps = (last - first) / (second - first)  # may be ±inf for floats, so bound it first
+    if not steps < MAX_SERIES_TERMS:
         raise ExprError(f"too many terms in the ellipsis sum (limit {MAX_SERIES_TERMS})", column)
+    if steps < 1.5:
+        raise ExprError("the last term must come after the second term", column)
     whole = round(steps)
-    if abs(steps - whole) > slack * max(1, abs(whole)):
+    if abs(steps - whole) > slack * whole:
         step, end = float(second - first), float(last)
         raise ExprError(f"the last term {end:g} is not reached in steps of {step:g}", column)
-    if whole < 2:
-        raise ExprError("the last term must come after the second term", column)
     return whole + 1
 
 
@@ -737,13 +744,13 @@ class _Evaluator:
         if node.name in _CONSTANTS:
             return _CONSTANTS[node.name]
         if node.name not in self._variables:
-            raise ExprError(f"unknown name '{node.name}'", node.start)
+            raise ExprError(f"unknown name '{_clip(node.name)}'", node.start)
         try:
             result = float(self._variables[node.name])
         except (TypeError, ValueError, OverflowError):
             result = math.nan
         if not (math.isfinite(result) and abs(result) <= _FLOAT_LIMIT):
-            raise ExprError(f"variable '{node.name}' is not a finite number", node.start)
+            raise ExprError(f"variable '{_clip(node.name)}' is not a finite number", node.start)
         return result
 
     @staticmethod
@@ -856,11 +863,12 @@ class _ExactEvaluator:
         if node.name in _CONSTANTS:
             return None  # pi, e and ∞ are not rational
         if node.name not in self._variables:
-            raise ExprError(f"unknown name '{node.name}'", node.start)
+            raise ExprError(f"unknown name '{_clip(node.name)}'", node.start)
         try:
             return _exact_checked(Fraction(self._variables[node.name]), node.start)
         except (TypeError, ValueError, OverflowError):
-            raise ExprError(f"variable '{node.name}' is not a finite number", node.start) from None
+            message = f"variable '{_clip(node.name)}' is not a finite number"
+            raise ExprError(message, node.start) from None
 
     @staticmethod
     def _binary(op: str, a: Fraction, b: Fraction, column: int) -> Fraction | None:
@@ -922,9 +930,11 @@ def split_chain(text: str) -> list[tuple[str, str, int]]:
     depth = 0
     i = 0
     while i < len(text):
-        ch = text[i]
-        depth = depth + 1 if ch in "([（［" else max(0, depth - 1) if ch in ")]）］" else depth
-        relation = next((r for r in _RELATIONS if text.startswith(r, i)), "") if not depth else ""
+        if text[i] in "([（［":
+            depth += 1
+        elif text[i] in ")]）］":
+            depth = max(0, depth - 1)
+        relation = "" if depth else next((r for r in _RELATIONS if text.startswith(r, i)), "")
         if relation == "~" and not (text[i - 1 : i].isspace() and text[i + 1 : i + 2].isspace()):
             relation = ""  # a bare ~ is more likely prose than "approximately"
         if relation == "==" or (relation == "=" and i > 0 and text[i - 1] in "<>!"):

@@ -181,10 +181,15 @@ def _compute(run: _FileRun, claim: Claim, stack: tuple[str, ...]) -> Outcome:
     printed_vars: dict[str, float] = {}
     true_vars: dict[str, float] = {}
     upstream_failed: list[str] = []
+    cycle = _cycle_through(by_id, claim.id)
+    if cycle:
+        return Outcome(
+            "error", claimed, "", "", f"uses: forms a cycle {' → '.join(cycle)}; nothing to start from"
+        )
     for name, upstream_id in claim.header.uses.items():
         upstream = by_id.get(upstream_id)
-        if upstream is None or upstream_id in stack or upstream_id == claim.id:
-            why = "is not a valid claim in this file" if upstream is None else "forms a cycle"
+        if upstream is None:
+            why = "is not a valid claim in this file"
             return Outcome("error", claimed, "", "", f"uses: {name} = {upstream_id!r} {why}")
         printed = _printed_value(upstream)
         if printed is None:
@@ -224,6 +229,30 @@ def _compute(run: _FileRun, claim: Claim, stack: tuple[str, ...]) -> Outcome:
         (*outcome.details, f"inherits: {carried}"),
         outcome.value,
     )
+
+
+def _cycle_through(by_id: dict[str, Claim], start: str) -> list[str]:
+    """The ids of a ``uses:`` cycle that returns to ``start``, or [] when there is none."""
+    path: list[str] = []
+    visited: set[str] = set()
+
+    def visit(claim_id: str) -> bool:
+        claim = by_id.get(claim_id)
+        if claim is None:
+            return False
+        for upstream_id in claim.header.uses.values():
+            if upstream_id == start:
+                path.append(upstream_id)
+                return True
+            if upstream_id not in visited:
+                visited.add(upstream_id)
+                path.append(upstream_id)
+                if visit(upstream_id):
+                    return True
+                path.pop()
+        return False
+
+    return [start, *path] if visit(start) else []
 
 
 def _upstream_failures(run: _FileRun, claim: Claim) -> tuple[str, ...]:

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from checkers.anchors import AnchorError, Lesson, LessonError, load_lesson
+
+LESSON = """# Title
+
+score = 0.58×0.71 + 0.74×0.52 = 0.78
+
+| 50 | 0.9⁵⁰ ≈ 0.005 |
+
+再除以 √d_k（这里 d_k=2，√2≈1.41）得到 0.27 和 0.11
+same line
+same line
+"""
+
+
+def lesson() -> Lesson:
+    return Lesson.from_text(Path("lesson.md"), LESSON)
+
+
+def test_quote_gives_line_and_column() -> None:
+    anchor = lesson().anchor("0.58×0.71 + 0.74×0.52 = 0.78")
+    assert (anchor.line, anchor.column) == (3, 9)
+
+
+def test_whitespace_and_full_width_are_tolerated() -> None:
+    assert lesson().anchor("score=0.58 × 0.71+0.74×0.52 =  0.78").line == 3
+    assert lesson().anchor("（这里 d_k＝２，√２≈１.４１）").line == 7
+
+
+def test_changed_number_makes_the_claim_stale_with_a_hint() -> None:
+    with pytest.raises(AnchorError) as caught:
+        lesson().anchor("score = 0.58×0.71 + 0.74×0.52 = 0.80")
+    assert caught.value.stale
+    assert "closest is line 3" in caught.value.message
+
+
+def test_superscripts_are_not_digits() -> None:
+    with pytest.raises(AnchorError):
+        lesson().anchor("0.950 ≈ 0.005")
+
+
+def test_ambiguous_quote_needs_occurrence() -> None:
+    with pytest.raises(AnchorError, match="occurs 2 times .*lines 8, 9") as caught:
+        lesson().anchor("same line")
+    assert not caught.value.stale
+    assert lesson().anchor("same line", occurrence=2).line == 9
+
+
+def test_lesson_errors_name_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.md"
+    bad.write_bytes(b"caf\xe9\n")
+    with pytest.raises(LessonError, match="bad.md: not valid UTF-8"):
+        load_lesson(bad)
+    with pytest.raises(LessonError, match="cannot read"):
+        load_lesson(tmp_path / "missing.md")

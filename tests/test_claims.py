@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from checkers.claims import load_claims_file
+
+
+def write(project: Path, text: str) -> Path:
+    path = project / "claims" / "demo.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_valid_file_loads_and_anchors(project: Path) -> None:
+    loaded = load_claims_file(project / "claims" / "demo.yaml")
+    assert loaded.problems == ()
+    assert [c.id for c in loaded.claims] == ["dot-right", "dot-wrong", "scaled", "head-size"]
+    assert loaded.claims[0].anchor is not None and loaded.claims[0].anchor.line == 3
+    assert loaded.lesson_path == project / "content" / "demo.md"
+
+
+def test_unknown_kind_suggests_the_nearest(project: Path) -> None:
+    path = write(project, "lesson: content/demo.md\nclaims:\n  - id: a\n    kind: arithmatic\n"
+                          "    quote: '512/8=64'\n")
+    (problem,) = load_claims_file(path).problems
+    assert "did you mean 'arithmetic'" in problem.message
+    assert problem.location().endswith("demo.yaml:4:11")
+
+
+def test_misspelt_field_suggests_the_right_one(project: Path) -> None:
+    path = write(project, "lesson: content/demo.md\nclaims:\n  - id: a\n    kind: identity\n"
+                          "    quote: '512/8=64'\n    statment: 512/8 = 64\n")
+    messages = [p.message for p in load_claims_file(path).problems]
+    assert any("missing field 'statement'" in m for m in messages)
+    assert any("unknown field 'statment'" in m and "did you mean 'statement'" in m for m in messages)
+
+
+def test_bad_claim_does_not_hide_the_others(project: Path) -> None:
+    text = (project / "claims" / "demo.yaml").read_text(encoding="utf-8")
+    text = text.replace("    claimed: 0.38\n", "    claimed: zero point four\n")
+    loaded = load_claims_file(write(project, text))
+    assert [c.id for c in loaded.claims] == ["dot-wrong", "scaled", "head-size"]
+    (problem,) = loaded.problems
+    assert problem.claim_id == "dot-right"
+    assert "field 'claimed'" in problem.message
+    assert problem.position is not None and problem.position.line == 7
+
+
+def test_yaml_syntax_error_is_one_located_problem(project: Path) -> None:
+    path = write(project, "lesson: content/demo.md\nclaims:\n  - id: [oops\n")
+    (problem,) = load_claims_file(path).problems
+    assert problem.position is not None
+    assert "YAML syntax error" in problem.message
+
+
+def test_duplicate_ids_and_missing_lesson(project: Path) -> None:
+    path = write(project, "lesson: content/nope.md\nclaims:\n"
+                          "  - {id: a, kind: identity, quote: x, statement: 1 = 1}\n"
+                          "  - {id: a, kind: identity, quote: x, statement: 1 = 1}\n")
+    messages = [p.message for p in load_claims_file(path).problems]
+    assert any("not found" in m for m in messages)
+    assert any("duplicate claim id 'a'" in m for m in messages)
+
+
+def test_lesson_path_may_not_escape_the_project(project: Path) -> None:
+    path = write(project, "lesson: ../../etc/passwd\nclaims: []\n")
+    (problem,) = load_claims_file(path).problems
+    assert "stay inside" in problem.message
+
+
+def test_tolerance_override_needs_a_reason(project: Path) -> None:
+    path = write(project, "lesson: content/demo.md\nclaims:\n"
+                          "  - {id: a, kind: identity, quote: '512/8=64', statement: 512/8 = 64,"
+                          " tolerance: {relative: 0.1}}\n")
+    (problem,) = load_claims_file(path).problems
+    assert "tolerance.reason" in problem.message

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from checkers.numbers import (
+    NumberError,
+    Tolerance,
+    compare,
+    compare_vector,
+    format_like,
+    parse_printed,
+    parse_printed_vector,
+    printed_tolerance,
+)
+from tests.cases import load_cases
+
+
+@pytest.mark.parametrize("case", load_cases("numbers_parse.yaml"))
+def test_parse_printed(case: dict[str, Any]) -> None:
+    printed = parse_printed(case["text"])
+    assert printed.value == pytest.approx(float(case["value"]), rel=1e-12)
+    assert printed.half_width == pytest.approx(float(case["half_width"]), rel=1e-9)
+
+
+@pytest.mark.parametrize("case", load_cases("numbers_compare.yaml"))
+def test_compare(case: dict[str, Any]) -> None:
+    comparison = compare(parse_printed(case["printed"]), float(case["recomputed"]))
+    assert comparison.ok is case["ok"]
+    assert comparison.corrected == case["corrected"]
+
+
+@pytest.mark.parametrize(
+    "text", ["", "abc", "0.5.5", "1,2345", "12 parsecs", "--1", "1e99999", "[0.5]"]
+)
+def test_unreadable_numbers_say_what_was_expected(text: str) -> None:
+    with pytest.raises(NumberError, match="expected|exponent"):
+        parse_printed(text)
+
+
+def test_tolerance_reason_names_the_printed_precision() -> None:
+    assert printed_tolerance(parse_printed("0.78")).reason == "±0.005: 2 printed decimals"
+    assert printed_tolerance(parse_printed("1.5B")).reason == "±0.05B: 1 printed decimal of B"
+    assert "whole number" in printed_tolerance(parse_printed("39")).reason
+
+
+def test_describe_shows_full_value_then_printed_precision() -> None:
+    assert compare(parse_printed("0.78"), 0.7966).describe() == "0.7966 → 0.80"
+
+
+def test_override_tolerance_is_relative_when_asked() -> None:
+    tolerance = Tolerance(absolute=0.0, relative=0.1, reason="±10%: rule of thumb")
+    assert compare(parse_printed("175B"), 160e9, tolerance).ok
+    assert not compare(parse_printed("175B"), 150e9, tolerance).ok
+
+
+def test_vectors_compare_in_order() -> None:
+    printed = parse_printed_vector("[0.84, 0.54, 0.0001, 1.0]")
+    results = compare_vector(printed, [0.8415, 0.5403, 0.0099998, 0.99995])
+    assert [r.ok for r in results] == [True, True, False, True]
+    swapped = compare_vector(printed, [0.5403, 0.8415, 0.0001, 1.0])
+    assert [r.ok for r in swapped][:2] == [False, False]
+
+
+def test_vector_length_mismatch_is_an_error() -> None:
+    with pytest.raises(NumberError, match="expected 3"):
+        compare_vector(parse_printed_vector(["1", "2"]), [1.0, 2.0, 3.0])
+
+
+def test_format_like_keeps_unit_and_spacing() -> None:
+    assert format_like(parse_printed("14 GB"), 13.04e9) == "13 GB"
+    assert format_like(parse_printed("67%"), 0.9802) == "98%"
+    assert format_like(parse_printed("−0.42"), -0.416) == "−0.42"

@@ -1,0 +1,109 @@
+"""End to end: ``pytest claims/`` through the plugin, in a scratch project (pytester)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CLAIMS, LESSON
+
+
+@pytest.fixture
+def course(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.mkdir("content")
+    pytester.mkdir("claims")
+    (pytester.path / "content" / "demo.md").write_text(LESSON, encoding="utf-8")
+    (pytester.path / "claims" / "demo.yaml").write_text(CLAIMS, encoding="utf-8")
+    return pytester
+
+
+def test_one_item_per_claim_with_readable_node_ids(course: pytest.Pytester) -> None:
+    result = course.runpytest("claims/", "--collect-only", "-q")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(
+        ["claims/demo.yaml::dot-right", "claims/demo.yaml::dot-wrong", "claims/demo.yaml::scaled",
+         "claims/demo.yaml::head-size"]
+    )
+
+
+def test_wrong_claim_fails_like_an_author_reads_it(course: pytest.Pytester) -> None:
+    result = course.runpytest("claims/")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "content/demo.md:5  score = 0.5×0.5 + 0.5×0.5 = 0.52",
+            "  claimed     0.52   (±0.005: 2 printed decimals)",
+            "  recomputed  0.5 → 0.50",
+            "  fix         score = 0.5×0.5 + 0.5×0.5 = 0.50",
+        ]
+    )
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_edited_quote_makes_the_claim_stale(course: pytest.Pytester) -> None:
+    lesson = course.path / "content" / "demo.md"
+    lesson.write_text(LESSON.replace("= 0.38", "= 0.40"), encoding="utf-8")
+    result = course.runpytest("claims/")
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(["*stale*the quote is no longer in demo.md*closest is line 3*"])
+
+
+def test_malformed_file_is_one_error_and_other_files_still_run(course: pytest.Pytester) -> None:
+    (course.path / "claims" / "broken.yaml").write_text(
+        "lesson: content/demo.md\nclaims:\n  - id: [oops\n", encoding="utf-8"
+    )
+    result = course.runpytest("claims/")
+    result.assert_outcomes(passed=3, failed=2)
+    result.stdout.fnmatch_lines(["claims/broken.yaml:*:*", "*YAML syntax error*"])
+    assert "Traceback" not in result.stdout.str()
+    assert "error during collection" not in result.stdout.str()
+
+
+def test_unknown_kind_and_missing_field_are_located(course: pytest.Pytester) -> None:
+    (course.path / "claims" / "bad.yaml").write_text(
+        "lesson: content/demo.md\nclaims:\n"
+        "  - id: typo\n    kind: sofmax\n    quote: '512/8=64'\n"
+        "  - id: nofield\n    kind: identity\n    quote: '512/8=64'\n",
+        encoding="utf-8",
+    )
+    result = course.runpytest("claims/bad.yaml")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        [
+            "claims/bad.yaml:4:11",
+            "*unknown kind 'sofmax'*",
+            "claims/bad.yaml:6:5",
+            "*missing field 'statement'*",
+        ]
+    )
+
+
+def test_report_dir_writes_the_json_contract(course: pytest.Pytester) -> None:
+    course.runpytest("claims/", "--report-dir", "out")
+    report = json.loads((course.path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert report["version"] == 1
+    assert report["summary"] == {"total": 4, "pass": 3, "fail": 1, "stale": 0, "error": 0}
+    keys = {"id", "kind", "claims_file", "source", "line", "quote", "verdict", "claimed",
+            "expected", "tolerance", "message", "fix"}
+    for finding in report["findings"]:
+        assert keys <= set(finding)
+    wrong = next(f for f in report["findings"] if f["id"] == "dot-wrong")
+    assert (wrong["source"], wrong["line"], wrong["verdict"]) == ("content/demo.md", 5, "fail")
+    assert wrong["claims_file"] == "claims/demo.yaml"
+
+
+def test_yaml_outside_claims_folders_is_not_collected(course: pytest.Pytester) -> None:
+    (course.path / "other").mkdir()
+    (course.path / "other" / "x.yaml").write_text("a: 1\n", encoding="utf-8")
+    result = course.runpytest("other/")
+    assert result.ret == pytest.ExitCode.NO_TESTS_COLLECTED
+
+
+def test_report_info_points_at_the_lesson(course: pytest.Pytester) -> None:
+    result = course.runpytest("claims/", "-rA")
+    result.stdout.fnmatch_lines(["PASSED claims/demo.yaml::dot-right"])
+    items, _ = course.inline_genitems("claims/")
+    location = items[1].reportinfo()
+    assert Path(location[0]).name == "demo.md" and location[1] == 4

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from checkers.claims import load_claims_file
+from checkers.runner import run_file, summarize
+
+
+def findings(project: Path) -> dict[str, object]:
+    return {f.id: f for f in run_file(load_claims_file(project / "claims" / "demo.yaml"))}
+
+
+def test_verdicts_and_fix(project: Path) -> None:
+    result = findings(project)
+    right, wrong = result["dot-right"], result["dot-wrong"]
+    assert right.verdict == "pass"  # type: ignore[attr-defined]
+    assert wrong.verdict == "fail"  # type: ignore[attr-defined]
+    assert wrong.line == 5  # type: ignore[attr-defined]
+    assert wrong.expected == "0.5 → 0.50"  # type: ignore[attr-defined]
+    assert wrong.fix == "score = 0.5×0.5 + 0.5×0.5 = 0.50"  # type: ignore[attr-defined]
+    assert wrong.tolerance == "±0.005: 2 printed decimals"  # type: ignore[attr-defined]
+
+
+def test_inherited_error_is_told_apart_from_the_first_wrong_step(project: Path) -> None:
+    scaled = findings(project)["scaled"]
+    assert scaled.verdict == "pass"  # type: ignore[attr-defined]
+    assert scaled.inherits == ("dot-wrong",)  # type: ignore[attr-defined]
+    assert "carries the error of dot-wrong" in scaled.message  # type: ignore[attr-defined]
+    assert "0.25" in scaled.message  # type: ignore[attr-defined]  # 0.50 / 2 from the true value
+
+
+def test_edited_lesson_makes_claim_stale(project: Path) -> None:
+    lesson = project / "content" / "demo.md"
+    lesson.write_text(lesson.read_text(encoding="utf-8").replace("= 0.38", "= 0.39"), "utf-8")
+    assert findings(project)["dot-right"].verdict == "stale"  # type: ignore[attr-defined]
+
+
+def test_summary_counts(project: Path) -> None:
+    counts = summarize(run_file(load_claims_file(project / "claims" / "demo.yaml")))
+    assert counts == {"total": 4, "pass": 3, "fail": 1, "stale": 0, "error": 0}
+
+
+def test_uses_cycle_is_an_error_not_a_hang(project: Path) -> None:
+    path = project / "claims" / "demo.yaml"
+    path.write_text(
+        "lesson: content/demo.md\nclaims:\n"
+        "  - {id: a, kind: arithmetic, quote: '512/8=64', uses: {x: b}, expression: x, claimed: 1}\n"
+        "  - {id: b, kind: arithmetic, quote: '512/8=64', uses: {x: a}, expression: x, claimed: 1}\n",
+        encoding="utf-8",
+    )
+    result = findings(project)
+    assert {f.verdict for f in result.values()} == {"error"}  # type: ignore[attr-defined]
