@@ -29,7 +29,7 @@ from checkers import safeyaml
 from checkers.anchors import Anchor, AnchorError, Lesson, LessonError, load_lesson
 from checkers.kinds import Kind
 from checkers.numbers import Tolerance
-from checkers.outcome import Context, KindInput
+from checkers.outcome import Context, KindInput, check_variable_names
 from checkers.registry import UnknownKind, did_you_mean, lookup
 from checkers.safeyaml import Position
 
@@ -96,10 +96,7 @@ class ClaimHeader(BaseModel):
     @field_validator("uses")
     @classmethod
     def _names_are_identifiers(cls, value: dict[str, str]) -> dict[str, str]:
-        for name in value:
-            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-                raise ValueError(f"variable name {name!r} must be an identifier such as s or d_k")
-        return value
+        return check_variable_names(value)
 
 
 HEADER_FIELDS = frozenset(ClaimHeader.model_fields)

@@ -42,9 +42,7 @@ def softmax(scores: Sequence[float] | FloatArray, temperature: float = 1.0) -> F
     if row.size == 0:
         raise UndefinedError("softmax of an empty row is undefined")
     if np.all(np.isneginf(row)):
-        raise UndefinedError(
-            "softmax of a fully masked row is undefined (every score is −∞: 0/0)"
-        )
+        raise UndefinedError("softmax of a fully masked row is undefined (every score is −∞: 0/0)")
     if np.any(np.isnan(row)) or np.any(np.isposinf(row)):
         raise UndefinedError("softmax of NaN or +∞ scores is undefined")
     shifted = (row - row.max()) / temperature
@@ -126,7 +124,7 @@ def rope_angle(pos: float, pair: int, d_head: int, base: float = 10000.0) -> flo
     """RoPE rotation angle of dimension pair ``pair`` at position ``pos``: pos·base^(−2i/d)."""
     if not 0 <= pair < d_head // 2:
         raise UndefinedError(f"pair index {pair} is outside 0..{d_head // 2 - 1}")
-    return pos * base ** (-2 * pair / d_head)
+    return float(pos * base ** (-2 * pair / d_head))
 
 
 def alibi_slopes(heads: int) -> list[float]:

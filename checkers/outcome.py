@@ -11,10 +11,11 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, PlainValidator
 
+from checkers.expr import FUNCTIONS
 from checkers.numbers import (
     Comparison,
     NumberError,
@@ -64,6 +65,25 @@ PrintedNumber = Annotated[Printed, PlainValidator(_printed)]
 """A claim field holding one number as printed (its text keeps its precision)."""
 PrintedVector = Annotated[tuple[Printed, ...], PlainValidator(_printed_vector)]
 """A claim field holding a vector of printed numbers, compared element by element in order."""
+
+
+RESERVED_NAMES = FUNCTIONS | {"e", "pi", "inf"}
+"""Names an expression reads as constants or functions, so no variable may take them."""
+
+_T = TypeVar("_T")
+
+
+def check_variable_names(variables: dict[str, _T]) -> dict[str, _T]:
+    """Validate the names of claim variables (``uses:``, ``where:``); return them unchanged."""
+    for name in variables:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise ValueError(f"variable name {name!r} must be an identifier such as s or d_k")
+        if name in RESERVED_NAMES:
+            raise ValueError(
+                f"variable name {name!r} is a constant or function of the expression language; "
+                "choose another name"
+            )
+    return variables
 
 
 class KindInput(BaseModel):

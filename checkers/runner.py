@@ -184,7 +184,7 @@ def _compute(run: _FileRun, claim: Claim, stack: tuple[str, ...]) -> Outcome:
     cycle = _cycle_through(by_id, claim.id)
     if cycle:
         return Outcome(
-            "error", claimed, "", "", f"uses: forms a cycle {' → '.join(cycle)}; nothing to start from"
+            "error", claimed, "", "", f"uses: forms a cycle {' → '.join(cycle)}; nothing to start"
         )
     for name, upstream_id in claim.header.uses.items():
         upstream = by_id.get(upstream_id)

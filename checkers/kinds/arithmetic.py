@@ -19,7 +19,7 @@ continues with 0.27 is consistent.
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from checkers.expr import evaluate, parse, split_chain
 from checkers.intervals import printed_interval
@@ -30,6 +30,7 @@ from checkers.outcome import (
     Outcome,
     PrintedNumber,
     PrintedVector,
+    check_variable_names,
     error,
     from_comparisons,
 )
@@ -46,6 +47,11 @@ class Input(KindInput):
     """The printed result: one number, or a vector compared element by element."""
     where: dict[str, PrintedNumber] = Field(default_factory=dict)
     """Named inputs as printed (``d_k: 2``)."""
+
+    @field_validator("where")
+    @classmethod
+    def _names_are_free(cls, value: dict[str, Printed]) -> dict[str, Printed]:
+        return check_variable_names(value)
 
 
 def _variables(claim: Input, context: Context) -> dict[str, float]:
