@@ -97,7 +97,7 @@ class Number:
     """A numeric literal, kept as a Fraction so exact evaluation stays exact."""
 
     value: Fraction  # value after thousands separators and exponent
-    text: str  # the literal as written in the original input
+    text: str  # the literal as written, after normalize(): "０．５" reads "0.5", "4,096" stays
     start: int  # column of its first character
 
 
@@ -228,7 +228,7 @@ class _Token:
 
     kind: str  # "number", "name", "bad", "end", or the punctuation itself: "+", "...", "√"
     text: str  # normalised spelling
-    source: str  # spelling in the original input, for messages and Number.text
+    source: str  # spelling in the original input, for messages
     column: int  # column of its first character in the original input
     value: Fraction = Fraction(0)  # value of a "number" token
 
@@ -520,7 +520,7 @@ class _Parser:
     def _primary(self) -> Node:
         token = self._advance()
         if token.kind == "number":
-            return Number(token.value, token.source, token.column)
+            return Number(token.value, token.text, token.column)
         if token.kind == "name" and self._peek().kind == "(":
             return self._call(token)
         if token.kind == "name":

@@ -158,9 +158,10 @@ def test_tree_shapes() -> None:
     )
 
 
-def test_number_keeps_original_text_and_columns() -> None:
+def test_number_text_is_normalised_and_column_original() -> None:
     assert parse("4,096") == Number(Fraction(4096), "4,096", 0)
-    assert parse("  ０．５") == Number(Fraction(1, 2), "０．５", 2)
+    assert parse("  ０．５") == Number(Fraction(1, 2), "0.5", 2)
+    assert parse("1e−4") == Number(Fraction(1, 10000), "1e-4", 0)
 
 
 def test_nodes_are_frozen() -> None:

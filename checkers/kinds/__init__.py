@@ -23,10 +23,9 @@ class Kind(Protocol):
     """The interface every kind module provides."""
 
     @property
-    def Input(self) -> type[KindInput]:  # noqa: N802 - the module attribute is a class
+    def Input(self) -> type[KindInput]:
         """The model of the YAML fields this kind reads."""
         ...
-
 
     # ``claim`` is the module's own Input; typed Any so each module may name its own model.
     def check(self, claim: Any, context: Context, /) -> Outcome:
