@@ -39,6 +39,7 @@ __all__ = [
     "ClaimsFile",
     "Problem",
     "ToleranceOverride",
+    "build_claims_file",
     "load_claims_file",
 ]
 
@@ -90,6 +91,8 @@ class ClaimHeader(BaseModel):
     """Overrides the tolerance read from the printed digits."""
     origin: Literal["auto", "reviewed"] | None = None
     """``auto`` for claims drafted by ``lessoncheck extract`` and not yet reviewed."""
+    confidence: float | None = Field(default=None, ge=0, le=1)
+    """How sure the recogniser that drafted the claim was (0–1); absent for hand-written claims."""
     uses: dict[str, str] = Field(default_factory=dict)
     """Variables this claim takes from other claims' printed values: name → claim id."""
 
@@ -266,6 +269,17 @@ def load_claims_file(path: Path) -> ClaimsFile:
         return ClaimsFile(
             path, None, None, root, (), (Problem(path, None, f"cannot read: {error.strerror}"),), ()
         )
+    return build_claims_file(path, located)
+
+
+def build_claims_file(
+    path: Path, located: safeyaml.Located, *, lesson_file: Path | None = None
+) -> ClaimsFile:
+    """Validate and anchor claims already parsed (from a file, or drafted in memory by ``scan``).
+
+    ``lesson_file`` names the lesson directly instead of resolving the ``lesson:`` field.
+    """
+    root = _default_root(path)
     data = located.data
     top_fields = ("lesson", "claims")
     if not isinstance(data, dict):
@@ -307,7 +321,11 @@ def load_claims_file(path: Path) -> ClaimsFile:
         )
         lesson_problem = "the claim file names no lesson"
     else:
-        resolved = _resolve_lesson(path, lesson)
+        resolved = (
+            (lesson_file, _default_root(lesson_file))
+            if lesson_file is not None
+            else _resolve_lesson(path, lesson)
+        )
         if isinstance(resolved, str):
             problems.append(Problem(path, located.position(("lesson",)), resolved))
             lesson_problem = resolved

@@ -36,6 +36,28 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", type=Path, metavar="FILE", help="also write the JSON report here")
     check.add_argument("--report-dir", type=Path, metavar="DIR", help="write all reports here")
     check.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+
+    scan = commands.add_parser("scan", help="draft claims from lessons and check them at once")
+    scan.add_argument("lessons", nargs="+", type=Path, help="lesson Markdown files")
+    scan.add_argument("--json", type=Path, metavar="FILE", help="also write the JSON report here")
+    scan.add_argument("--report-dir", type=Path, metavar="DIR", help="write all reports here")
+    scan.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+
+    extract = commands.add_parser("extract", help="write or update draft claim files")
+    extract.add_argument("lessons", nargs="+", type=Path, help="lesson Markdown files")
+    extract.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path("claims"),
+        metavar="DIR",
+        help="folder of claim files (default: claims/)",
+    )
+    extract.add_argument(
+        "--check",
+        action="store_true",
+        help="change nothing; exit 1 when the claim files are out of date with the lessons",
+    )
     return parser
 
 
@@ -64,7 +86,10 @@ def _check(args: argparse.Namespace) -> int:
             f"lessoncheck: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr
         )
         return EXIT_INPUT
-    findings = run_paths(list(args.claims))
+    return _report(run_paths(list(args.claims)), args)
+
+
+def _report(findings: Sequence[Finding], args: argparse.Namespace) -> int:
     if not args.quiet:
         for finding in findings:
             if finding.verdict != "pass":
@@ -81,6 +106,43 @@ def _check(args: argparse.Namespace) -> int:
     return exit_code(findings)
 
 
+def _scan(args: argparse.Namespace) -> int:
+    from checkers.scan import scan_lesson
+
+    findings: list[Finding] = []
+    for lesson in args.lessons:
+        findings.extend(scan_lesson(lesson))
+    return _report(findings, args)
+
+
+def _extract(args: argparse.Namespace) -> int:
+    from checkers.scan import extract_lesson
+
+    out_of_date = False
+    status = EXIT_OK
+    for lesson in args.lessons:
+        outcome = extract_lesson(lesson, args.output, write=not args.check)
+        if isinstance(outcome, str):
+            print(f"lessoncheck: {outcome}", file=sys.stderr)
+            status = EXIT_INPUT
+            continue
+        for identifier in outcome.vanished:
+            print(f"{outcome.path}: claim {identifier!r}: its quote is no longer in {lesson}")
+        if outcome.changed:
+            out_of_date = True
+            verb = "would update" if args.check else "updated"
+            print(
+                f"{verb} {outcome.path}: {len(outcome.added)} added, "
+                f"{len(outcome.removed)} removed (quote gone)"
+            )
+    if status != EXIT_OK:
+        return status
+    if args.check and out_of_date:
+        print("claims/ is out of date with content/; run `lessoncheck extract` and review")
+        return EXIT_FINDINGS
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lessoncheck`` console script."""
     parser = _parser()
@@ -91,6 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "check":
             return _check(args)
+        if args.command == "scan":
+            return _scan(args)
+        if args.command == "extract":
+            return _extract(args)
     except KeyboardInterrupt:
         return 130
     parser.error(f"unknown command {args.command}")

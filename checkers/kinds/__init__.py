@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from checkers.kinds import arithmetic, identity
+from checkers.kinds import arithmetic, counting, identity, statistic
 from checkers.outcome import Context, KindInput, Outcome
 
 __all__ = ["ALL_KINDS", "Kind"]
@@ -35,6 +35,8 @@ class Kind(Protocol):
 
 ALL_KINDS: dict[str, Kind] = {
     "arithmetic": arithmetic,
+    "counting": counting,
     "identity": identity,
+    "statistic": statistic,
 }
 """Kind name (the ``kind:`` field of a claim) → module implementing it."""

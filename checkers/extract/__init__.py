@@ -1,0 +1,90 @@
+"""Drafting claims from lesson text: Markdown → blocks → recognisers → draft claims.
+
+``lessoncheck scan`` checks the drafts at once; ``lessoncheck extract`` writes them into
+``claims/<lesson>.yaml`` for review (see :mod:`checkers.extract.merge`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+from checkers.anchors import Lesson, fold
+from checkers.extract.document import parse_document
+from checkers.extract.draft import Draft
+from checkers.extract.recognizers import ALL_RECOGNIZERS
+
+__all__ = ["Draft", "claim_id", "draft_claims", "to_claim_data"]
+
+MAX_DRAFTS = 5000
+"""Most drafts one lesson may produce; beyond that the lesson is not prose a person reads."""
+
+
+def draft_claims(text: str) -> list[Draft]:
+    """Every draft the recognisers find in a lesson, in lesson order, duplicates removed."""
+    document = parse_document(text)
+    drafts: list[Draft] = []
+    seen: set[tuple[str, str, int]] = set()
+    for recognizer in ALL_RECOGNIZERS.values():
+        for draft in recognizer.recognize(document):
+            key = (draft.kind, fold(draft.quote)[0], draft.line)
+            if key in seen:
+                continue
+            seen.add(key)
+            drafts.append(draft)
+            if len(drafts) >= MAX_DRAFTS:
+                break
+    return sorted(drafts, key=lambda d: d.line)
+
+
+def _slug(text: str, limit: int = 32) -> str:
+    ascii_only = re.sub(r"[^a-z0-9]+", "-", text.lower().replace("×", "x").replace(".", "-"))
+    return ascii_only.strip("-")[:limit].strip("-") or "claim"
+
+
+def claim_id(draft: Draft) -> str:
+    """A readable id that stays the same while the quoted text stays the same."""
+    digest = hashlib.sha1(fold(draft.quote)[0].encode("utf-8")).hexdigest()[:6]
+    return f"{draft.recognizer}-{_slug(draft.slug or draft.quote)}-{digest}"
+
+
+def _occurrence(lesson: Lesson, draft: Draft) -> int | None:
+    """Which occurrence of the quote is the one at the draft's line (None when unique)."""
+    needle = fold(draft.quote)[0]
+    starts: list[int] = []
+    position = lesson.folded.find(needle)
+    while position != -1:
+        starts.append(position)
+        position = lesson.folded.find(needle, position + 1)
+    if len(starts) <= 1:
+        return None
+    lines = [lesson.position(lesson.offsets[s])[0] for s in starts]
+    at_or_after = [i for i, line in enumerate(lines) if line >= draft.line]
+    return (at_or_after[0] if at_or_after else len(lines) - 1) + 1
+
+
+def to_claim_data(lesson_path: Path, text: str, drafts: list[Draft]) -> list[dict[str, Any]]:
+    """Claim mappings (as a claim file holds them) for the drafts, ids made unique."""
+    lesson = Lesson.from_text(lesson_path, text)
+    claims: list[dict[str, Any]] = []
+    used: set[str] = set()
+    for draft in drafts:
+        identifier = claim_id(draft)
+        while identifier in used:
+            identifier += "-b"
+        used.add(identifier)
+        data: dict[str, Any] = {
+            "id": identifier,
+            "kind": draft.kind,
+            "quote": draft.quote,
+            "origin": "auto",
+            "confidence": round(draft.confidence, 2),
+        }
+        occurrence = _occurrence(lesson, draft)
+        if occurrence is not None:
+            data["occurrence"] = occurrence
+        data.update(draft.fields)
+        claims.append(data)
+    return claims

@@ -1,0 +1,154 @@
+"""A lesson as the recognisers see it: blocks of logical lines with their source line numbers.
+
+Parsed with markdown-it-py (CommonMark + GFM tables, ``$…$`` math and front matter from
+mdit-py-plugins). Every text that can hold a number is kept *as written in the source* —
+paragraphs, headings, list items, table cells, fenced text blocks and math — because a drafted
+claim quotes the lesson and the quote must be found in it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+__all__ = ["Block", "Document", "Line", "Table", "parse_document"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One source line of text inside a block."""
+
+    text: str
+    """The line as written (inline Markdown kept)."""
+    number: int
+    """1-based line number in the lesson."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """A GFM table: header cells and body rows, each row with its source line."""
+
+    header: tuple[str, ...]
+    """Header cell texts."""
+    rows: tuple[tuple[tuple[str, ...], int], ...]
+    """(cell texts, 1-based line) for every body row."""
+    line: int
+    """1-based line of the header row."""
+
+    def row_source(self, cells: tuple[str, ...]) -> str:
+        """The row as it is most likely written (``| a | b |``), for quoting."""
+        return "| " + " | ".join(cells) + " |"
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of the lesson: a paragraph, heading, list item, table, fence or math block."""
+
+    kind: str
+    """``paragraph``, ``heading``, ``table``, ``fence`` or ``math``."""
+    lines: tuple[Line, ...]
+    """Its text, line by line (for tables: cell by cell)."""
+    table: Table | None = None
+    """The table's cells, for ``table`` blocks."""
+
+    @property
+    def line(self) -> int:
+        """1-based first line of the block."""
+        return self.lines[0].number if self.lines else 0
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed lesson."""
+
+    text: str
+    """The lesson source."""
+    blocks: tuple[Block, ...]
+    """Its blocks in reading order."""
+
+    def lines(self) -> Iterator[tuple[Block, Line]]:
+        """Every line of every block, with the block it belongs to."""
+        for block in self.blocks:
+            for line in block.lines:
+                yield block, line
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    return (
+        MarkdownIt("commonmark", {"html": False})
+        .enable("table")
+        .use(dollarmath_plugin)
+        .use(front_matter_plugin)
+    )
+
+
+def _split(content: str, first_line: int) -> tuple[Line, ...]:
+    return tuple(
+        Line(text, first_line + offset)
+        for offset, text in enumerate(content.split("\n"))
+        if text.strip()
+    )
+
+
+def parse_document(text: str) -> Document:
+    """Parse lesson Markdown into blocks of source lines."""
+    tokens = _parser().parse(text)
+    blocks: list[Block] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.type == "table_open":
+            block, index = _table(tokens, index)
+            blocks.append(block)
+            continue
+        if token.type == "inline" and token.map:
+            kind = (
+                "heading" if index > 0 and tokens[index - 1].type == "heading_open" else "paragraph"
+            )
+            blocks.append(Block(kind, _split(token.content, token.map[0] + 1)))
+        elif token.type in ("fence", "code_block") and token.map:
+            blocks.append(Block("fence", _split(token.content, token.map[0] + 2)))
+        elif token.type in ("math_block", "math_block_label") and token.map:
+            blocks.append(Block("math", _split(token.content, token.map[0] + 1)))
+        index += 1
+    return Document(text=text, blocks=tuple(blocks))
+
+
+def _table(tokens: list[Token], start: int) -> tuple[Block, int]:
+    header: list[str] = []
+    rows: list[tuple[tuple[str, ...], int]] = []
+    cells: list[str] = []
+    row_line = 0
+    in_head = False
+    header_line = (tokens[start].map or [0])[0] + 1
+    index = start + 1
+    while index < len(tokens) and tokens[index].type != "table_close":
+        token = tokens[index]
+        if token.type == "thead_open":
+            in_head = True
+        elif token.type == "thead_close":
+            in_head = False
+        elif token.type == "tr_open":
+            cells = []
+            row_line = (token.map or [0])[0] + 1
+        elif token.type == "inline":
+            cells.append(token.content)
+        elif token.type == "tr_close":
+            if in_head:
+                header = cells
+            else:
+                rows.append((tuple(cells), row_line))
+        index += 1
+    table = Table(tuple(header), tuple(rows), header_line)
+    # Each cell is its own line of text: a number in one cell never runs into the next.
+    lines = [Line(cell, header_line) for cell in header if cell.strip()] + [
+        Line(cell, number) for row, number in rows for cell in row if cell.strip()
+    ]
+    return Block("table", tuple(lines), table), index + 1

@@ -1,0 +1,28 @@
+"""What a recogniser produces: a draft claim of an existing kind, with a quote and a confidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Draft"]
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A claim drafted from lesson text, not yet reviewed by a person."""
+
+    kind: str
+    """The claim kind that checks it (a key of ``checkers.kinds.ALL_KINDS``)."""
+    quote: str
+    """Lesson text the claim checks, as written (whitespace may differ)."""
+    line: int
+    """1-based lesson line where the quote starts (used to pick the right occurrence)."""
+    fields: dict[str, Any] = field(default_factory=dict)
+    """The kind's fields, numbers as printed strings."""
+    confidence: float = 0.5
+    """How sure the recogniser is that this is a claim the lesson makes (0–1)."""
+    recognizer: str = ""
+    """Which recogniser drafted it."""
+    slug: str = ""
+    """A short readable name for the claim id (``score-0-58x0-71``)."""

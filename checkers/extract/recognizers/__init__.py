@@ -1,0 +1,30 @@
+"""Every recogniser, listed in one explicit dict.
+
+A recogniser is a module with a docstring saying what it recognises and one function
+``recognize(document) -> Iterator[Draft]``. To add one, write the module and list it here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Protocol
+
+from checkers.extract.document import Document
+from checkers.extract.draft import Draft
+from checkers.extract.recognizers import chains
+
+__all__ = ["ALL_RECOGNIZERS", "Recognizer"]
+
+
+class Recognizer(Protocol):
+    """The interface every recogniser module provides."""
+
+    def recognize(self, document: Document, /) -> Iterator[Draft]:
+        """Draft claims for what this recogniser finds in the lesson."""
+        ...
+
+
+ALL_RECOGNIZERS: dict[str, Recognizer] = {
+    "chains": chains,
+}
+"""Recogniser name → module."""

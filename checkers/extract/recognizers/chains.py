@@ -1,0 +1,211 @@
+"""Recogniser ``chains``: equation chains whose sides evaluate.
+
+Recognises, in any line of prose, list item, table cell, heading, math or fenced text:
+
+* ``0.58×0.71 + 0.74×0.52 = 0.78``, ``0.9⁵⁰ ≈ 0.005``, ``(1+2+3+4+5)=15 次``, ``√2≈1.41``,
+  ``exp(0.55) = 1.73``, ``sin(3) ≈ 0.14``, ``e^(-∞)=0``, ``0.54×[0.8, 0.3] + … ≈ [0.71, 0.25]``;
+* chains over several lines in fenced blocks, where a line starting with ``=`` continues the
+  one above (``Q[0] = 0.5×0.1 + …`` / ``= 0.05 + …`` / ``= 0.58``);
+* relations ``=``, ``≈``, ``≃``, ``≅``, ``≒``, full-width ``＝``, and ``约`` / ``约为`` /
+  ``约等于`` before a number.
+
+Sides with unknown symbols (``Q_猫 · K_猫``, ``d_k``) are skipped and the rest of the chain is
+still checked. A chain becomes an ``arithmetic`` claim when at least one side is computed (has
+an operator or a function) and another side is a printed number or vector, the claimed value.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from checkers.expr import ExprError, evaluate, names, parse
+from checkers.extract.document import Document, Line
+from checkers.extract.draft import Draft
+from checkers.numbers import NumberError, parse_printed, parse_printed_vector
+
+__all__ = ["recognize"]
+
+NAME = "chains"
+
+_RELATION = re.compile(r"约等于|约为|约(?=\s*[-−+]?\d)|(?<![<>!=:+\-*/])(?:=|＝)(?![=>])|[≈≃≅≒]")
+_CONTINUATION = re.compile(r"^\s*(?:=|＝|≈|≃|≅|≒)")
+_MAX_SIDE = 240
+_MULTIPLY_X = re.compile(r"(?<=\d)\s+[x×X]\s+(?=\d)")
+
+
+def _is_breaker(char: str) -> bool:
+    """Characters at which an expression may start or end inside prose."""
+    if char.isspace() or char in ",;:|\"'`，。；：、（）【】“”‘’《》！？":
+        return True
+    return unicodedata.category(char) == "Lo"  # CJK ideographs and other letters without case
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One side of a chain that evaluates."""
+
+    text: str
+    start: int
+    end: int
+    relation: str
+    value: float | tuple[float, ...]
+    printed: bool  # a bare printed number or vector: the kind of side a lesson claims
+
+
+def _evaluable(text: str) -> tuple[float | tuple[float, ...], bool] | None:
+    """(value, is a bare printed number) when ``text`` is arithmetic we can evaluate alone."""
+    if not text or len(text) > _MAX_SIDE or not any(ch.isdigit() or ch in "∞π" for ch in text):
+        return None
+    candidate = _MULTIPLY_X.sub(" × ", text)
+    try:
+        tree = parse(candidate)
+        if names(tree):
+            return None
+        value = evaluate(tree)
+    except (ExprError, ArithmeticError, ValueError, RecursionError):
+        return None
+    return value, _is_printed(text)
+
+
+def _is_printed(text: str) -> bool:
+    try:
+        if text.lstrip().startswith("["):
+            parse_printed_vector(text)
+        else:
+            parsed = parse_printed(text)
+            if parsed.unit is not None and parsed.unit.family not in ("percent", "ratio"):
+                return False
+    except NumberError:
+        return False
+    return True
+
+
+def _ends(text: str) -> list[int]:
+    """Where a prefix may end: before each breaker, longest first."""
+    cuts = {len(text)} | {i for i, ch in enumerate(text) if _is_breaker(ch)}
+    return sorted((c for c in cuts if c > 0), reverse=True)
+
+
+def _starts(text: str) -> list[int]:
+    """Where a suffix may start: after each breaker, longest first."""
+    cuts = {0} | {i + 1 for i, ch in enumerate(text) if _is_breaker(ch)}
+    return sorted(c for c in cuts if c < len(text))
+
+
+def _prefix(text: str, offset: int, relation: str) -> _Side | None:
+    for end in _ends(text):
+        piece = text[:end].rstrip()
+        if piece.endswith(".") and not piece[:-1].endswith("."):
+            piece = piece[:-1]  # a sentence's full stop, not a decimal point
+        stripped = piece.lstrip()
+        found = _evaluable(stripped)
+        if found is not None:
+            start = offset + len(piece) - len(stripped)
+            return _Side(stripped, start, offset + len(piece), relation, found[0], found[1])
+    return None
+
+
+def _suffix(text: str, offset: int, relation: str) -> _Side | None:
+    for start in _starts(text):
+        piece = text[start:].strip()
+        found = _evaluable(piece)
+        if found is not None:
+            begin = offset + start + (len(text[start:]) - len(text[start:].lstrip()))
+            return _Side(piece, begin, begin + len(piece), relation, found[0], found[1])
+    return None
+
+
+def _chains(text: str) -> Iterator[list[_Side]]:
+    """Runs of evaluable sides joined by relations, within one logical line."""
+    pieces: list[tuple[str, int, str]] = []  # (text, start offset, relation before it)
+    cursor, relation = 0, ""
+    for match in _RELATION.finditer(text):
+        pieces.append((text[cursor : match.start()], cursor, relation))
+        cursor, relation = match.end(), match.group()
+    pieces.append((text[cursor:], cursor, relation))
+    if len(pieces) < 2:
+        return
+    chain: list[_Side] = []
+    for index, (piece, offset, before) in enumerate(pieces):
+        first, last = index == 0, index == len(pieces) - 1
+        whole = None if first or last else _evaluable(piece.strip())
+        if whole is not None:
+            stripped = piece.strip()
+            start = offset + len(piece) - len(piece.lstrip())
+            chain.append(_Side(stripped, start, start + len(stripped), before, *whole))
+            continue
+        if not first:
+            head = _prefix(piece, offset, before)
+            if head is not None:
+                chain.append(head)
+        if len(chain) >= 2:
+            yield chain
+        chain = []
+        if not last:
+            tail = _suffix(piece, offset, "")
+            if tail is not None:
+                chain.append(tail)
+    if len(chain) >= 2:
+        yield chain
+
+
+def _draft(sides: list[_Side], text: str, line: int) -> Draft | None:
+    computed = [s for s in sides if not s.printed]
+    if not computed:
+        return None
+    if sides[-1].printed:
+        claimed, rest = sides[-1], sides[:-1]
+    elif sides[0].printed:
+        claimed, rest = sides[0], sides[1:]
+    else:
+        return None
+    start = next(i for i, s in enumerate(rest) if not s.printed)
+    chain = rest[start:]
+    if isinstance(claimed.value, tuple) != isinstance(chain[0].value, tuple):
+        return None
+    expression = chain[0].text + "".join(f" {s.relation or '='} {s.text}" for s in chain[1:])
+    used = [*chain, claimed]
+    begin = min(s.start for s in used)
+    end = max(s.end for s in used)
+    claimed_field: str | list[str] = claimed.text
+    if claimed.text.lstrip().startswith("["):
+        claimed_field = [p.strip() for p in claimed.text.strip()[1:-1].split(",")]
+    uses_function = any(ch.isalpha() for ch in expression)
+    return Draft(
+        kind="arithmetic",
+        quote=text[begin:end],
+        line=line,
+        fields={"expression": _MULTIPLY_X.sub(" × ", expression), "claimed": claimed_field},
+        confidence=0.8 if uses_function else 0.9,
+        recognizer=NAME,
+        slug=expression,
+    )
+
+
+def _logical_lines(document: Document) -> Iterator[tuple[str, int]]:
+    """Lines of each block; a line starting with ``=`` continues the one above."""
+    for block in document.blocks:
+        pending: list[Line] = []
+        for line in block.lines:
+            if pending and block.kind != "table" and _CONTINUATION.match(line.text):
+                pending.append(line)
+                continue
+            if pending:
+                yield " ".join(p.text.strip() for p in pending), pending[0].number
+            pending = [line]
+        if pending:
+            yield " ".join(p.text.strip() for p in pending), pending[0].number
+
+
+def recognize(document: Document) -> Iterator[Draft]:
+    """Draft an ``arithmetic`` claim for every evaluable equation chain in the lesson."""
+    for text, line in _logical_lines(document):
+        if not _RELATION.search(text):
+            continue
+        for sides in _chains(text):
+            draft = _draft(sides, text, line)
+            if draft is not None:
+                yield draft
