@@ -12,6 +12,7 @@ Nothing here evaluates expressions: that is :mod:`checkers.expr`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
@@ -20,18 +21,21 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 __all__ = [
+    "BYTE_PREFIXES",
     "UNITS",
     "Comparison",
     "NumberError",
     "Printed",
     "Tolerance",
     "Unit",
+    "byte_units",
     "compare",
     "compare_vector",
     "format_like",
     "parse_printed",
     "parse_printed_vector",
     "printed_tolerance",
+    "read_binary",
 ]
 
 
@@ -99,6 +103,31 @@ def _units() -> dict[str, Unit]:
 
 UNITS: dict[str, Unit] = _units()
 """Every unit a printed number may carry, by its printed symbol."""
+
+BYTE_PREFIXES = ("KB", "MB", "GB", "TB", "PB")
+"""Decimal (SI) byte units, which many lessons use for powers of 1024."""
+
+
+def byte_units(reading: str) -> dict[str, float]:
+    """Bytes per unit symbol under a reading: ``decimal`` (KB = 10³) or ``binary`` (KB = 2¹⁰).
+
+    IEC symbols (KiB, MiB, …) are binary under every reading.
+    """
+    table = {"KiB": 2.0**10, "MiB": 2.0**20, "GiB": 2.0**30, "TiB": 2.0**40}
+    for power, symbol in enumerate(BYTE_PREFIXES, start=1):
+        table[symbol] = (1024.0 if reading == "binary" else 1000.0) ** power
+    return table
+
+
+def read_binary(printed: Printed) -> Printed:
+    """The same printed number with a decimal byte unit read as binary (GB as 2³⁰ bytes)."""
+    if printed.unit is None or printed.unit.symbol not in BYTE_PREFIXES:
+        return printed
+    factor = byte_units("binary")[printed.unit.symbol]
+    unit = Unit(printed.unit.symbol, "bytes", factor, binary=True)
+    value = printed.value / printed.unit.factor * factor
+    return dataclasses.replace(printed, unit=unit, value=value)
+
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _MINUS_SIGNS = "-−–﹣－"

@@ -1,4 +1,4 @@
-"""Tiny loader for YAML case tables (``tests/fixtures/**.yaml``), fed to ``pytest.mark.parametrize``.
+"""Tiny loader for YAML case tables (``tests/fixtures/**.yaml``) fed to ``parametrize``.
 
 Like markdown-it-py's fixture files: the cases are data, the test is a few lines.
 """

@@ -45,7 +45,7 @@ def test_superscripts_are_not_digits() -> None:
 
 
 def test_ambiguous_quote_needs_occurrence() -> None:
-    with pytest.raises(AnchorError, match="occurs 2 times .*lines 8, 9") as caught:
+    with pytest.raises(AnchorError, match=r"occurs 2 times .*lines 8, 9") as caught:
         lesson().anchor("same line")
     assert not caught.value.stale
     assert lesson().anchor("same line", occurrence=2).line == 9
@@ -54,7 +54,7 @@ def test_ambiguous_quote_needs_occurrence() -> None:
 def test_lesson_errors_name_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.md"
     bad.write_bytes(b"caf\xe9\n")
-    with pytest.raises(LessonError, match="bad.md: not valid UTF-8"):
+    with pytest.raises(LessonError, match=r"bad\.md: not valid UTF-8"):
         load_lesson(bad)
     with pytest.raises(LessonError, match="cannot read"):
         load_lesson(tmp_path / "missing.md")

@@ -20,19 +20,27 @@ def test_valid_file_loads_and_anchors(project: Path) -> None:
 
 
 def test_unknown_kind_suggests_the_nearest(project: Path) -> None:
-    path = write(project, "lesson: content/demo.md\nclaims:\n  - id: a\n    kind: arithmatic\n"
-                          "    quote: '512/8=64'\n")
+    path = write(
+        project,
+        "lesson: content/demo.md\nclaims:\n  - id: a\n    kind: arithmatic\n"
+        "    quote: '512/8=64'\n",
+    )
     (problem,) = load_claims_file(path).problems
     assert "did you mean 'arithmetic'" in problem.message
     assert problem.location().endswith("demo.yaml:4:11")
 
 
 def test_misspelt_field_suggests_the_right_one(project: Path) -> None:
-    path = write(project, "lesson: content/demo.md\nclaims:\n  - id: a\n    kind: identity\n"
-                          "    quote: '512/8=64'\n    statment: 512/8 = 64\n")
+    path = write(
+        project,
+        "lesson: content/demo.md\nclaims:\n  - id: a\n    kind: identity\n"
+        "    quote: '512/8=64'\n    statment: 512/8 = 64\n",
+    )
     messages = [p.message for p in load_claims_file(path).problems]
     assert any("missing field 'statement'" in m for m in messages)
-    assert any("unknown field 'statment'" in m and "did you mean 'statement'" in m for m in messages)
+    assert any(
+        "unknown field 'statment'" in m and "did you mean 'statement'" in m for m in messages
+    )
 
 
 def test_bad_claim_does_not_hide_the_others(project: Path) -> None:
@@ -54,9 +62,12 @@ def test_yaml_syntax_error_is_one_located_problem(project: Path) -> None:
 
 
 def test_duplicate_ids_and_missing_lesson(project: Path) -> None:
-    path = write(project, "lesson: content/nope.md\nclaims:\n"
-                          "  - {id: a, kind: identity, quote: x, statement: 1 = 1}\n"
-                          "  - {id: a, kind: identity, quote: x, statement: 1 = 1}\n")
+    path = write(
+        project,
+        "lesson: content/nope.md\nclaims:\n"
+        "  - {id: a, kind: identity, quote: x, statement: 1 = 1}\n"
+        "  - {id: a, kind: identity, quote: x, statement: 1 = 1}\n",
+    )
     messages = [p.message for p in load_claims_file(path).problems]
     assert any("not found" in m for m in messages)
     assert any("duplicate claim id 'a'" in m for m in messages)
@@ -69,8 +80,11 @@ def test_lesson_path_may_not_escape_the_project(project: Path) -> None:
 
 
 def test_tolerance_override_needs_a_reason(project: Path) -> None:
-    path = write(project, "lesson: content/demo.md\nclaims:\n"
-                          "  - {id: a, kind: identity, quote: '512/8=64', statement: 512/8 = 64,"
-                          " tolerance: {relative: 0.1}}\n")
+    path = write(
+        project,
+        "lesson: content/demo.md\nclaims:\n"
+        "  - {id: a, kind: identity, quote: '512/8=64', statement: 512/8 = 64,"
+        " tolerance: {relative: 0.1}}\n",
+    )
     (problem,) = load_claims_file(path).problems
     assert "tolerance.reason" in problem.message

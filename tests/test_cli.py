@@ -10,8 +10,9 @@ import pytest
 from checkers.cli import main
 
 
-def test_check_exit_code_one_on_failures(project: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_exit_code_one_on_failures(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(project)
     assert main(["check", "--json", "out/report.json"]) == 1
     out = capsys.readouterr().out
@@ -29,15 +30,24 @@ def test_check_exit_code_zero_when_all_hold(project: Path, monkeypatch: pytest.M
     text = claims.read_text(encoding="utf-8")
     text = text.replace("= 0.52", "= 0.50").replace("claimed: 0.52", "claimed: 0.50")
     claims.write_text(text.replace("scaled = 0.52", "scaled = 0.50"), "utf-8")
-    lesson.write_text(lesson.read_text(encoding="utf-8").replace("scaled = 0.52", "scaled = 0.50")
-                      .replace("/ 2 = 0.26", "/ 2 = 0.25"), "utf-8")
-    claims.write_text(claims.read_text(encoding="utf-8").replace("2 = 0.26", "2 = 0.25")
-                      .replace("claimed: 0.26", "claimed: 0.25"), "utf-8")
+    lesson.write_text(
+        lesson.read_text(encoding="utf-8")
+        .replace("scaled = 0.52", "scaled = 0.50")
+        .replace("/ 2 = 0.26", "/ 2 = 0.25"),
+        "utf-8",
+    )
+    claims.write_text(
+        claims.read_text(encoding="utf-8")
+        .replace("2 = 0.26", "2 = 0.25")
+        .replace("claimed: 0.26", "claimed: 0.25"),
+        "utf-8",
+    )
     assert main(["check", "-q"]) == 0
 
 
-def test_check_exit_code_two_on_input_error(project: Path, monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_exit_code_two_on_input_error(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(project)
     (project / "claims" / "broken.yaml").write_text("claims: [\n", encoding="utf-8")
     assert main(["check"]) == 2
@@ -53,7 +63,13 @@ def test_usage_errors_exit_two(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_python_dash_m_runs_the_cli(project: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "checkers", "check", "-q"], cwd=project,
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "checkers", "check", "-q"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 1
     assert "3 passed, 1 failed" in done.stdout

@@ -35,7 +35,7 @@ def test_compare(case: dict[str, Any]) -> None:
     "text", ["", "abc", "0.5.5", "1,2345", "12 parsecs", "--1", "1e99999", "[0.5]"]
 )
 def test_unreadable_numbers_say_what_was_expected(text: str) -> None:
-    with pytest.raises(NumberError, match="expected|exponent"):
+    with pytest.raises(NumberError, match=r"expected|exponent"):
         parse_printed(text)
 
 

@@ -23,8 +23,12 @@ def test_one_item_per_claim_with_readable_node_ids(course: pytest.Pytester) -> N
     result = course.runpytest("claims/", "--collect-only", "-q")
     assert result.ret == 0
     result.stdout.fnmatch_lines(
-        ["claims/demo.yaml::dot-right", "claims/demo.yaml::dot-wrong", "claims/demo.yaml::scaled",
-         "claims/demo.yaml::head-size"]
+        [
+            "claims/demo.yaml::dot-right",
+            "claims/demo.yaml::dot-wrong",
+            "claims/demo.yaml::scaled",
+            "claims/demo.yaml::head-size",
+        ]
     )
 
 
@@ -85,8 +89,20 @@ def test_report_dir_writes_the_json_contract(course: pytest.Pytester) -> None:
     report = json.loads((course.path / "out" / "report.json").read_text(encoding="utf-8"))
     assert report["version"] == 1
     assert report["summary"] == {"total": 4, "pass": 3, "fail": 1, "stale": 0, "error": 0}
-    keys = {"id", "kind", "claims_file", "source", "line", "quote", "verdict", "claimed",
-            "expected", "tolerance", "message", "fix"}
+    keys = {
+        "id",
+        "kind",
+        "claims_file",
+        "source",
+        "line",
+        "quote",
+        "verdict",
+        "claimed",
+        "expected",
+        "tolerance",
+        "message",
+        "fix",
+    }
     for finding in report["findings"]:
         assert keys <= set(finding)
     wrong = next(f for f in report["findings"] if f["id"] == "dot-wrong")

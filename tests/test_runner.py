@@ -44,8 +44,10 @@ def test_uses_cycle_is_an_error_not_a_hang(project: Path) -> None:
     path = project / "claims" / "demo.yaml"
     path.write_text(
         "lesson: content/demo.md\nclaims:\n"
-        "  - {id: a, kind: arithmetic, quote: '512/8=64', uses: {x: b}, expression: x, claimed: 1}\n"
-        "  - {id: b, kind: arithmetic, quote: '512/8=64', uses: {x: a}, expression: x, claimed: 1}\n",
+        "  - {id: a, kind: arithmetic, quote: '512/8=64', uses: {x: b}, expression: x,"
+        " claimed: 1}\n"
+        "  - {id: b, kind: arithmetic, quote: '512/8=64', uses: {x: a}, expression: x,"
+        " claimed: 1}\n",
         encoding="utf-8",
     )
     result = findings(project)

@@ -46,8 +46,10 @@ def test_alias_bomb_is_bounded() -> None:
     for level in range(1, 9):
         previous = chr(ord("a") + level - 1)
         name = chr(ord("a") + level)
-        lines.append(f"{name}: &{name} [*{previous},*{previous},*{previous},*{previous},*{previous},"
-                     f"*{previous},*{previous},*{previous},*{previous},*{previous}]")
+        lines.append(
+            f"{name}: &{name} [*{previous},*{previous},*{previous},*{previous},*{previous},"
+            f"*{previous},*{previous},*{previous},*{previous},*{previous}]"
+        )
     with pytest.raises(YamlError, match=f"more than {MAX_NODES:,}"):
         load("\n".join(lines) + "\n")
 

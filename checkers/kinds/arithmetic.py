@@ -12,6 +12,9 @@ YAML fields:
     The result as printed (``0.78``) or a vector (``[0.71, 0.25]``).
 ``where``
     Optional named inputs as printed, e.g. ``{d_k: 2}``, for expressions that use names.
+``prefixes``
+    ``decimal`` (default), ``binary`` or ``either``: how the byte units KB, MB, GB, TB read,
+    in ``claimed`` and as names in the expression (``2 × 32 × 4096 × 2 / KB``).
 
 The value is recomputed from the inputs *as printed*: a lesson that rounds 0.2687 to 0.27 and
 continues with 0.27 is consistent.
@@ -19,11 +22,22 @@ continues with 0.27 is consistent.
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Literal
+
 from pydantic import Field, field_validator
 
 from checkers.expr import evaluate, parse, split_chain
 from checkers.intervals import printed_interval
-from checkers.numbers import NumberError, Printed, compare, parse_printed
+from checkers.numbers import (
+    BYTE_PREFIXES,
+    NumberError,
+    Printed,
+    byte_units,
+    compare,
+    parse_printed,
+    read_binary,
+)
 from checkers.outcome import (
     Context,
     KindInput,
@@ -47,6 +61,9 @@ class Input(KindInput):
     """The printed result: one number, or a vector compared element by element."""
     where: dict[str, PrintedNumber] = Field(default_factory=dict)
     """Named inputs as printed (``d_k: 2``)."""
+    prefixes: Literal["decimal", "binary", "either"] = "decimal"
+    """How KB/MB/GB/TB read: SI powers of 1000 (default), powers of 1024, or ``either`` when
+    the lesson's own usage allows both (the verdict then says which reading matched)."""
 
     @field_validator("where")
     @classmethod
@@ -54,15 +71,47 @@ class Input(KindInput):
         return check_variable_names(value)
 
 
-def _variables(claim: Input, context: Context) -> dict[str, float]:
-    values = {name: printed.value for name, printed in claim.where.items()}
+def _variables(claim: Input, context: Context, reading: str) -> dict[str, float]:
+    values = byte_units(reading)
+    values.update({name: printed.value for name, printed in claim.where.items()})
     values.update(context.variables)
     return values
 
 
 def check(claim: Input, context: Context) -> Outcome:
     """Recompute the expression from its printed inputs and compare with ``claimed``."""
-    variables = _variables(claim, context)
+    outcome = _check_reading(claim, context, "decimal")
+    if claim.prefixes == "binary":
+        return _check_reading(claim, context, "binary")
+    if claim.prefixes == "decimal" or outcome.ok or not _has_byte_prefix(claim):
+        return outcome
+    binary = _check_reading(claim, context, "binary")
+    if not binary.ok:
+        return outcome
+    return dataclasses.replace(
+        binary,
+        message=f"{binary.message}, reading KB/MB/GB as powers of 1024 as the lesson does "
+        f"(in decimal units it is {outcome.expected.split(' → ')[-1]})",
+        tolerance=f"{binary.tolerance}; byte prefixes read as binary",
+    )
+
+
+def _has_byte_prefix(claim: Input) -> bool:
+    printed = claim.claimed if isinstance(claim.claimed, tuple) else (claim.claimed,)
+    in_claimed = any(p.unit is not None and p.unit.symbol in BYTE_PREFIXES for p in printed)
+    return in_claimed or any(symbol in claim.expression for symbol in BYTE_PREFIXES)
+
+
+def _check_reading(claim: Input, context: Context, reading: str) -> Outcome:
+    """The check with byte prefixes read one way (``decimal`` or ``binary``)."""
+    variables = _variables(claim, context, reading)
+    claimed: Printed | tuple[Printed, ...] = claim.claimed
+    if reading == "binary":
+        claimed = (
+            tuple(read_binary(p) for p in claimed)
+            if isinstance(claimed, tuple)
+            else read_binary(claimed)
+        )
     sides = split_chain(claim.expression)
     first_text = sides[0][1]
     value = evaluate(parse(first_text), variables)
@@ -73,18 +122,18 @@ def check(claim: Input, context: Context) -> Outcome:
             details.append(problem)
     what = " ".join(first_text.split())
     if isinstance(value, tuple):
-        if not isinstance(claim.claimed, tuple):
+        if not isinstance(claimed, tuple):
             return error(f"{what} is a vector of {len(value)}, but a single number is claimed")
-        if len(value) != len(claim.claimed):
-            return error(f"{what} has {len(value)} elements, but {len(claim.claimed)} are claimed")
+        if len(value) != len(claimed):
+            return error(f"{what} has {len(value)} elements, but {len(claimed)} are claimed")
         comparisons = [
-            compare(p, v, context.tolerance) for p, v in zip(claim.claimed, value, strict=True)
+            compare(p, v, context.tolerance) for p, v in zip(claimed, value, strict=True)
         ]
         outcome = from_comparisons(comparisons, what=what, vector=True, details=details)
     else:
-        if isinstance(claim.claimed, tuple):
+        if isinstance(claimed, tuple):
             return error(f"{what} is a single number, but a vector is claimed")
-        comparisons = [compare(claim.claimed, value, context.tolerance)]
+        comparisons = [compare(claimed, value, context.tolerance)]
         outcome = from_comparisons(comparisons, what=what, details=details)
     if details and outcome.verdict == "pass":
         # The result is right, but an intermediate step printed in the chain is not.

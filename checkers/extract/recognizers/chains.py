@@ -24,7 +24,13 @@ from dataclasses import dataclass
 from checkers.expr import ExprError, evaluate, names, parse
 from checkers.extract.document import Document, Line
 from checkers.extract.draft import Draft
-from checkers.numbers import NumberError, parse_printed, parse_printed_vector
+from checkers.numbers import (
+    BYTE_PREFIXES,
+    NumberError,
+    byte_units,
+    parse_printed,
+    parse_printed_vector,
+)
 
 __all__ = ["recognize"]
 
@@ -33,7 +39,39 @@ NAME = "chains"
 _RELATION = re.compile(r"约等于|约为|约(?=\s*[-−+]?\d)|(?<![<>!=:+\-*/])(?:=|＝)(?![=>])|[≈≃≅≒]")
 _CONTINUATION = re.compile(r"^\s*(?:=|＝|≈|≃|≅|≒)")
 _MAX_SIDE = 240
+_IEC = re.compile(r"\d\s*[KMGT]iB\b")
+_DECIMAL_BYTES = byte_units("decimal")
+_BYTE_NAMES = frozenset(_DECIMAL_BYTES)
 _MULTIPLY_X = re.compile(r"(?<=\d)\s+[x×X]\s+(?=\d)")
+_NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
+# A number followed by a unit becomes arithmetic: "70 亿" → (70*1e8), "320 KB" → (320*KB); the
+# byte units stay names so the arithmetic kind can read them as powers of 1000 or of 1024.
+_BYTE_UNIT = re.compile(_NUMBER + r"\s*(KiB|MiB|GiB|TiB|KB|MB|GB|TB|PB)(?![A-Za-z])")
+_BYTES_WORD = re.compile(_NUMBER + r"\s*(?:bytes?|字节)(?![A-Za-z])")
+_COUNT_WORD = re.compile(_NUMBER + r"\s*(万亿|千万|百万|亿|万|千)")
+_COUNT_LETTER = re.compile(_NUMBER + r"([kKMBT])(?![A-Za-z])")
+_SCALE = {
+    "万亿": "1e12",
+    "千万": "1e7",
+    "百万": "1e6",
+    "亿": "1e8",
+    "万": "1e4",
+    "千": "1e3",
+    "k": "1e3",
+    "K": "1e3",
+    "M": "1e6",
+    "B": "1e9",
+    "T": "1e12",
+}
+
+
+def _as_expression(text: str) -> str:
+    """Lesson notation that our grammar reads differently: ``2 x 3``, units after numbers."""
+    text = _MULTIPLY_X.sub(" × ", text)
+    text = _BYTE_UNIT.sub(r"(\1*\2)", text)
+    text = _BYTES_WORD.sub(r"\1", text)
+    text = _COUNT_WORD.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
+    return _COUNT_LETTER.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
 
 
 def _is_breaker(char: str) -> bool:
@@ -59,12 +97,18 @@ def _evaluable(text: str) -> tuple[float | tuple[float, ...], bool] | None:
     """(value, is a bare printed number) when ``text`` is arithmetic we can evaluate alone."""
     if not text or len(text) > _MAX_SIDE or not any(ch.isdigit() or ch in "∞π" for ch in text):
         return None
-    candidate = _MULTIPLY_X.sub(" × ", text)
+    if text[-1] in "×倍xX%":
+        # "64×", "8 倍": a printed ratio our grammar does not read as arithmetic.
+        try:
+            return parse_printed(text).value, True
+        except NumberError:
+            return None
+    candidate = _as_expression(text)
     try:
         tree = parse(candidate)
-        if names(tree):
+        if names(tree) - _BYTE_NAMES:
             return None
-        value = evaluate(tree)
+        value = evaluate(tree, _DECIMAL_BYTES)
     except (ExprError, ArithmeticError, ValueError, RecursionError):
         return None
     return value, _is_printed(text)
@@ -75,9 +119,7 @@ def _is_printed(text: str) -> bool:
         if text.lstrip().startswith("["):
             parse_printed_vector(text)
         else:
-            parsed = parse_printed(text)
-            if parsed.unit is not None and parsed.unit.family not in ("percent", "ratio"):
-                return False
+            parse_printed(text)
     except NumberError:
         return False
     return True
@@ -152,7 +194,7 @@ def _chains(text: str) -> Iterator[list[_Side]]:
         yield chain
 
 
-def _draft(sides: list[_Side], text: str, line: int) -> Draft | None:
+def _draft(sides: list[_Side], text: str, line: int, prefixes: str) -> Draft | None:
     computed = [s for s in sides if not s.printed]
     if not computed:
         return None
@@ -174,11 +216,15 @@ def _draft(sides: list[_Side], text: str, line: int) -> Draft | None:
     if claimed.text.lstrip().startswith("["):
         claimed_field = [p.strip() for p in claimed.text.strip()[1:-1].split(",")]
     uses_function = any(ch.isalpha() for ch in expression)
+    arithmetic = _as_expression(expression)
+    fields: dict[str, object] = {"expression": arithmetic, "claimed": claimed_field}
+    if any(symbol in arithmetic or symbol in claimed.text for symbol in BYTE_PREFIXES):
+        fields["prefixes"] = prefixes
     return Draft(
         kind="arithmetic",
         quote=text[begin:end],
         line=line,
-        fields={"expression": _MULTIPLY_X.sub(" × ", expression), "claimed": claimed_field},
+        fields=fields,
         confidence=0.8 if uses_function else 0.9,
         recognizer=NAME,
         slug=expression,
@@ -202,10 +248,13 @@ def _logical_lines(document: Document) -> Iterator[tuple[str, int]]:
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every evaluable equation chain in the lesson."""
+    # A lesson that writes KiB/GiB itself means powers of 1000 by KB/GB; one that never does
+    # may mean either, and the verdict says which reading matched.
+    prefixes = "decimal" if _IEC.search(document.text) else "either"
     for text, line in _logical_lines(document):
         if not _RELATION.search(text):
             continue
         for sides in _chains(text):
-            draft = _draft(sides, text, line)
+            draft = _draft(sides, text, line, prefixes)
             if draft is not None:
                 yield draft

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from checkers.extract.document import parse_document
+from checkers.extract.recognizers import chains
+from tests.cases import load_cases
+
+
+@pytest.mark.parametrize("case", load_cases("chains_cases.yaml"))
+def test_chain_recogniser(case: dict[str, Any]) -> None:
+    drafts = list(chains.recognize(parse_document(case["text"] + "\n")))
+    found = [{key: value for key, value in d.fields.items()} for d in drafts]
+    assert found == case["drafts"]
+    for draft in drafts:
+        assert draft.kind == "arithmetic"
+        assert draft.quote in case["text"]
+        assert 0 < draft.confidence <= 1
+
+
+def test_continuation_lines_join_a_chain_in_a_fence() -> None:
+    text = "```text\nQ[0] = 0.5×0.1 + 0.2×0.3\n     = 0.05 + 0.06\n     = 0.11\n```\n"
+    (draft,) = chains.recognize(parse_document(text))
+    assert draft.fields == {"expression": "0.5×0.1 + 0.2×0.3 = 0.05 + 0.06", "claimed": "0.11"}
+    assert draft.line == 2
+
+
+def test_iec_units_in_the_lesson_make_byte_prefixes_decimal() -> None:
+    text = "A cache of 2 × 1024 bytes = 2 KB.\n\nThat is 2 KiB.\n"
+    (draft,) = chains.recognize(parse_document(text))
+    assert draft.fields["prefixes"] == "decimal"
