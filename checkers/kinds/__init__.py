@@ -13,7 +13,17 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from checkers.kinds import arithmetic, counting, identity, statistic
+from checkers.kinds import (
+    activation,
+    arithmetic,
+    counting,
+    ffn,
+    identity,
+    norm,
+    positional,
+    residual,
+    statistic,
+)
 from checkers.outcome import Context, KindInput, Outcome
 
 __all__ = ["ALL_KINDS", "Kind"]
@@ -34,9 +44,14 @@ class Kind(Protocol):
 
 
 ALL_KINDS: dict[str, Kind] = {
+    "activation": activation,
     "arithmetic": arithmetic,
     "counting": counting,
+    "ffn": ffn,
     "identity": identity,
+    "norm": norm,
+    "positional": positional,
+    "residual": residual,
     "statistic": statistic,
 }
 """Kind name (the ``kind:`` field of a claim) → module implementing it."""
