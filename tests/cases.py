@@ -11,12 +11,19 @@ from typing import Any
 import pytest
 import yaml
 
+from checkers import safeyaml
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def load_cases(relative: str) -> list[Any]:
-    """Cases from ``tests/fixtures/<relative>`` as ``pytest.param`` with readable ids."""
-    data = yaml.safe_load((FIXTURES / relative).read_text(encoding="utf-8"))
+def load_cases(relative: str, *, as_claim_files: bool = False) -> list[Any]:
+    """Cases from ``tests/fixtures/<relative>`` as ``pytest.param`` with readable ids.
+
+    ``as_claim_files`` reads the table with the claim-file loader, so numbers stay the strings
+    the author typed, exactly as kinds receive them from ``claims/*.yaml``.
+    """
+    text = (FIXTURES / relative).read_text(encoding="utf-8")
+    data = safeyaml.load(text).data if as_claim_files else yaml.safe_load(text)
     if not isinstance(data, list):
         raise ValueError(f"{relative}: expected a list of cases")
     params = []

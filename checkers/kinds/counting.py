@@ -81,7 +81,7 @@ MAX_COUNT = 10**12
 MAX_EXACT_POWER_STEPS = 10_000
 """Up to this many steps factorⁿ is an exact fraction; beyond, a 50-digit decimal power."""
 
-WholeNumber = Annotated[int, Field(strict=True, ge=1, le=MAX_COUNT)]
+WholeNumber = Annotated[int, Field(ge=1, le=MAX_COUNT)]
 
 # Per scenario: fields it requires, fields it may also read, and the printed values of which at
 # least one must be given.

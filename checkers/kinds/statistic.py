@@ -109,7 +109,7 @@ class Input(KindInput):
     """Which moment is claimed: mean, variance or std."""
     claimed: str | None = Field(default=None, max_length=MAX_SYMBOLIC_LENGTH)
     """The claimed moment, an exact expression in d_k (d_k, 0, √(2d_k), 1, 1/2)."""
-    d_k: Annotated[int, Field(strict=True, ge=1, le=MAX_D_K)] | None = None
+    d_k: Annotated[int, Field(ge=1, le=MAX_D_K)] | None = None
     """A concrete head dimension, for claimed_value and the Monte-Carlo cross-check."""
     claimed_value: PrintedNumber | None = None
     """The moment at d_k as printed (8), compared at its printed precision."""

@@ -21,7 +21,7 @@ def _all_cases() -> list[Any]:
     for kind in sorted(ALL_KINDS):
         path = FIXTURES / "kinds" / f"{kind}.yaml"
         if path.exists():
-            for param in load_cases(f"kinds/{kind}.yaml"):
+            for param in load_cases(f"kinds/{kind}.yaml", as_claim_files=True):
                 case = param.values[0]
                 params.append(pytest.param(kind, case, id=f"{kind}:{param.id}"))
     return params
