@@ -19,9 +19,12 @@ from checkers.kinds import (
     counting,
     ffn,
     identity,
+    memory,
+    model_config,
     norm,
     positional,
     residual,
+    scaling,
     statistic,
 )
 from checkers.outcome import Context, KindInput, Outcome
@@ -49,9 +52,12 @@ ALL_KINDS: dict[str, Kind] = {
     "counting": counting,
     "ffn": ffn,
     "identity": identity,
+    "memory": memory,
+    "model_config": model_config,
     "norm": norm,
     "positional": positional,
     "residual": residual,
+    "scaling": scaling,
     "statistic": statistic,
 }
 """Kind name (the ``kind:`` field of a claim) → module implementing it."""

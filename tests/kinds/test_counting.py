@@ -107,7 +107,7 @@ def test_head_split_value_and_error() -> None:
         ({"scenario": "mlm", "tokens": 40, "mask_rate": "15", "claimed": "6"}, "between 0 and 1"),
         ({"scenario": "kv_cache", "steps": 5, "saving": "67"}, "between 0 and 1"),
         ({"scenario": "causal_lm", "tokens": 0, "claimed": "0"}, "greater than or equal to 1"),
-        ({"scenario": "causal_lm", "tokens": "40", "claimed": "39"}, "valid integer"),
+        ({"scenario": "causal_lm", "tokens": "40.5", "claimed": "39"}, "valid integer"),
         ({"scenario": "gradient_decay", "factor": "0.9", "steps": 5, "claimed": "x"}, "printed"),
         ({"scenario": "head_split", "d_model": 512, "heads": 8, "measure": "lost"}, "measure"),
         ({"scenario": "softmax", "tokens": 3}, "scenario"),
