@@ -7,6 +7,7 @@ Exit codes, for CI: 0 every claim holds; 1 some claim fails or is stale; 2 usage
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -102,6 +103,10 @@ def _report(findings: Sequence[Finding], args: argparse.Namespace) -> int:
         from checkers.report import write_reports
 
         write_reports(args.report_dir, findings)
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        from checkers.report import github
+
+        github.emit(findings, os.environ, sys.stdout, report_dir=args.report_dir)
     print(summary_line(findings))
     return exit_code(findings)
 

@@ -11,7 +11,10 @@ controller, so ``--report-dir`` writes the same report serially and with ``-n au
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -151,3 +154,21 @@ class _ReportCollector:
             from checkers.report import write_reports
 
             write_reports(Path(report_dir), self.findings)
+        if self.findings and os.environ.get("GITHUB_ACTIONS") == "true":
+            self._github(report_dir)
+
+    def _github(self, report_dir: str | None) -> None:
+        from checkers.report import github
+
+        buffer = io.StringIO()
+        github.emit(self.findings, os.environ, buffer, report_dir=report_dir)
+        # Workflow commands only count at the start of a line, and the progress line
+        # ("....F [100%]") may still be open (pytest closes it later with an empty line), so
+        # start with a line break of our own.
+        terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+        lines = ["", *buffer.getvalue().splitlines()]
+        for line in lines:
+            if terminal is not None:
+                terminal.write_line(line)
+            else:
+                sys.stdout.write(line + "\n")

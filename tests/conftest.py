@@ -48,3 +48,11 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "content" / "demo.md").write_text(LESSON, encoding="utf-8")
     (tmp_path / "claims" / "demo.yaml").write_text(CLAIMS, encoding="utf-8")
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def _not_in_github_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite runs the CLI and plugin in-process; in a real GitHub job they must not annotate
+    the job or append to its summary. Tests of that behaviour set the variables themselves."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)

@@ -1,21 +1,38 @@
 """Writers that turn findings into what people and CI read: terminal text and report files.
 
-Every file is written atomically (temporary file, then rename), so a reader never sees half a
-report, and writers only read findings: they never recompute anything.
+``write_reports`` writes ``report.json`` (the machine contract), ``report.md`` (a pull-request
+comment), ``report.html`` (one self-contained page with the lessons marked up) and
+``report.sarif`` (code-scanning alerts). Every file is written atomically (temporary file, then
+rename), so a reader never sees half a report, and writers only read findings: they never
+recompute anything.
+
+The small helpers here (order, which findings need attention, where a finding points, its
+explanation lines) are shared by every writer so that the formats always agree.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-__all__ = ["write_atomic", "write_reports"]
+__all__ = [
+    "REPORT_FILES",
+    "explain",
+    "location",
+    "needs_attention",
+    "ordered",
+    "write_atomic",
+    "write_reports",
+]
 
 if TYPE_CHECKING:
     from checkers.runner import Finding
+
+REPORT_FILES = ("report.json", "report.md", "report.html", "report.sarif")
+"""The files :func:`write_reports` writes, in that order."""
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -25,16 +42,66 @@ def write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
+        # mkstemp creates the file 0600; reports are meant to be read (CI artifacts, web
+        # servers), so keep the mode of the file being replaced, or use an ordinary 0644.
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            mode = 0o644
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
 
 
-def write_reports(directory: Path, findings: Sequence[Finding]) -> list[Path]:
-    """Write every report format into ``directory``; return the paths written."""
-    from checkers.report import json_report
+def ordered(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings in lesson order within each claim file (the order of ``report.json``)."""
+    # The same key as json_report, so every format lists findings in the same order whatever
+    # order (or xdist worker) ran the claims.
+    return sorted(findings, key=lambda f: (f.claims_file, f.source, f.line or 0, f.id))
 
-    target = directory / "report.json"
-    json_report.write(target, findings)
-    return [target]
+
+def needs_attention(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings that are not ``pass`` (fail, stale, error), in :func:`ordered` order."""
+    return [f for f in ordered(findings) if f.verdict != "pass"]
+
+
+def location(finding: Finding) -> tuple[str, int | None, int | None]:
+    """(path, line, column) the finding points at: the lesson, or the claim file for problems
+    located there (``location_kind == "claims"``) or findings without a lesson."""
+    if finding.location_kind == "lesson" and finding.source:
+        return finding.source, finding.line, finding.column
+    return finding.claims_file or finding.source, finding.line, finding.column
+
+
+def explain(finding: Finding) -> list[str]:
+    """What an author needs, one line each: the message, claimed → recomputed, the fix."""
+    lines = [finding.message] if finding.message else []
+    if finding.claimed or finding.expected:
+        values = f"claimed {finding.claimed or '—'} → recomputed {finding.expected or '—'}"
+        if finding.tolerance:
+            values += f" ({finding.tolerance})"
+        lines.append(values)
+    if finding.fix:
+        lines.append(f"fix: {finding.fix}")
+    return lines
+
+
+def write_reports(
+    directory: Path, findings: Sequence[Finding], root: Path | None = None
+) -> list[Path]:
+    """Write every report format into ``directory``; return the paths written.
+
+    ``root`` is the folder the findings' ``source`` paths are relative to (default: the working
+    folder); the HTML report embeds those lessons' text.
+    """
+    # Imported here so that running claims without --report-dir never imports jinja2.
+    from checkers.report import html, json_report, markdown, sarif
+
+    json_path, md_path, html_path, sarif_path = (directory / name for name in REPORT_FILES)
+    json_report.write(json_path, findings)
+    markdown.write(md_path, findings)
+    html.write(html_path, findings, Path.cwd() if root is None else root)
+    sarif.write(sarif_path, findings)
+    return [json_path, md_path, html_path, sarif_path]

@@ -1,0 +1,140 @@
+"""Tests of the report writers, built from hand-made findings (no claim is run here)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from checkers.runner import Finding
+
+LESSON_PATH = "content/demo.md"
+CLAIMS_PATH = "claims/demo.yaml"
+
+EVIL_QUOTE = "a | b <script>alert(1)</script> `x` = 0.52"
+"""A quote full of Markdown and HTML metacharacters, as a pull request could contain."""
+
+LESSON = (
+    "\n".join(
+        [
+            "# Demo lesson",  # 1
+            "",  # 2
+            "Q我·K我 = 0.6×0.4 + 0.2×0.7 = 0.38",  # 3
+            "",  # 4
+            "score = 0.5×0.5 + 0.5×0.5 = 0.52",  # 5
+            "",  # 6
+            EVIL_QUOTE,  # 7
+            "",  # 8
+            "scaled = 0.52 / 2 = 0.26",  # 9
+            "",  # 10
+            "A very long line " + "that keeps going " * 30,  # 11
+        ]
+    )
+    + "\n"
+)
+
+
+def _finding(**values: object) -> Finding:
+    base: dict[str, object] = {
+        "id": "x",
+        "kind": "arithmetic",
+        "claims_file": CLAIMS_PATH,
+        "source": LESSON_PATH,
+        "line": 1,
+        "quote": "",
+        "verdict": "pass",
+        "claimed": "",
+        "expected": "",
+        "tolerance": "",
+        "message": "",
+        "fix": None,
+        "column": 1,
+    }
+    base.update(values)
+    return Finding(**base)  # type: ignore[arg-type]
+
+
+PASS = _finding(
+    id="dot-right",
+    line=3,
+    quote="Q我·K我 = 0.6×0.4 + 0.2×0.7 = 0.38",
+    claimed="0.38",
+    expected="0.38 → 0.38",
+    tolerance="±0.005: 2 printed decimals",
+    message="0.6×0.4 + 0.2×0.7 = 0.38 holds (±0.005: 2 printed decimals)",
+)
+FAIL = _finding(
+    id="dot-wrong",
+    line=5,
+    quote="score = 0.5×0.5 + 0.5×0.5 = 0.52",
+    verdict="fail",
+    claimed="0.52",
+    expected="0.5 → 0.50",
+    tolerance="±0.005: 2 printed decimals",
+    message="0.5×0.5 + 0.5×0.5 is 0.5 → 0.50, not 0.52",
+    fix="score = 0.5×0.5 + 0.5×0.5 = 0.50",
+)
+EVIL = _finding(
+    id="evil|<b>`id`",
+    line=7,
+    column=3,
+    quote=EVIL_QUOTE,
+    verdict="fail",
+    claimed="0.52",
+    expected="0.5 → 0.50",
+    tolerance="±0.005: 2 printed decimals",
+    message="x <img src=x onerror=alert(1)> is 0.50, not 0.52 | 100% wrong, really: yes",
+    fix=EVIL_QUOTE.replace("0.52", "0.50"),
+    details=("line one\nline two",),
+)
+CARRIER = _finding(
+    id="scaled",
+    line=9,
+    quote="scaled = 0.52 / 2 = 0.26",
+    claimed="0.26",
+    expected="0.26 → 0.26",
+    tolerance="±0.005: 2 printed decimals",
+    message="s / 2 = 0.26 holds; right given its printed inputs, but carries the error of "
+    "dot-wrong; from the true upstream values it would be 0.25 → 0.25",
+    details=(
+        "inherits: right given its printed inputs, but carries the error of dot-wrong; "
+        "from the true upstream values it would be 0.25 → 0.25",
+    ),
+    inherits=("dot-wrong",),
+)
+STALE = _finding(
+    id="gone",
+    line=24,
+    column=13,
+    location_kind="claims",
+    quote="this sentence was edited = 0.7",
+    verdict="stale",
+    claimed="0.7",
+    message="the quote is no longer in demo.md (was the sentence edited?)",
+)
+ERROR = _finding(
+    id="bad-claim",
+    kind="",
+    line=30,
+    column=5,
+    location_kind="claims",
+    verdict="error",
+    message="unknown kind 'arithmatic'; did you mean 'arithmetic'?",
+)
+FILE_ERROR = _finding(
+    id="(file)",
+    kind="",
+    claims_file="claims/broken.yaml",
+    source="",
+    line=None,
+    column=None,
+    location_kind="claims",
+    verdict="error",
+    message="YAML syntax error",
+)
+
+FINDINGS = [PASS, FAIL, EVIL, CARRIER, STALE, ERROR, FILE_ERROR]
+PROBLEMS = [f for f in FINDINGS if f.verdict != "pass"]
+
+
+def many_failures(count: int) -> list[Finding]:
+    """``count`` failing findings on consecutive lines."""
+    return [replace(FAIL, id=f"wrong-{n}", line=n + 1) for n in range(count)]

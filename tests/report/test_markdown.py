@@ -1,0 +1,129 @@
+"""report.md: totals, one escaped table row per claim needing attention, inherited errors."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from checkers.report import markdown
+from tests.report import CARRIER, EVIL, FAIL, FINDINGS, PASS, PROBLEMS, many_failures
+
+UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def _rows(text: str) -> list[str]:
+    """Body rows of the problems table (the first table)."""
+    table = text.split("\n\n")[2]
+    return table.splitlines()[2:]
+
+
+def test_title_and_totals() -> None:
+    text = markdown.render(FINDINGS)
+    assert text.startswith("## lessoncheck report\n")
+    assert "**5 of 7 claims need attention**" in text
+    assert "2 passed, 2 failed, 1 stale, 2 errors" in text
+
+
+def test_all_holding_and_empty() -> None:
+    assert "All 1 claims hold" in markdown.render([PASS])
+    assert "|" not in markdown.render([PASS])
+    assert "No claims were checked." in markdown.render([])
+
+
+def test_every_problem_has_a_row_with_its_line_link() -> None:
+    rows = _rows(markdown.render(FINDINGS))
+    assert len(rows) == len(PROBLEMS)
+    text = "\n".join(rows)
+    assert "[content/demo.md:5](content/demo.md#L5)" in text
+    assert "[content/demo.md:7](content/demo.md#L7)" in text
+    # Problems located in the claim file link there.
+    assert "[claims/demo.yaml:24](claims/demo.yaml#L24)" in text
+    assert "[claims/demo.yaml:30](claims/demo.yaml#L30)" in text
+    assert "[claims/broken.yaml](claims/broken.yaml)" in text
+    fail_row = next(row for row in rows if "dot-wrong" in row)
+    assert "| 0.52 | 0.5 → 0.50 |" in fail_row
+    assert "score = 0.5×0.5 + 0.5×0.5 = 0.50" in fail_row
+    assert "❌ fail" in fail_row
+
+
+def test_stale_and_error_rows_say_what_is_wrong() -> None:
+    rows = _rows(markdown.render(FINDINGS))
+    stale = next(row for row in rows if "gone" in row)
+    assert "⚠️ stale" in stale
+    assert "*the quote is no longer in demo.md (was the sentence edited?)*" in stale
+    error = next(row for row in rows if "bad-claim" in row)
+    assert "💥 error" in error
+    assert "did you mean" in error
+
+
+def test_lesson_text_cannot_break_the_table_or_inject_html() -> None:
+    text = markdown.render(FINDINGS)
+    assert "<script>" not in text
+    assert "<img" not in text and "<b>" not in text
+    assert "&lt;script&gt;" in text
+    evil = next(row for row in _rows(text) if "0.52 \\| 100%" in row or "a \\| b" in row)
+    # A row of six cells has exactly seven structural pipes; escaped ones do not count.
+    assert len(UNESCAPED_PIPE.findall(evil)) == 7
+    assert "a \\| b" in evil
+    assert "\\`x\\`" in evil
+    assert re.search(r"(?<!\\)`", evil) is None
+    for row in _rows(text):
+        assert len(UNESCAPED_PIPE.findall(row)) == 7
+
+
+def test_escape() -> None:
+    assert markdown.escape("a|b") == "a\\|b"
+    assert markdown.escape("`code`") == "\\`code\\`"
+    assert markdown.escape("<a href='x'>&") == "&lt;a href='x'&gt;&amp;"
+    assert markdown.escape("*em* _u_ [l](x) $m$ @user ~s~") == (
+        "\\*em\\* \\_u\\_ \\[l\\](x) \\$m\\$ \\@user \\~s\\~"
+    )
+    assert markdown.escape("two\nlines\r\n  here") == "two lines here"
+    assert markdown.escape("back\\slash") == "back\\\\slash"
+
+
+def test_long_quotes_are_shortened_keeping_the_number() -> None:
+    long = replace(FAIL, quote="word " * 50 + "= 0.52")
+    row = _rows(markdown.render([long]))[0]
+    assert "… " in row
+    assert "= 0.52" in row
+    assert "word " * 20 not in row
+
+
+def test_link_paths_are_url_encoded_and_can_be_absolute() -> None:
+    spaced = replace(FAIL, source="content/my lesson (v2).md")
+    assert markdown.link(spaced) == (
+        "[content/my lesson (v2).md:5](content/my%20lesson%20%28v2%29.md#L5)"
+    )
+    base = "https://github.com/o/r/blob/abc/"
+    assert markdown.link(FAIL, base) == (
+        "[content/demo.md:5](https://github.com/o/r/blob/abc/content/demo.md?plain=1#L5)"
+    )
+
+
+def test_inherited_errors_are_collapsed() -> None:
+    text = markdown.render(FINDINGS)
+    details = text[text.index("<details>") :]
+    assert "<summary>1 claim pass but carry an upstream error</summary>" in details
+    assert details.rstrip().endswith("</details>")
+    assert "[content/demo.md:9](content/demo.md#L9)<br>scaled" in details
+    assert "| dot-wrong |" in details
+    # The detail line is shown, not the message that repeats the passing check.
+    assert "right given its printed inputs" in details
+    assert "s / 2 = 0.26 holds" not in details
+    assert "<details>" not in markdown.render([PASS, FAIL])
+    assert "<details>" in markdown.render([CARRIER])
+
+
+def test_rows_are_capped() -> None:
+    text = markdown.render(many_failures(markdown.MAX_ROWS + 5))
+    assert len(_rows(text)) == markdown.MAX_ROWS
+    assert "… and 5 more; see report.html" in text
+
+
+def test_write_is_atomic(tmp_path: Path) -> None:
+    target = tmp_path / "out" / "report.md"
+    markdown.write(target, [EVIL])
+    assert target.read_text(encoding="utf-8") == markdown.render([EVIL])
+    assert [p.name for p in target.parent.iterdir()] == ["report.md"]
