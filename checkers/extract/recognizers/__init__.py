@@ -11,7 +11,7 @@ from typing import Protocol
 
 from checkers.extract.document import Document
 from checkers.extract.draft import Draft
-from checkers.extract.recognizers import chains
+from checkers.extract.recognizers import chains, model_tables, percentages, positional
 
 __all__ = ["ALL_RECOGNIZERS", "Recognizer"]
 
@@ -26,5 +26,8 @@ class Recognizer(Protocol):
 
 ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "chains": chains,
+    "percentages": percentages,
+    "model_tables": model_tables,
+    "positional": positional,
 }
 """Recogniser name → module."""
