@@ -16,15 +16,20 @@ from typing import Any, Protocol
 from checkers.kinds import (
     activation,
     arithmetic,
+    attention,
     counting,
     ffn,
     identity,
+    masked_softmax,
     memory,
     model_config,
     norm,
     positional,
+    projection,
     residual,
     scaling,
+    scores,
+    softmax,
     statistic,
 )
 from checkers.outcome import Context, KindInput, Outcome
@@ -49,15 +54,20 @@ class Kind(Protocol):
 ALL_KINDS: dict[str, Kind] = {
     "activation": activation,
     "arithmetic": arithmetic,
+    "attention": attention,
     "counting": counting,
     "ffn": ffn,
     "identity": identity,
+    "masked_softmax": masked_softmax,
     "memory": memory,
     "model_config": model_config,
     "norm": norm,
     "positional": positional,
+    "projection": projection,
     "residual": residual,
     "scaling": scaling,
+    "scores": scores,
+    "softmax": softmax,
     "statistic": statistic,
 }
 """Kind name (the ``kind:`` field of a claim) → module implementing it."""
