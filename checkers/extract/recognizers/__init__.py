@@ -11,7 +11,13 @@ from typing import Protocol
 
 from checkers.extract.document import Document
 from checkers.extract.draft import Draft
-from checkers.extract.recognizers import chains, model_tables, percentages, positional
+from checkers.extract.recognizers import (
+    chains,
+    model_tables,
+    percentages,
+    positional,
+    softmax_rows,
+)
 
 __all__ = ["ALL_RECOGNIZERS", "Recognizer"]
 
@@ -29,5 +35,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "percentages": percentages,
     "model_tables": model_tables,
     "positional": positional,
+    "softmax_rows": softmax_rows,
 }
 """Recogniser name → module."""
