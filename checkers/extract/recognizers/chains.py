@@ -16,6 +16,7 @@ an operator or a function) and another side is a printed number or vector, the c
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from checkers.expr import ExprError, evaluate, names, parse
 from checkers.extract.document import Document, Line
 from checkers.extract.draft import Draft
+from checkers.extract.latex import plain
 from checkers.numbers import (
     BYTE_PREFIXES,
     NumberError,
@@ -38,6 +40,7 @@ NAME = "chains"
 
 _RELATION = re.compile(r"约等于|约为|约(?=\s*[-−+]?\d)|(?<![<>!=:+\-*/])(?:=|＝)(?![=>])|[≈≃≅≒]")
 _CONTINUATION = re.compile(r"^\s*(?:=|＝|≈|≃|≅|≒)")
+_OPEN_RELATION = re.compile(r"(?:=|＝|≈|≃|≅|≒)\s*$")
 _MAX_SIDE = 240
 _IEC = re.compile(r"\d\s*[KMGT]iB\b")
 _DECIMAL_BYTES = byte_units("decimal")
@@ -76,7 +79,7 @@ def _as_expression(text: str) -> str:
 
 def _is_breaker(char: str) -> bool:
     """Characters at which an expression may start or end inside prose."""
-    if char.isspace() or char in ",;:|\"'`，。；：、（）【】“”‘’《》！？":
+    if char.isspace() or char in ',;:|"`，。；：、（）【】“”‘’《》！？$':
         return True
     return unicodedata.category(char) == "Lo"  # CJK ideographs and other letters without case
 
@@ -194,7 +197,41 @@ def _chains(text: str) -> Iterator[list[_Side]]:
         yield chain
 
 
-def _draft(sides: list[_Side], text: str, line: int, prefixes: str) -> Draft | None:
+def _claimed_text(claimed: str, value: float | tuple[float, ...]) -> str:
+    """The claimed value in the unit the arithmetic works in.
+
+    ``7 × 16 = 112 GB`` computes in gigabytes without writing them on the left, while
+    ``175 × 10^9 × 2 = 350 GB`` computes in bytes: whichever reading of the printed number is
+    closer in magnitude to the computed value is the one the lesson means.
+    """
+    try:
+        printed = parse_printed(claimed)
+    except NumberError:
+        return claimed
+    if (
+        isinstance(value, tuple)
+        or printed.unit is None
+        or printed.unit.family
+        in (
+            "percent",
+            "ratio",
+        )
+    ):
+        return claimed
+    mantissa = printed.value / printed.unit.factor
+    if value == 0 or mantissa == 0:
+        return claimed
+    as_printed = abs(math.log10(abs(value) / abs(printed.value)))
+    as_number = abs(math.log10(abs(value) / abs(mantissa)))
+    if as_number >= as_printed:
+        return claimed
+    return claimed.strip()[: -len(printed.unit.symbol)].rstrip()
+
+
+def _draft(
+    sides: list[_Side], text: str, line: int, prefixes: str, source: str, where: list[int]
+) -> Draft | None:
+    """The claim a chain makes; ``text`` is the plain form of ``source``, ``where`` maps back."""
     computed = [s for s in sides if not s.printed]
     if not computed:
         return None
@@ -212,7 +249,7 @@ def _draft(sides: list[_Side], text: str, line: int, prefixes: str) -> Draft | N
     used = [*chain, claimed]
     begin = min(s.start for s in used)
     end = max(s.end for s in used)
-    claimed_field: str | list[str] = claimed.text
+    claimed_field: str | list[str] = _claimed_text(claimed.text, chain[0].value)
     if claimed.text.lstrip().startswith("["):
         claimed_field = [p.strip() for p in claimed.text.strip()[1:-1].split(",")]
     uses_function = any(ch.isalpha() for ch in expression)
@@ -222,7 +259,7 @@ def _draft(sides: list[_Side], text: str, line: int, prefixes: str) -> Draft | N
         fields["prefixes"] = prefixes
     return Draft(
         kind="arithmetic",
-        quote=text[begin:end],
+        quote=source[where[begin] : where[end - 1] + 1],
         line=line,
         fields=fields,
         confidence=0.8 if uses_function else 0.9,
@@ -232,11 +269,19 @@ def _draft(sides: list[_Side], text: str, line: int, prefixes: str) -> Draft | N
 
 
 def _logical_lines(document: Document) -> Iterator[tuple[str, int]]:
-    """Lines of each block; a line starting with ``=`` continues the one above."""
+    """Logical lines: a paragraph's soft-wrapped lines are one line; in a text block a line
+    starting with ``=`` (or following one that ends with ``=``) continues the one above."""
     for block in document.blocks:
+        if block.kind in ("paragraph", "heading"):
+            if block.lines:
+                yield " ".join(p.text.strip() for p in block.lines), block.lines[0].number
+            continue
         pending: list[Line] = []
         for line in block.lines:
-            if pending and block.kind != "table" and _CONTINUATION.match(line.text):
+            joins = pending and (
+                _CONTINUATION.match(line.text) or _OPEN_RELATION.search(pending[-1].text)
+            )
+            if block.kind != "table" and joins:
                 pending.append(line)
                 continue
             if pending:
@@ -251,10 +296,11 @@ def recognize(document: Document) -> Iterator[Draft]:
     # A lesson that writes KiB/GiB itself means powers of 1000 by KB/GB; one that never does
     # may mean either, and the verdict says which reading matched.
     prefixes = "decimal" if _IEC.search(document.text) else "either"
-    for text, line in _logical_lines(document):
+    for source, line in _logical_lines(document):
+        text, where = plain(source)
         if not _RELATION.search(text):
             continue
         for sides in _chains(text):
-            draft = _draft(sides, text, line, prefixes)
+            draft = _draft(sides, text, line, prefixes, source, where)
             if draft is not None:
                 yield draft

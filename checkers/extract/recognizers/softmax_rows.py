@@ -37,6 +37,11 @@ _CELL = re.compile(r"^(?:" + _NUMBER + r"|[-−]∞|-inf)$")
 _ROW_CLAIM = re.compile(r"^\s*(\S+?)\s*[:：]\s*(\[[^\]]*\])")
 
 
+def _is_argument(text: str, vector: re.Match[str]) -> bool:
+    """True for the ``[…]`` in ``softmax([…])``: an input, not a printed result."""
+    return text[: vector.start()].rstrip().lower().endswith("softmax(")
+
+
 def _values(match: re.Match[str]) -> list[str]:
     return [v.strip() for v in match.group(1).split(",")]
 
@@ -49,6 +54,8 @@ def _line_drafts(text: str, line: int) -> Iterator[Draft]:
         scores, weights = _values(first), _values(second)
         if len(scores) != len(weights) or not _JOIN.search(between):
             continue
+        if _is_argument(text, second) or _is_argument(text, first):
+            continue  # softmax([…]) = […] is an equation chain's business
         if not all(0 <= float(w.replace("−", "-")) <= 1 for w in weights):
             continue
         used.update({first.start(), second.start()})

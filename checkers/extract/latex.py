@@ -1,0 +1,114 @@
+"""Inline LaTeX as plain arithmetic, remembering where each character came from.
+
+Lessons write ``$12 \\times 24 \\times 1024^2 = 301{,}989{,}888$``, ``$e^{0.5} ≈ 1.65$``,
+``$\\sqrt{96} ≈ 9.8$`` and ``$\\frac{1}{8}$``. The recognisers read numbers from the plain form
+(``12 × 24 × 1024^2 = 301,989,888``) but quote the lesson as written, so :func:`plain` returns,
+for every character of its output, the offset of the source character it stands for.
+
+Unknown commands are kept as written, so an expression that uses them does not parse and is
+skipped rather than guessed.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["plain"]
+
+_COMMANDS: dict[str, str] = {
+    "times": "×",
+    "cdot": "·",
+    "div": "÷",
+    "approx": "≈",
+    "simeq": "≃",
+    "sqrt": "√",
+    "sin": "sin",
+    "cos": "cos",
+    "tan": "tan",
+    "tanh": "tanh",
+    "exp": "exp",
+    "ln": "ln",
+    "log": "log",
+    "max": "max",
+    "min": "min",
+    "pi": "π",
+    "infty": "∞",
+    "left": "",
+    "right": "",
+    "mathrm": "",
+    "text": "",
+    "operatorname": "",
+    "displaystyle": "",
+    ",": " ",
+    ";": " ",
+    ":": " ",
+    "!": "",
+    " ": " ",
+    "%": "%",
+    "$": "",
+    "quad": " ",
+    "qquad": " ",
+}
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+
+
+def plain(text: str) -> tuple[str, list[int]]:
+    """``text`` with inline LaTeX made plain, and the source offset of each output character."""
+    if "\\" not in text and "$" not in text and "{" not in text:
+        return text, list(range(len(text)))
+    out: list[str] = []
+    where: list[int] = []
+    # Open \frac groups: [brace depth of their arguments, 0 in the numerator / 1 in the
+    # denominator], so "}{" between the two arguments becomes ")/(".
+    fractions: list[list[int]] = []
+    depth = 0
+    index = 0
+
+    def emit(piece: str, at: int) -> None:
+        out.extend(piece)
+        where.extend([at] * len(piece))
+
+    while index < len(text):
+        char = text[index]
+        if text.startswith("{,}", index):
+            emit(",", index)
+            index += 3
+        elif char == "\\":
+            match = _COMMAND.match(text, index)
+            assert match is not None
+            name = match.group(1)
+            if name == "frac":
+                fractions.append([depth + 1, 0])
+                emit("(", index)
+            elif name == "sigma" and text[match.end() : match.end() + 1] == "(":
+                emit("sigmoid", index)  # σ(x) with a numeric argument is the logistic sigmoid
+            elif name in _COMMANDS:
+                emit(_COMMANDS[name], index)
+            else:
+                emit(match.group(0), index)
+            index = match.end()
+        elif char == "$":
+            emit(" ", index)
+            index += 1
+        elif char == "{":
+            depth += 1
+            emit("(", index)
+            index += 1
+        elif char == "}":
+            frac = fractions[-1] if fractions and fractions[-1][0] == depth else None
+            if frac is not None and frac[1] == 0 and text[index + 1 : index + 2] == "{":
+                emit(")/(", index)
+                frac[1] = 1
+                index += 2
+                continue
+            if frac is not None and frac[1] == 1:
+                fractions.pop()
+                emit("))", index)
+            else:
+                emit(")", index)
+            depth = max(0, depth - 1)
+            index += 1
+        else:
+            emit(char, index)
+            index += 1
+    return "".join(out), where

@@ -1,0 +1,135 @@
+"""Recall and false alarms of ``lessoncheck scan`` on the planted-mistake corpus.
+
+Run ``python tests/corpus/measure.py`` (or ``pytest tests/test_corpus.py -s``) to print the
+figures. A planted mistake counts as found when scan fails a claim on its line whose quote holds
+the wrong number as printed; every other failing claim is a false alarm.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+CORPUS = Path(__file__).resolve().parent
+sys.path.insert(0, str(CORPUS.parent.parent))
+
+from checkers.anchors import Lesson, fold  # noqa: E402
+from checkers.scan import scan_lesson  # noqa: E402
+
+
+@dataclass
+class Figures:
+    """What scan found on the corpus."""
+
+    planted: Counter[str] = field(default_factory=Counter)
+    """Planted mistakes per category."""
+    found: Counter[str] = field(default_factory=Counter)
+    """Planted mistakes found, per category."""
+    false_alarms: dict[str, int] = field(default_factory=dict)
+    """False alarms per lesson."""
+    by_recognizer: Counter[str] = field(default_factory=Counter)
+    """Failing claims per recogniser (true finds)."""
+    alarms_by_recognizer: Counter[str] = field(default_factory=Counter)
+    """False alarms per recogniser."""
+    drafts_by_recognizer: Counter[str] = field(default_factory=Counter)
+    """Drafted claims per recogniser."""
+    missed: list[str] = field(default_factory=list)
+    """Planted mistakes not found: lesson:line printed (category)."""
+    alarms: list[str] = field(default_factory=list)
+    """False alarms: lesson:line message."""
+
+    @property
+    def recall(self) -> float:
+        return sum(self.found.values()) / max(1, sum(self.planted.values()))
+
+
+def _lines(lesson: Lesson, quote: str, first: int) -> range:
+    """The lesson lines a drafted quote covers (a chain may run over several lines)."""
+    needle = fold(quote)[0]
+    start = lesson.folded.find(needle)
+    while start != -1 and lesson.position(lesson.offsets[start])[0] < first:
+        start = lesson.folded.find(needle, start + 1)
+    if start == -1 or not needle:
+        return range(first, first + 1)
+    last = lesson.position(lesson.offsets[start + len(needle) - 1])[0]
+    return range(first, last + 1)
+
+
+def _recognizer(claim_id: str) -> str:
+    return next((name for name in RECOGNIZERS if claim_id.startswith(name + "-")), "?")
+
+
+RECOGNIZERS = ("chains", "percentages", "model_tables", "positional", "softmax_rows")
+
+
+def measure() -> Figures:
+    figures = Figures()
+    for key_path in sorted(CORPUS.glob("*.key.yaml")):
+        key = yaml.safe_load(key_path.read_text(encoding="utf-8"))
+        lesson = CORPUS / key["lesson"]
+        mistakes = key.get("mistakes") or []
+        findings = scan_lesson(lesson)
+        text = Lesson.from_text(lesson, lesson.read_text(encoding="utf-8"))
+        failing = [f for f in findings if f.verdict != "pass"]
+        for finding in findings:
+            figures.drafts_by_recognizer[_recognizer(finding.id)] += 1
+        matched: set[int] = set()
+        for mistake in mistakes:
+            figures.planted[mistake["category"]] += 1
+            printed = fold(str(mistake["printed"]))[0]
+            hit = next(
+                (
+                    i
+                    for i, f in enumerate(failing)
+                    if f.line is not None
+                    and mistake["line"] in _lines(text, f.quote, f.line)
+                    and printed in fold(f.quote + f.claimed)[0]
+                ),
+                None,
+            )
+            if hit is None:
+                figures.missed.append(
+                    f"{key['lesson']}:{mistake['line']} {mistake['printed']} ({mistake['category']})"
+                )
+                continue
+            matched.add(hit)
+            figures.found[mistake["category"]] += 1
+            figures.by_recognizer[_recognizer(failing[hit].id)] += 1
+        alarms = [f for i, f in enumerate(failing) if i not in matched]
+        figures.false_alarms[key["lesson"]] = len(alarms)
+        for alarm in alarms:
+            figures.alarms_by_recognizer[_recognizer(alarm.id)] += 1
+            figures.alarms.append(f"{key['lesson']}:{alarm.line} {alarm.message[:140]}")
+    return figures
+
+
+def report(figures: Figures) -> str:
+    lines = [
+        f"recall {sum(figures.found.values())}/{sum(figures.planted.values())} = "
+        f"{figures.recall:.0%}; false alarms {sum(figures.false_alarms.values())} in "
+        f"{len(figures.false_alarms)} lessons (max {max(figures.false_alarms.values())} per lesson)",
+        "",
+        "| category | planted | found |",
+        "|---|---:|---:|",
+    ]
+    for category in sorted(figures.planted):
+        lines.append(f"| {category} | {figures.planted[category]} | {figures.found[category]} |")
+    lines += ["", "| recogniser | drafts | mistakes found | false alarms |", "|---|---:|---:|---:|"]
+    for name in RECOGNIZERS:
+        lines.append(
+            f"| {name} | {figures.drafts_by_recognizer[name]} | {figures.by_recognizer[name]} | "
+            f"{figures.alarms_by_recognizer[name]} |"
+        )
+    if figures.missed:
+        lines += ["", "missed:", *(f"  {m}" for m in figures.missed)]
+    if figures.alarms:
+        lines += ["", "false alarms:", *(f"  {a}" for a in figures.alarms)]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(report(measure()))

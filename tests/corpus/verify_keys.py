@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Check the answer keys of the lessoncheck test corpus.
+
+Plain Python 3 (standard library only); it does not import lessoncheck.
+
+For every ``<lesson>.key.yaml`` next to this script it checks that
+
+* the lesson file exists, has 60-200 lines and its language prefix
+  (``en-`` / ``zh-``) matches the key's ``language`` field;
+* every planted mistake points at a line that contains the ``printed`` text
+  (at ``col`` when given), has a known ``category``, and -- when an ``expr``
+  is given -- that the expression's value rounds to ``correct`` while it does
+  NOT round to ``printed`` (so the mistake is wrong beyond rounding);
+* every entry of ``correct_statements`` points at its printed text and the
+  printed value agrees with ``expr`` at the printed precision.
+
+Usage:  python3 tests/corpus/verify_keys.py [-v]
+Exit status is 0 when every check passes.
+"""
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CATEGORIES = {"chain", "units", "percent", "softmax", "heads", "model_table", "function"}
+
+
+# --------------------------------------------------------------------------
+# functions available inside `expr`
+# --------------------------------------------------------------------------
+def sigmoid(x):
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def softmax(xs):
+    m = max(xs)
+    ex = [math.exp(x - m) for x in xs]
+    s = sum(ex)
+    return [v / s for v in ex]
+
+
+def relu(x):
+    return max(0.0, x)
+
+
+def gelu(x):  # exact GELU, x * Phi(x)
+    return 0.5 * x * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def gelu_tanh(x):  # tanh approximation used by GPT-2
+    return 0.5 * x * (1.0 + math.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def silu(x):
+    return x * sigmoid(x)
+
+
+EXPR_NS = {
+    "__builtins__": {},
+    "sqrt": math.sqrt, "exp": math.exp, "log": math.log, "log2": math.log2,
+    "log10": math.log10, "sin": math.sin, "cos": math.cos, "tan": math.tan,
+    "tanh": math.tanh, "erf": math.erf, "pi": math.pi, "e": math.e,
+    "ceil": math.ceil, "floor": math.floor, "abs": abs, "max": max, "min": min,
+    "sigmoid": sigmoid, "softmax": softmax, "relu": relu, "gelu": gelu,
+    "gelu_tanh": gelu_tanh, "silu": silu,
+}
+
+
+def evaluate(expr):
+    return float(eval(expr, dict(EXPR_NS)))
+
+
+# --------------------------------------------------------------------------
+# printed numbers
+# --------------------------------------------------------------------------
+FULLWIDTH = str.maketrans("０１２３４５６７８９．，－", "0123456789.,-")
+NUM_RE = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?")
+
+
+def parse_number(text):
+    """Value and number of decimals of the first number inside `text`.
+
+    Handles full-width digits, thousands separators and the Unicode minus;
+    surrounding units/symbols such as '%', '×', 'GiB' are ignored."""
+    t = text.translate(FULLWIDTH)
+    m = NUM_RE.search(t)
+    if not m:
+        raise ValueError("no number in %r" % text)
+    s = m.group(0).replace("−", "-").replace(",", "")
+    decimals = len(s.split(".")[1]) if "." in s else 0
+    return float(s), decimals
+
+
+def agrees(text, value):
+    """True when `value` rounds to the number printed in `text`.
+
+    A value exactly half-way between two printed values agrees with both
+    (0.2205 may be printed as 0.220 or 0.221)."""
+    printed, decimals = parse_number(text)
+    half = 0.5 * 10 ** (-decimals)
+    return abs(printed - value) <= half * (1 + 1e-9) + 1e-12
+
+
+# --------------------------------------------------------------------------
+# minimal reader for the key format (no PyYAML needed)
+# --------------------------------------------------------------------------
+def _scalar(raw):
+    raw = raw.strip()
+    if raw.startswith('"'):
+        return json.loads(raw)
+    if raw.startswith("'"):
+        return raw[1:-1].replace("''", "'")
+    if " #" in raw:
+        raw = raw.split(" #", 1)[0].strip()
+    if raw == "[]":
+        return []
+    if re.fullmatch(r"-?\d+", raw):
+        return int(raw)
+    return raw
+
+
+def load_key(path):
+    data, cur_list, cur_item = {}, None, None
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            m_top = re.match(r"^([A-Za-z_]+):\s*(.*)$", line.rstrip("\n"))
+            m_item = re.match(r"^\s+-\s+([A-Za-z_]+):\s*(.*)$", line.rstrip("\n"))
+            m_cont = re.match(r"^\s+([A-Za-z_]+):\s*(.*)$", line.rstrip("\n"))
+            if m_top:
+                k, v = m_top.group(1), m_top.group(2)
+                if v.strip() == "":
+                    cur_list = data[k] = []
+                else:
+                    data[k] = _scalar(v)
+                    cur_list = None
+                cur_item = None
+            elif m_item and cur_list is not None:
+                cur_item = {m_item.group(1): _scalar(m_item.group(2))}
+                cur_list.append(cur_item)
+            elif m_cont and cur_item is not None:
+                cur_item[m_cont.group(1)] = _scalar(m_cont.group(2))
+            else:
+                raise ValueError("%s:%d: cannot parse %r" % (path, lineno, line))
+    return data
+
+
+# --------------------------------------------------------------------------
+def main(argv):
+    verbose = "-v" in argv
+    problems = []
+    per_cat, per_lang, goods = {}, {}, 0
+    key_files = sorted(glob.glob(os.path.join(HERE, "*.key.yaml")))
+    if not key_files:
+        print("no key files found")
+        return 1
+
+    for kp in key_files:
+        kname = os.path.basename(kp)
+        key = load_key(kp)
+        try:  # optional cross-check with PyYAML when it happens to be installed
+            import yaml  # noqa: F401
+            with open(kp, encoding="utf-8") as fh:
+                if yaml.safe_load(fh) != key:
+                    problems.append("%s: PyYAML reads the key differently" % kname)
+        except ImportError:
+            pass
+
+        def bad(msg):
+            problems.append("%s: %s" % (kname, msg))
+
+        lesson = key.get("lesson")
+        if lesson != kname.replace(".key.yaml", ".md"):
+            bad("lesson field %r does not match key file name" % lesson)
+        lp = os.path.join(HERE, str(lesson))
+        if not os.path.exists(lp):
+            bad("lesson file missing")
+            continue
+        with open(lp, encoding="utf-8") as fh:
+            lines = fh.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        if not 60 <= len(lines) <= 200:
+            bad("lesson has %d lines (expected 60-200)" % len(lines))
+        lang = key.get("language")
+        if lang not in ("en", "zh") or not str(lesson).startswith(lang + "-"):
+            bad("language %r does not match file name" % lang)
+
+        def locate(entry, what):
+            ln, printed = entry.get("line"), entry.get("printed")
+            if not isinstance(ln, int) or not 1 <= ln <= len(lines):
+                bad("%s: line %r out of range" % (what, ln))
+                return False
+            text = lines[ln - 1]
+            if printed not in text:
+                bad("%s: %r not found on line %d: %r" % (what, printed, ln, text))
+                return False
+            col = entry.get("col")
+            if col is not None and not text[col - 1:].startswith(printed):
+                bad("%s: %r not at col %d of line %d" % (what, printed, col, ln))
+                return False
+            return True
+
+        mistakes = key.get("mistakes") or []
+        for i, mk in enumerate(mistakes, 1):
+            what = "mistake #%d (line %s)" % (i, mk.get("line"))
+            locate(mk, what)
+            cat = mk.get("category")
+            if cat not in CATEGORIES:
+                bad("%s: unknown category %r" % (what, cat))
+            for field in ("printed", "correct", "note"):
+                if not mk.get(field):
+                    bad("%s: missing %s" % (what, field))
+            per_cat[cat] = per_cat.get(cat, 0) + 1
+            per_lang[lang] = per_lang.get(lang, 0) + 1
+            if mk.get("expr"):
+                v = evaluate(mk["expr"])
+                if not agrees(mk["correct"], v):
+                    bad("%s: correct %r does not match %s = %r" % (what, mk["correct"], mk["expr"], v))
+                if agrees(mk["printed"], v):
+                    bad("%s: printed %r is actually right (%s = %r)" % (what, mk["printed"], mk["expr"], v))
+                if verbose:
+                    print("  %-34s L%-4d printed %-10s correct %-10s (%s = %.6g)"
+                          % (lesson, mk["line"], mk["printed"], mk["correct"], mk["expr"], v))
+
+        for j, cs in enumerate(key.get("correct_statements") or [], 1):
+            what = "correct statement #%d (line %s)" % (j, cs.get("line"))
+            if locate(cs, what) and cs.get("expr"):
+                v = evaluate(cs["expr"])
+                if not agrees(cs["printed"], v):
+                    bad("%s: printed %r but %s = %r" % (what, cs["printed"], cs["expr"], v))
+            goods += 1
+
+        if verbose:
+            print("%s: %d lines, %d mistakes, %d correct statements"
+                  % (lesson, len(lines), len(mistakes), len(key.get("correct_statements") or [])))
+
+    print("keys checked: %d" % len(key_files))
+    print("planted mistakes per language: %s" % dict(sorted(per_lang.items())))
+    print("planted mistakes per category: %s" % dict(sorted(per_cat.items())))
+    print("annotated correct statements: %d" % goods)
+    if problems:
+        print("\nPROBLEMS (%d):" % len(problems))
+        for p in problems:
+            print("  - " + p)
+        return 1
+    print("all keys OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
