@@ -8,7 +8,7 @@ the wrong number as printed; every other failing claim is a false alarm.
 from __future__ import annotations
 
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,9 +92,8 @@ def measure() -> Figures:
                 None,
             )
             if hit is None:
-                figures.missed.append(
-                    f"{key['lesson']}:{mistake['line']} {mistake['printed']} ({mistake['category']})"
-                )
+                where = f"{key['lesson']}:{mistake['line']}"
+                figures.missed.append(f"{where} {mistake['printed']} ({mistake['category']})")
                 continue
             matched.add(hit)
             figures.found[mistake["category"]] += 1
@@ -111,7 +110,8 @@ def report(figures: Figures) -> str:
     lines = [
         f"recall {sum(figures.found.values())}/{sum(figures.planted.values())} = "
         f"{figures.recall:.0%}; false alarms {sum(figures.false_alarms.values())} in "
-        f"{len(figures.false_alarms)} lessons (max {max(figures.false_alarms.values())} per lesson)",
+        f"{len(figures.false_alarms)} lessons "
+        f"(max {max(figures.false_alarms.values())} per lesson)",
         "",
         "| category | planted | found |",
         "|---|---:|---:|",
