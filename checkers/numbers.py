@@ -54,7 +54,8 @@ class Unit:
     symbol: str
     """The unit as printed, e.g. ``GB`` or ``亿``."""
     family: str
-    """What the unit measures: ``percent``, ``count``, ``bytes``, ``ratio`` or ``seconds``."""
+    """What the unit measures: ``percent``, ``count``, ``bytes``, ``flops``, ``ratio`` or
+    ``seconds``."""
     factor: float
     """Multiplier from the printed unit to the family's base unit (bytes, ones, fraction)."""
     binary: bool = False
@@ -95,6 +96,11 @@ def _units() -> dict[str, Unit]:
         Unit("MiB", "bytes", 2.0**20, binary=True),
         Unit("GiB", "bytes", 2.0**30, binary=True),
         Unit("TiB", "bytes", 2.0**40, binary=True),
+        *(
+            Unit(prefix + flop, "flops", factor)
+            for prefix, factor in (("", 1.0), ("G", 1e9), ("T", 1e12), ("P", 1e15), ("E", 1e18))
+            for flop in ("FLOPs", "FLOP")
+        ),
         Unit("s", "seconds", 1.0),
         Unit("ms", "seconds", 1e-3),
     ]

@@ -26,10 +26,10 @@ def draft_claims(text: str) -> list[Draft]:
     """Every draft the recognisers find in a lesson, in lesson order, duplicates removed."""
     document = parse_document(text)
     drafts: list[Draft] = []
-    seen: set[tuple[str, str, int]] = set()
+    seen: set[tuple[str, str, int, str]] = set()
     for recognizer in ALL_RECOGNIZERS.values():
         for draft in recognizer.recognize(document):
-            key = (draft.kind, fold(draft.quote)[0], draft.line)
+            key = (draft.kind, fold(draft.quote)[0], draft.line, repr(sorted(draft.fields.items())))
             if key in seen:
                 continue
             seen.add(key)

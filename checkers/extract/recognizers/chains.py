@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from checkers.expr import ExprError, evaluate, names, parse
+from checkers.expr import ExprError, Node, Number, Unary, Vector, evaluate, names, parse
 from checkers.extract.document import Document, Line
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
@@ -52,8 +52,19 @@ _NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
 _BYTE_UNIT = re.compile(_NUMBER + r"\s*(KiB|MiB|GiB|TiB|KB|MB|GB|TB|PB)(?![A-Za-z])")
 _BYTES_WORD = re.compile(_NUMBER + r"\s*(?:bytes?|字节)(?![A-Za-z])")
 _COUNT_WORD = re.compile(_NUMBER + r"\s*(万亿|千万|百万|亿|万|千)")
+_BYTES_AFTER_GROUP = re.compile(r"(?<=\))\s*(?:bytes?|字节)(?![A-Za-z])")
+_FLOPS = re.compile(_NUMBER + r"\s*([GTPE]?)FLOPs?(?![A-Za-z/])")
+# Nouns that only say what a number counts: "× 1,000 tokens", "32 层 × 2".
+_COUNT_NOUN = re.compile(
+    r"(?<=[\d)])\s*(?:tokens?|steps?|layers?|heads?|GPUs?|params|parameters|"
+    r"个|层|头|次|步|张卡|张)(?![A-Za-z])"
+)
 _COUNT_LETTER = re.compile(_NUMBER + r"([kKMBT])(?![A-Za-z])")
 _SCALE = {
+    "one": "1",
+    "G": "1e9",
+    "P": "1e15",
+    "E": "1e18",
     "万亿": "1e12",
     "千万": "1e7",
     "百万": "1e6",
@@ -73,7 +84,10 @@ def _as_expression(text: str) -> str:
     text = _MULTIPLY_X.sub(" × ", text)
     text = _BYTE_UNIT.sub(r"(\1*\2)", text)
     text = _BYTES_WORD.sub(r"\1", text)
+    text = _FLOPS.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2) or 'one']})", text)
     text = _COUNT_WORD.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
+    text = _BYTES_AFTER_GROUP.sub("", text)
+    text = _COUNT_NOUN.sub("", text)
     return _COUNT_LETTER.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
 
 
@@ -114,7 +128,16 @@ def _evaluable(text: str) -> tuple[float | tuple[float, ...], bool] | None:
         value = evaluate(tree, _DECIMAL_BYTES)
     except (ExprError, ArithmeticError, ValueError, RecursionError):
         return None
-    return value, _is_printed(text)
+    return value, _is_printed(text) or _is_literal(tree)
+
+
+def _is_literal(tree: Node) -> bool:
+    """A number as written (``1,024`` once ``GPUs`` is dropped), not something computed."""
+    if isinstance(tree, Unary) and tree.op in "+-":
+        tree = tree.operand
+    if isinstance(tree, Vector):
+        return all(_is_literal(item) for item in tree.items)
+    return isinstance(tree, Number)
 
 
 def _is_printed(text: str) -> bool:
@@ -207,7 +230,7 @@ def _claimed_text(claimed: str, value: float | tuple[float, ...]) -> str:
     try:
         printed = parse_printed(claimed)
     except NumberError:
-        return claimed
+        return _COUNT_NOUN.sub("", claimed).strip()  # "15 个" claims the number 15
     if (
         isinstance(value, tuple)
         or printed.unit is None
@@ -228,21 +251,39 @@ def _claimed_text(claimed: str, value: float | tuple[float, ...]) -> str:
     return claimed.strip()[: -len(printed.unit.symbol)].rstrip()
 
 
+def _converts(first: str, second: str) -> bool:
+    """Two printed quantities of one kind in different units (bytes, counts, FLOPs)."""
+    try:
+        a, b = parse_printed(first), parse_printed(second)
+    except NumberError:
+        return False
+    return (
+        a.unit is not None
+        and b.unit is not None
+        and a.unit.family == b.unit.family
+        and a.unit.family in ("bytes", "count", "flops")
+        and a.unit.symbol != b.unit.symbol
+    )
+
+
 def _draft(
     sides: list[_Side], text: str, line: int, prefixes: str, source: str, where: list[int]
 ) -> Draft | None:
     """The claim a chain makes; ``text`` is the plain form of ``source``, ``where`` maps back."""
     computed = [s for s in sides if not s.printed]
     if not computed:
-        return None
-    if sides[-1].printed:
+        # "819,200 字节约为 8.2 MB", "14 GB ≈ 13.0 GiB": a unit conversion between printed values.
+        if not _converts(sides[0].text, sides[-1].text):
+            return None
+        chain, claimed = [sides[0]], sides[-1]
+    elif sides[-1].printed:
         claimed, rest = sides[-1], sides[:-1]
+        chain = rest[next(i for i, s in enumerate(rest) if not s.printed) :]
     elif sides[0].printed:
         claimed, rest = sides[0], sides[1:]
+        chain = rest[next(i for i, s in enumerate(rest) if not s.printed) :]
     else:
         return None
-    start = next(i for i, s in enumerate(rest) if not s.printed)
-    chain = rest[start:]
     if isinstance(claimed.value, tuple) != isinstance(chain[0].value, tuple):
         return None
     expression = chain[0].text + "".join(f" {s.relation or '='} {s.text}" for s in chain[1:])

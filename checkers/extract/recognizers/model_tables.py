@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from checkers.data import find_model
+from checkers.data import find_model, size_in_name
 from checkers.extract.document import Document, Table
 from checkers.extract.draft import Draft
 
@@ -30,18 +30,19 @@ _HEADERS: dict[str, re.Pattern[str]] = {
     "layers": re.compile(r"^(层数|层|layers?|n_layers|num_layers|#\s*layers|l)$"),
     "heads": re.compile(r"^((注意力)?头数|(attention\s+)?heads?|n_heads|num_heads|h)$"),
     "hidden": re.compile(
-        r"^(隐藏(层)?维度|隐层维度|维度|hidden(\s+size)?|d_model|dmodel|width|embedding\s+dim)$"
+        r"^(隐藏(层)?维度|隐层维度|维度|hidden(\s+size)?|d_model|dmodel|d|width|embedding\s+dim)$"
     ),
+    "head_dim": re.compile(r"^(d/h|d_head|d_k|head\s+(size|dim)|头维度|每头维度|每个头的维度)$"),
     "context": re.compile(r"^(上下文(长度)?|context(\s+length)?|seq(uence)?\s+len(gth)?)$"),
     "params": re.compile(r"^(参数量?|参数规模|params|parameters|size|model\s+size)$"),
 }
-_NUMBER = re.compile(r"^\s*\d[\d,]*(\.\d+)?\s*[kKMBT]?\s*$")
+_NUMBER = re.compile(r"^\s*\d[\d,]*(\.\d+)?\s*([kKMBT]|亿|万)?\s*$")
 
 
 def _columns(table: Table) -> dict[int, str]:
     columns: dict[int, str] = {}
     for index, header in enumerate(table.header[1:], start=1):
-        label = re.sub(r"[`*（(].*$", "", header).strip().lower()
+        label = re.sub(r"[`*（(].*$", "", header.replace("$", "")).strip().lower()
         for field, pattern in _HEADERS.items():
             if pattern.match(label):
                 columns[index] = field
@@ -61,7 +62,7 @@ def recognize(document: Document) -> Iterator[Draft]:
         if table is None or len(table.header) < 3:
             continue
         columns = _columns(table)
-        if len(set(columns.values()) - {"params"}) < 2:
+        if len(set(columns.values()) - {"params", "head_dim"}) < 2:
             continue
         for cells, line in table.rows:
             name = cells[0].strip().strip("*")
@@ -71,6 +72,8 @@ def recognize(document: Document) -> Iterator[Draft]:
             for index, field in columns.items():
                 if index < len(cells) and _NUMBER.match(cells[index]):
                     fields[field] = cells[index].strip()
+            if size_in_name(name) is not None:
+                fields.pop("params", None)  # the name states the size; the kind reads it there
             if len(fields) < 3:
                 continue
             quote = _source_line(document, line) or table.row_source(cells)
