@@ -8,6 +8,7 @@ claim quotes the lesson and the quote must be found in it again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,7 +18,10 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-__all__ = ["Block", "Document", "Line", "Table", "parse_document"]
+__all__ = ["Block", "Document", "Line", "Table", "logical_lines", "parse_document"]
+
+_CONTINUATION = re.compile(r"^\s*(?:=|＝|≈|≃|≅|≒)")
+_OPEN_RELATION = re.compile(r"(?:=|＝|≈|≃|≅|≒)\s*$")
 
 
 @dataclass(frozen=True)
@@ -81,11 +85,16 @@ class Document:
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
+    # Only block structure is needed: every text is kept as written (``token.content``), so
+    # the core "inline" rule, which would build a child token for every emphasis, link and
+    # word of every block, is disabled. That divides the parser's memory several times over
+    # on hostile lessons (a table of 50 000 rows, 50 000 nested ``*a **b``).
     return (
         MarkdownIt("commonmark", {"html": False})
         .enable("table")
         .use(dollarmath_plugin)
         .use(front_matter_plugin)
+        .disable("inline")
     )
 
 
@@ -152,3 +161,30 @@ def _table(tokens: list[Token], start: int) -> tuple[Block, int]:
         Line(cell, number) for row, number in rows for cell in row if cell.strip()
     ]
     return Block("table", tuple(lines), table), index + 1
+
+
+def logical_lines(document: Document) -> Iterator[tuple[str, int]]:
+    """Text as a reader follows it, with the first source line of each piece.
+
+    A paragraph's soft-wrapped lines are one line; each table cell is its own; in a text block a
+    line starting with ``=`` (or following one that ends with ``=``) continues the one above,
+    as worked calculations are laid out.
+    """
+    for block in document.blocks:
+        if block.kind in ("paragraph", "heading"):
+            if block.lines:
+                yield " ".join(p.text.strip() for p in block.lines), block.lines[0].number
+            continue
+        pending: list[Line] = []
+        for line in block.lines:
+            joins = pending and (
+                _CONTINUATION.match(line.text) or _OPEN_RELATION.search(pending[-1].text)
+            )
+            if block.kind != "table" and joins:
+                pending.append(line)
+                continue
+            if pending:
+                yield " ".join(p.text.strip() for p in pending), pending[0].number
+            pending = [line]
+        if pending:
+            yield " ".join(p.text.strip() for p in pending), pending[0].number

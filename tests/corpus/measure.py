@@ -1,8 +1,9 @@
 """Recall and false alarms of ``lessoncheck scan`` on the planted-mistake corpus.
 
 Run ``python tests/corpus/measure.py`` (or ``pytest tests/test_corpus.py -s``) to print the
-figures. A planted mistake counts as found when scan fails a claim on its line whose quote holds
-the wrong number as printed; every other failing claim is a false alarm.
+figures. A planted mistake counts as found when scan fails a claim whose quote covers its line
+and holds the wrong number as printed. Every other failing claim is a false alarm, except one
+that quotes a planted number on its line (the same mistake, seen from another column).
 """
 
 from __future__ import annotations
@@ -63,7 +64,16 @@ def _recognizer(claim_id: str) -> str:
     return next((name for name in RECOGNIZERS if claim_id.startswith(name + "-")), "?")
 
 
-RECOGNIZERS = ("chains", "percentages", "model_tables", "positional", "softmax_rows")
+RECOGNIZERS = (
+    "chains",
+    "percentages",
+    "model_tables",
+    "memory_tables",
+    "positional",
+    "softmax_rows",
+    "table_formulas",
+    "heads",
+)
 
 
 def measure() -> Figures:
@@ -98,7 +108,18 @@ def measure() -> Figures:
             matched.add(hit)
             figures.found[mistake["category"]] += 1
             figures.by_recognizer[_recognizer(failing[hit].id)] += 1
-        alarms = [f for i, f in enumerate(failing) if i not in matched]
+        # A second finding that quotes the same planted number (a table row whose other column
+        # it makes inconsistent) points at the same mistake: not a false alarm.
+        alarms = [
+            f
+            for i, f in enumerate(failing)
+            if i not in matched
+            and not any(
+                m["line"] in _lines(text, f.quote, f.line or 0)
+                and fold(str(m["printed"]))[0] in fold(f.quote)[0]
+                for m in mistakes
+            )
+        ]
         figures.false_alarms[key["lesson"]] = len(alarms)
         for alarm in alarms:
             figures.alarms_by_recognizer[_recognizer(alarm.id)] += 1

@@ -13,10 +13,13 @@ from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
     chains,
+    heads,
+    memory_tables,
     model_tables,
     percentages,
     positional,
     softmax_rows,
+    table_formulas,
 )
 
 __all__ = ["ALL_RECOGNIZERS", "Recognizer"]
@@ -36,5 +39,8 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "model_tables": model_tables,
     "positional": positional,
     "softmax_rows": softmax_rows,
+    "table_formulas": table_formulas,
+    "memory_tables": memory_tables,
+    "heads": heads,
 }
 """Recogniser name → module."""

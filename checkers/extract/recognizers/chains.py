@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checkers.expr import ExprError, Node, Number, Unary, Vector, evaluate, names, parse
-from checkers.extract.document import Document, Line
+from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
 from checkers.numbers import (
@@ -38,9 +38,10 @@ __all__ = ["recognize"]
 
 NAME = "chains"
 
-_RELATION = re.compile(r"约等于|约为|约(?=\s*[-−+]?\d)|(?<![<>!=:+\-*/])(?:=|＝)(?![=>])|[≈≃≅≒]")
-_CONTINUATION = re.compile(r"^\s*(?:=|＝|≈|≃|≅|≒)")
-_OPEN_RELATION = re.compile(r"(?:=|＝|≈|≃|≅|≒)\s*$")
+_RELATION = re.compile(
+    r"约等于|约为|约(?=\s*[-−+]?\d)|(?<![<>!=:+\-*/])(?:=|＝)(?![=>])|[≈≃≅≒]"
+    r"|,?\s*which is (?:about|roughly|approximately|around)(?=\s*[-−+]?\d)"
+)
 _MAX_SIDE = 240
 _IEC = re.compile(r"\d\s*[KMGT]iB\b")
 _DECIMAL_BYTES = byte_units("decimal")
@@ -56,7 +57,7 @@ _BYTES_AFTER_GROUP = re.compile(r"(?<=\))\s*(?:bytes?|字节)(?![A-Za-z])")
 _FLOPS = re.compile(_NUMBER + r"\s*([GTPE]?)FLOPs?(?![A-Za-z/])")
 # Nouns that only say what a number counts: "× 1,000 tokens", "32 层 × 2".
 _COUNT_NOUN = re.compile(
-    r"(?<=[\d)])\s*(?:tokens?|steps?|layers?|heads?|GPUs?|params|parameters|"
+    r"(?<=[\d)万亿千kKMBT])\s*(?:tokens?|steps?|layers?|heads?|GPUs?|params|parameters|"
     r"个|层|头|次|步|张卡|张)(?![A-Za-z])"
 )
 _COUNT_LETTER = re.compile(_NUMBER + r"([kKMBT])(?![A-Za-z])")
@@ -128,7 +129,8 @@ def _evaluable(text: str) -> tuple[float | tuple[float, ...], bool] | None:
         value = evaluate(tree, _DECIMAL_BYTES)
     except (ExprError, ArithmeticError, ValueError, RecursionError):
         return None
-    return value, _is_printed(text) or _is_literal(tree)
+    bare = _COUNT_NOUN.sub("", text).strip()
+    return value, _is_printed(text) or _is_printed(bare) or _is_literal(tree)
 
 
 def _is_literal(tree: Node) -> bool:
@@ -227,10 +229,11 @@ def _claimed_text(claimed: str, value: float | tuple[float, ...]) -> str:
     ``175 × 10^9 × 2 = 350 GB`` computes in bytes: whichever reading of the printed number is
     closer in magnitude to the computed value is the one the lesson means.
     """
+    claimed = _COUNT_NOUN.sub("", claimed).strip()  # "15 个", "2.78 万 GPU": just the number
     try:
         printed = parse_printed(claimed)
     except NumberError:
-        return _COUNT_NOUN.sub("", claimed).strip()  # "15 个" claims the number 15
+        return claimed
     if (
         isinstance(value, tuple)
         or printed.unit is None
@@ -296,7 +299,7 @@ def _draft(
     uses_function = any(ch.isalpha() for ch in expression)
     arithmetic = _as_expression(expression)
     fields: dict[str, object] = {"expression": arithmetic, "claimed": claimed_field}
-    if any(symbol in arithmetic or symbol in claimed.text for symbol in BYTE_PREFIXES):
+    if any(symbol in arithmetic or symbol in str(claimed_field) for symbol in BYTE_PREFIXES):
         fields["prefixes"] = prefixes
     return Draft(
         kind="arithmetic",
@@ -309,35 +312,12 @@ def _draft(
     )
 
 
-def _logical_lines(document: Document) -> Iterator[tuple[str, int]]:
-    """Logical lines: a paragraph's soft-wrapped lines are one line; in a text block a line
-    starting with ``=`` (or following one that ends with ``=``) continues the one above."""
-    for block in document.blocks:
-        if block.kind in ("paragraph", "heading"):
-            if block.lines:
-                yield " ".join(p.text.strip() for p in block.lines), block.lines[0].number
-            continue
-        pending: list[Line] = []
-        for line in block.lines:
-            joins = pending and (
-                _CONTINUATION.match(line.text) or _OPEN_RELATION.search(pending[-1].text)
-            )
-            if block.kind != "table" and joins:
-                pending.append(line)
-                continue
-            if pending:
-                yield " ".join(p.text.strip() for p in pending), pending[0].number
-            pending = [line]
-        if pending:
-            yield " ".join(p.text.strip() for p in pending), pending[0].number
-
-
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every evaluable equation chain in the lesson."""
     # A lesson that writes KiB/GiB itself means powers of 1000 by KB/GB; one that never does
     # may mean either, and the verdict says which reading matched.
     prefixes = "decimal" if _IEC.search(document.text) else "either"
-    for source, line in _logical_lines(document):
+    for source, line in logical_lines(document):
         text, where = plain(source)
         if not _RELATION.search(text):
             continue

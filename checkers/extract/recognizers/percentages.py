@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from checkers.extract.document import Document
+from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
 
 __all__ = ["recognize"]
@@ -33,16 +33,28 @@ _COUNT = re.compile(
     r"(?![A-Za-z])"
 )
 _FROM_TO = re.compile(
-    r"(?:from|从)\s*(\d[\d,]*(?:\.\d+)?)\s*([A-Za-z]+|[\u4e00-\u9fff])?\s*"
+    r"(?:from|从)\s*(\d[\d,]*(?:\.\d+)?)\s*((?:[A-Za-z/]+\s+){0,3}|%|[\u4e00-\u9fff]{1,3})?\s*"
     r"(?:to|降到|降至|减到|减少到|缩到|缩减到|增加到|提升到|升到|到|至)\s*"
     r"(\d[\d,]*(?:\.\d+)?)"
 )
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
+_SHARE_OF = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s+of\s+(?:the\s+)?(\d[\d,]*(?:\.\d+)?)\b")
+_ANY_NUMBER = re.compile(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?![\d%])")
+_FRACTION_LEFT = re.compile(
+    r"(?:原来的\s*)?(\d+)\s*分之\s*(一|\d+)|(?:to|为|到|至)\s*(?:原来的\s*)?(\d+)\s*/\s*(\d+)"
+)
 _RATIO = re.compile(r"(\d+(?:\.\d+)?)\s*(?:×|x|倍|-fold)(?![\dA-Za-z])")
 _DOWN = re.compile(
     r"省|节省|减少|降低|下降|缩小|缩减|saving|saves?|reduc|fewer|less|cut|drop|shrink"
 )
-_UP = re.compile(r"提升|增加|增长|提高|加快|increase|more|faster|growth|gain|speed-?up")
+_QUADRATIC = re.compile(
+    r"attention\s+(?:cost|compute|flops|matrix|scores?)|注意力(?:计算量|矩阵|分数矩阵|成本|开销)"
+    r"|n²|n\^2|n\s*[×x]\s*n|平方|quadratic",
+    re.IGNORECASE,
+)
+_UP = re.compile(
+    r"提升|增加|增长|提高|加快|increase|more|faster|growth|gain|speed-?up|multipl|grows?"
+)
 
 
 def _number(text: str) -> float:
@@ -61,7 +73,10 @@ def _draft(sentence: str, line: int, first: str, second: str, rest: str) -> Draf
         expression, claimed, end = f"{second}/{first} − 1", percent.group(0), percent.end()
     elif ratio is not None and (_DOWN.search(sentence) or _UP.search(sentence)):
         big, small = (first, second) if a > b else (second, first)
-        expression, claimed, end = f"{big}/{small}", ratio.group(1) + "×", ratio.end()
+        # Attention's cost grows with the square of the length: "from 1,024 to 8,192 tokens
+        # multiplies the attention cost by 64×".
+        power = "²" if _QUADRATIC.search(sentence) else ""
+        expression, claimed, end = f"({big}/{small}){power}", ratio.group(1) + "×", ratio.end()
     else:
         return None
     start = sentence.find(first)
@@ -77,19 +92,72 @@ def _draft(sentence: str, line: int, first: str, second: str, rest: str) -> Draf
     )
 
 
+def _share(sentence: str, line: int) -> Draft | None:
+    """``36 of 64 entries are kept, leaving 28 masked, i.e. 35% of the matrix``: a percentage
+    of the whole named by "of N", for the count nearest before it."""
+    whole = _SHARE_OF.search(sentence)
+    percent = _PERCENT.search(sentence, whole.end()) if whole else None
+    if whole is None or percent is None or len(_SHARE_OF.findall(sentence)) != 1:
+        return None
+    total = whole.group(2)
+    before = [
+        m.group(0)
+        for m in _ANY_NUMBER.finditer(sentence, whole.start(), percent.start())
+        if m.group(0) != total and m.start() != whole.start(2)
+    ]
+    if not before or _number(before[-1]) > _number(total) or _number(total) == 0:
+        return None
+    part = before[-1]
+    return Draft(
+        kind="arithmetic",
+        quote=sentence[whole.start() : percent.end()].strip(),
+        line=line,
+        fields={"expression": f"{part}/{total}", "claimed": percent.group(0)},
+        confidence=0.6,
+        recognizer=NAME,
+        slug=f"{part}-of-{total}",
+    )
+
+
+def _fraction_saving(sentence: str, line: int) -> Draft | None:
+    """``缩小为原来的 4 分之一，节省了 75%``: shrinking to 1/N saves 1 − 1/N."""
+    fraction = _FRACTION_LEFT.search(sentence)
+    percent = _PERCENT.search(sentence, fraction.end()) if fraction else None
+    if fraction is None or percent is None or not _DOWN.search(sentence[fraction.end() :]):
+        return None
+    if fraction.group(1):
+        denominator = fraction.group(1)
+        numerator = "1" if fraction.group(2) == "一" else fraction.group(2)
+    else:
+        numerator, denominator = fraction.group(3), fraction.group(4)
+    if _number(denominator) == 0:
+        return None
+    return Draft(
+        kind="arithmetic",
+        quote=sentence[fraction.start() : percent.end()].strip(),
+        line=line,
+        fields={"expression": f"1 − {numerator}/{denominator}", "claimed": percent.group(0)},
+        confidence=0.6,
+        recognizer=NAME,
+        slug=f"saving-{numerator}-{denominator}",
+    )
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for a percentage or ratio stated from two counts."""
-    for block, line in document.lines():
-        if block.kind == "table":
-            continue
-        for match in _SENTENCE.finditer(line.text):
+    for text, number in logical_lines(document):
+        for match in _SENTENCE.finditer(text):
             sentence = match.group(0)
             if not (_PERCENT.search(sentence) or _RATIO.search(sentence)):
+                continue
+            special = _share(sentence, number) or _fraction_saving(sentence, number)
+            if special is not None:
+                yield special
                 continue
             span = _FROM_TO.search(sentence)
             if span is not None:
                 draft = _draft(
-                    sentence, line.number, span.group(1), span.group(3), sentence[span.end() :]
+                    sentence, number, span.group(1), span.group(3), sentence[span.end() :]
                 )
             else:
                 by_unit: dict[str, list[re.Match[str]]] = {}
@@ -101,7 +169,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                 counts = pairs[0]
                 draft = _draft(
                     sentence,
-                    line.number,
+                    number,
                     counts[0].group(1),
                     counts[1].group(1),
                     sentence[counts[1].end() :],

@@ -19,7 +19,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
-from checkers.extract.document import Document
+from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
 
 __all__ = ["recognize"]
@@ -34,6 +34,7 @@ _WEIGHT_WORD = re.compile(
     re.IGNORECASE,
 )
 _CELL = re.compile(r"^(?:" + _NUMBER + r"|[-−]∞|-inf)$")
+_WEIGHT_HEADER = re.compile(r"softmax|weights?|probabilit|权重|概率|分布", re.IGNORECASE)
 _ROW_CLAIM = re.compile(r"^\s*(\S+?)\s*[:：]\s*(\[[^\]]*\])")
 
 
@@ -105,10 +106,43 @@ def _matrix(lines: list[str]) -> tuple[list[str], list[list[str]]] | None:
     return labels, rows
 
 
+def _table_drafts(document: Document, block: Block) -> Iterator[Draft]:
+    """Rows of a table with a scores column and a softmax/weights column of vectors."""
+    table = block.table
+    if table is None:
+        return
+    weight_columns = [i for i, h in enumerate(table.header) if _WEIGHT_HEADER.search(h)]
+    if len(weight_columns) != 1:
+        return
+    column = weight_columns[0]
+    lines = document.text.splitlines()
+    for cells, line in table.rows:
+        vectors = [_VECTOR.fullmatch(c.strip()) for c in cells]
+        weights = vectors[column] if column < len(vectors) else None
+        scores = [v for i, v in enumerate(vectors) if v is not None and i != column]
+        if weights is None or len(scores) != 1:
+            continue
+        claimed, given = _values(weights), _values(scores[0])
+        if len(claimed) != len(given):
+            continue
+        yield Draft(
+            kind="softmax",
+            quote=lines[line - 1].strip(),
+            line=line,
+            fields={"scores": given, "claimed": claimed},
+            confidence=0.8,
+            recognizer=NAME,
+            slug="softmax-" + "-".join(given),
+        )
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``softmax`` and ``masked_softmax`` claims for weights the lesson prints."""
     masked: tuple[list[str], list[list[str]]] | None = None
     for block in document.blocks:
+        if block.kind == "table":
+            yield from _table_drafts(document, block)
+            continue
         if block.kind == "fence":
             found = _matrix([line.text for line in block.lines])
             if found is not None:
