@@ -62,7 +62,9 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from checkers.kinds.projection import (
+from checkers.kinds.scores import divisor_checks
+from checkers.kinds.softmax import compare_probability, probability_decimals, sum_problem
+from checkers.matrices import (
     Check,
     Matrix,
     PrintedMatrix,
@@ -73,8 +75,6 @@ from checkers.kinds.projection import (
     select_rows,
     vector_text,
 )
-from checkers.kinds.scores import divisor_checks
-from checkers.kinds.softmax import compare_probability, probability_decimals, sum_problem
 from checkers.numbers import Tolerance, compare, parse_printed
 from checkers.numerics import UndefinedError, softmax
 from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, error

@@ -68,7 +68,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, PlainValidator, model_validator
 
-from checkers.kinds.projection import (
+from checkers.kinds.softmax import (
+    compare_probability,
+    probability_decimals,
+    probability_tolerance,
+    range_problems,
+    sum_problem,
+)
+from checkers.matrices import (
     Check,
     PrintedMatrix,
     Row,
@@ -77,13 +84,6 @@ from checkers.kinds.projection import (
     printed_text,
     resolve_row,
     vector_text,
-)
-from checkers.kinds.softmax import (
-    compare_probability,
-    probability_decimals,
-    probability_tolerance,
-    range_problems,
-    sum_problem,
 )
 from checkers.numbers import NumberError, Printed, parse_printed
 from checkers.numerics import UndefinedError, softmax

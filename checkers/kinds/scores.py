@@ -46,7 +46,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from checkers.kinds.projection import (
+from checkers.matrices import (
     Check,
     PrintedMatrix,
     PrintedRows,

@@ -47,7 +47,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from checkers.kinds.projection import (
+from checkers.matrices import (
     Check,
     Matrix,
     PrintedMatrix,
