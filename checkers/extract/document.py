@@ -76,6 +76,11 @@ class Document:
     blocks: tuple[Block, ...]
     """Its blocks in reading order."""
 
+    def source_line(self, number: int) -> str:
+        """The lesson's line ``number`` (1-based) as written, stripped; "" when out of range."""
+        lines = self.text.splitlines()
+        return lines[number - 1].strip() if 0 < number <= len(lines) else ""
+
     def lines(self) -> Iterator[tuple[Block, Line]]:
         """Every line of every block, with the block it belongs to."""
         for block in self.blocks:

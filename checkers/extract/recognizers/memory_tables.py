@@ -23,11 +23,6 @@ _DTYPE = re.compile(r"\b(fp32|float32|fp16|float16|bf16|bfloat16|fp8|int8|int4)\
 _BYTES = re.compile(r"^\s*\d[\d,]*(?:\.\d+)?\s*(?:KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$")
 
 
-def _source_line(document: Document, number: int) -> str:
-    lines = document.text.splitlines()
-    return lines[number - 1].strip() if 0 < number <= len(lines) else ""
-
-
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``memory`` claim for every size in a params × dtype table."""
     for block in document.blocks:
@@ -51,7 +46,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     continue
                 yield Draft(
                     kind="memory",
-                    quote=_source_line(document, line) or table.row_source(cells),
+                    quote=document.source_line(line) or table.row_source(cells),
                     line=line,
                     fields={"params": params.text, "dtype": dtype, "claimed": cells[index].strip()},
                     confidence=0.85,

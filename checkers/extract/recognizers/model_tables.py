@@ -50,11 +50,6 @@ def _columns(table: Table) -> dict[int, str]:
     return columns
 
 
-def _source_line(document: Document, number: int) -> str:
-    lines = document.text.splitlines()
-    return lines[number - 1].strip() if 0 < number <= len(lines) else ""
-
-
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``model_config`` claim for every known model's row in a model-size table."""
     for block in document.blocks:
@@ -76,7 +71,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                 fields.pop("params", None)  # the name states the size; the kind reads it there
             if len(fields) < 3:
                 continue
-            quote = _source_line(document, line) or table.row_source(cells)
+            quote = document.source_line(line) or table.row_source(cells)
             yield Draft(
                 kind="model_config",
                 quote=quote,

@@ -115,7 +115,6 @@ def _table_drafts(document: Document, block: Block) -> Iterator[Draft]:
     if len(weight_columns) != 1:
         return
     column = weight_columns[0]
-    lines = document.text.splitlines()
     for cells, line in table.rows:
         vectors = [_VECTOR.fullmatch(c.strip()) for c in cells]
         weights = vectors[column] if column < len(vectors) else None
@@ -127,7 +126,7 @@ def _table_drafts(document: Document, block: Block) -> Iterator[Draft]:
             continue
         yield Draft(
             kind="softmax",
-            quote=lines[line - 1].strip(),
+            quote=document.source_line(line),
             line=line,
             fields={"scores": given, "claimed": claimed},
             confidence=0.8,

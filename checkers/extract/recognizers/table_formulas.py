@@ -57,11 +57,6 @@ def _columns(table: Table) -> tuple[dict[int, str], dict[int, str]]:
     return variables, formulas
 
 
-def _source_line(document: Document, number: int) -> str:
-    lines = document.text.splitlines()
-    return lines[number - 1].strip() if 0 < number <= len(lines) else ""
-
-
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every cell under a formula header."""
     for block in document.blocks:
@@ -86,7 +81,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                 used = {name: values[name] for name in sorted(names(tree))}
                 yield Draft(
                     kind="arithmetic",
-                    quote=_source_line(document, line) or table.row_source(cells),
+                    quote=document.source_line(line) or table.row_source(cells),
                     line=line,
                     fields={
                         "expression": expression,
