@@ -8,16 +8,41 @@ lesson makes its claim *stale*; a quote that occurs more than once needs ``occur
 
 from __future__ import annotations
 
+import bisect
 import difflib
+import re
+import stat
 import unicodedata
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from itertools import compress
+from operator import not_
 from pathlib import Path
 
-__all__ = ["Anchor", "AnchorError", "Lesson", "fold", "load_lesson"]
+__all__ = [
+    "MAX_LESSON_BYTES",
+    "MAX_OCCURRENCES",
+    "Anchor",
+    "AnchorError",
+    "Lesson",
+    "LessonError",
+    "fold",
+    "fold_text",
+    "load_lesson",
+    "read_regular_file",
+]
 
-MAX_LESSON_BYTES = 5_000_000
-"""Largest lesson read; a long course chapter is well under a megabyte."""
+MAX_LESSON_BYTES = 1_000_000
+"""Largest lesson read; a long course chapter is under 100 KB. Everything downstream (folding,
+Markdown parsing, drafting) is linear or budgeted in the lesson's size, so this bounds it."""
+MAX_OCCURRENCES = 1000
+"""Occurrences of one quote counted; a quote that appears more often must quote more text."""
+HINT_BUDGET = 10_000_000
+"""Characters a lesson may compare, over all its stale quotes, to find "closest is line N"
+hints (about 10 s of difflib); after that, stale messages come without a hint. 50 000 stale
+quotes against a long lesson would otherwise take hours."""
+_HINT_CLIP = 300
+"""Characters of a quote and of a line compared for a hint (difflib is quadratic)."""
 
 _KEEP = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺₀₁₂₃₄₅₆₇₈₉")
 
@@ -35,15 +60,37 @@ def _fold_char(char: str) -> str:
     return char
 
 
+# What _fold_char does to non-space characters, as a table: every full-width character maps to
+# one character (checked when the table is built), so folding keeps one offset per character.
+_FOLD_TABLE: dict[str, str] = {
+    char: _fold_char(char)
+    for char in (*map(chr, range(0xFF01, 0xFF5F)), "−", "–")
+    if _fold_char(char) != char
+}
+if any(len(piece) != 1 for piece in _FOLD_TABLE.values()):  # pragma: no cover - Unicode data
+    raise RuntimeError("a full-width character folds to more than one character")
+_FOLDABLE = re.compile("[" + "".join(map(re.escape, _FOLD_TABLE)) + "]")
+
+
+def _fold_match(match: re.Match[str]) -> str:
+    return _FOLD_TABLE[match.group()]
+
+
+def fold_text(text: str) -> str:
+    """``fold(text)[0]``, without the offsets: what a quote is matched as."""
+    # str.split() drops exactly the characters str.isspace() names, as _fold_char does.
+    joined = "".join(text.split())
+    return _FOLDABLE.sub(_fold_match, joined) if _FOLDABLE.search(joined) else joined
+
+
 def fold(text: str) -> tuple[str, list[int]]:
-    """Text with whitespace removed and full-width folded, and each folded char's source offset."""
-    out: list[str] = []
-    offsets: list[int] = []
-    for index, char in enumerate(text):
-        for piece in _fold_char(char):
-            out.append(piece)
-            offsets.append(index)
-    return "".join(out), offsets
+    """Text with whitespace removed and full-width folded, and each folded char's source offset.
+
+    The same as applying :func:`_fold_char` character by character, done by C loops: a
+    megabyte lesson folds in tens of milliseconds.
+    """
+    offsets = list(compress(range(len(text)), map(not_, map(str.isspace, text))))
+    return fold_text(text), offsets
 
 
 @dataclass(frozen=True)
@@ -81,39 +128,52 @@ class Lesson:
     """Source offset of each folded character."""
     line_starts: tuple[int, ...]
     """Source offset at which each line starts."""
+    hint_budget: list[int] = field(default_factory=lambda: [HINT_BUDGET], compare=False)
+    """What is left of :data:`HINT_BUDGET` (mutable: the lesson is cached and shared)."""
 
     @classmethod
     def from_text(cls, path: Path, text: str) -> Lesson:
         """Fold a lesson's text and index its lines."""
         folded, offsets = fold(text)
         starts = [0]
-        starts.extend(i + 1 for i, char in enumerate(text) if char == "\n")
+        newline = text.find("\n")
+        while newline != -1:
+            starts.append(newline + 1)
+            newline = text.find("\n", newline + 1)
         return cls(path, text, folded, tuple(offsets), tuple(starts))
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a source offset."""
-        import bisect
-
         line = bisect.bisect_right(self.line_starts, offset)
         return line, offset - self.line_starts[line - 1] + 1
 
     def anchor(self, quote: str, occurrence: int | None = None) -> Anchor:
         """Find ``quote``; raise :class:`AnchorError` when it is gone or ambiguous."""
-        needle, _ = fold(quote)
+        needle = fold_text(quote)
         if not needle:
             raise AnchorError("the quote is empty", stale=False)
+        # Enough occurrences to decide, and never more than MAX_OCCURRENCES: a one-character
+        # quote in a megabyte lesson must not cost a list of a million offsets per claim.
+        wanted = MAX_OCCURRENCES if occurrence is None else min(occurrence, MAX_OCCURRENCES)
         found: list[int] = []
         start = self.folded.find(needle)
-        while start != -1:
+        while start != -1 and len(found) <= wanted:
             found.append(start)
             start = self.folded.find(needle, start + 1)
         if not found:
             raise AnchorError(self._stale_message(quote), stale=True)
         if occurrence is None and len(found) > 1:
+            count = f"more than {MAX_OCCURRENCES}" if len(found) > MAX_OCCURRENCES else len(found)
             lines = ", ".join(str(self.position(self.offsets[f])[0]) for f in found[:10])
             raise AnchorError(
-                f"the quote occurs {len(found)} times in {self.path.name} (lines {lines}); "
+                f"the quote occurs {count} times in {self.path.name} (lines {lines}); "
                 "add `occurrence: N` (1 = first) or quote more of the sentence",
+                stale=False,
+            )
+        if occurrence is not None and occurrence > MAX_OCCURRENCES:
+            raise AnchorError(
+                f"occurrence {occurrence} is beyond the {MAX_OCCURRENCES} counted; "
+                "quote more of the sentence",
                 stale=False,
             )
         index = 1 if occurrence is None else occurrence
@@ -125,22 +185,35 @@ class Lesson:
         line, column = self.position(self.offsets[found[index - 1]])
         return Anchor(line=line, column=column, occurrences=len(found))
 
+    @cached_property
+    def _hint_lines(self) -> list[tuple[int, str]]:
+        """(line number, folded start of the line) of every non-blank line, folded once."""
+        folded = ((n, fold_text(line[: _HINT_CLIP * 4])[:_HINT_CLIP]) for n, line in self._lines)
+        return [(number, text) for number, text in folded if text]
+
+    @cached_property
+    def _lines(self) -> list[tuple[int, str]]:
+        return list(enumerate(self.text.splitlines(), start=1))
+
     def _stale_message(self, quote: str) -> str:
-        lines = self.text.splitlines()
-        folded_quote = fold(quote)[0]
+        folded_quote = fold_text(quote[: _HINT_CLIP * 4])[:_HINT_CLIP]
         best_ratio, best_line = 0.0, 0
-        for number, line in enumerate(lines, start=1):
-            candidate = fold(line)[0]
-            if not candidate:
-                continue
+        for number, candidate in self._hint_lines if self.hint_budget[0] > 0 else ():
+            # quick_ratio is linear; ratio (run only on improvement) is up to quadratic.
+            self.hint_budget[0] -= len(candidate) + len(folded_quote)
+            if self.hint_budget[0] <= 0:
+                best_ratio = 0.0  # the search did not finish: no hint rather than a poor one
+                break
             ratio = difflib.SequenceMatcher(None, folded_quote, candidate).quick_ratio()
             if ratio > best_ratio:
+                self.hint_budget[0] -= len(candidate) * len(folded_quote) // 8
                 ratio = difflib.SequenceMatcher(None, folded_quote, candidate).ratio()
                 if ratio > best_ratio:
                     best_ratio, best_line = ratio, number
         hint = ""
         if best_ratio >= 0.6:
-            hint = f"; closest is line {best_line}: {lines[best_line - 1].strip()[:120]!r}"
+            line = self._lines[best_line - 1][1]
+            hint = f"; closest is line {best_line}: {line.strip()[:120]!r}"
         return f"the quote is no longer in {self.path.name} (was the sentence edited?){hint}"
 
 
@@ -148,13 +221,35 @@ class LessonError(ValueError):
     """A lesson file that cannot be read as UTF-8 text."""
 
 
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; ValueError (with a reason, but
+    not the path) for anything else. ``/dev/zero``, a FIFO or ``/proc/...`` behind a symlink
+    must not hang the run or fill its memory, so the file type is checked before opening and
+    the read is bounded even when the size on disk is wrong (``/proc`` files report 0)."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("not a regular file")
+    if info.st_size > limit:
+        raise ValueError(f"larger than {limit:,} bytes")
+    with path.open("rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit:,} bytes")
+    return data
+
+
 @lru_cache(maxsize=256)
 def _load(path: Path, mtime_ns: int, size: int) -> Lesson:
-    if size > MAX_LESSON_BYTES:
-        raise LessonError(f"{path}: lesson is larger than {MAX_LESSON_BYTES:,} bytes")
-    data = path.read_bytes()
+    try:
+        data = read_regular_file(path, MAX_LESSON_BYTES)
+    except ValueError as error:
+        raise LessonError(f"{path}: cannot read lesson: {error}") from None
+    except OSError as error:
+        raise LessonError(f"{path}: cannot read lesson ({error.strerror})") from None
     if b"\x00" in data:
-        raise LessonError(f"{path}: not a text file (contains NUL bytes)")
+        utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")
+        hint = "; it looks like UTF-16: save it as UTF-8" if utf16 else ""
+        raise LessonError(f"{path}: not a text file (contains NUL bytes){hint}")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -167,7 +262,7 @@ def _load(path: Path, mtime_ns: int, size: int) -> Lesson:
 def load_lesson(path: Path) -> Lesson:
     """Read and fold a lesson once per run (cached on path, size and modification time)."""
     try:
-        stat = path.stat()
+        info = path.stat()
     except OSError as error:
         raise LessonError(f"{path}: cannot read lesson ({error.strerror})") from None
-    return _load(path, stat.st_mtime_ns, stat.st_size)
+    return _load(path, info.st_mtime_ns, info.st_size)

@@ -17,6 +17,7 @@ all its other claims, and each problem carries ``file:line:column`` and what was
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,7 +27,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from checkers import safeyaml
-from checkers.anchors import Anchor, AnchorError, Lesson, LessonError, load_lesson
+from checkers.anchors import (
+    Anchor,
+    AnchorError,
+    Lesson,
+    LessonError,
+    load_lesson,
+    read_regular_file,
+)
 from checkers.kinds import Kind
 from checkers.numbers import Tolerance
 from checkers.outcome import Context, KindInput, check_variable_names
@@ -41,6 +49,8 @@ __all__ = [
     "ToleranceOverride",
     "build_claims_file",
     "load_claims_file",
+    "read_claims_text",
+    "real_path",
 ]
 
 _ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
@@ -182,12 +192,20 @@ class ClaimsFile:
     """Claim ids (or ``claim[N]`` for claims without a usable id) in file order."""
 
 
-def _read_text(path: Path) -> str:
-    data = path.read_bytes()
-    if len(data) > safeyaml.MAX_BYTES:
-        raise safeyaml.YamlError(
-            f"file is larger than {safeyaml.MAX_BYTES:,} bytes; claim files are small", None
-        )
+def read_claims_text(path: Path) -> str:
+    """The text of a claim file, refused (YamlError) unless it is a small UTF-8 regular file
+    inside the project (a symlink in a pull request must not make CI read another file)."""
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError):
+        message = "the claim file is a symbolic link that never reaches a file (a loop)"
+        raise safeyaml.YamlError(message, None) from None
+    if not target.is_relative_to(real_path(_search_root(path))):
+        raise safeyaml.YamlError("the claim file is a link to a file outside the project", None)
+    try:
+        data = read_regular_file(path, safeyaml.MAX_BYTES)
+    except ValueError as error:
+        raise safeyaml.YamlError(f"cannot read the claim file: {error}", None) from None
     if b"\x00" in data:
         raise safeyaml.YamlError("not a text file (contains NUL bytes)", None)
     try:
@@ -198,16 +216,58 @@ def _read_text(path: Path) -> str:
         ) from None
 
 
+_PROJECT_MARKERS = (".git", "pyproject.toml")
+
+
+def _search_root(path: Path) -> Path:
+    """The folder a claim file's lesson is looked up to (never above it): the nearest folder
+    above the claim file holding ``.git`` or ``pyproject.toml``, else :func:`_default_root`.
+    Without this bound, ``lesson: etc/passwd`` would be found in ``/``."""
+    absolute = Path(os.path.abspath(path))  # symlinks are not followed: where it was found
+    for folder in absolute.parents:
+        if any((folder / marker).exists() for marker in _PROJECT_MARKERS):
+            return folder
+    # As _default_root, but without following a link the file itself may be.
+    cwd = Path(os.getcwd())
+    if absolute.is_relative_to(cwd):
+        return cwd
+    return absolute.parent.parent if absolute.parent.name == "claims" else absolute.parent
+
+
+def real_path(path: Path) -> Path:
+    """``path.resolve()``, or the absolute path when resolving fails: a symlink loop
+    (``loop.md -> loop.md``) raises RuntimeError in Python 3.11 instead of returning."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))
+
+
+def _escapes(path: Path, root: Path) -> bool:
+    """True when ``path`` (through symlinks) is not inside ``root``."""
+    try:
+        return not path.resolve().is_relative_to(real_path(root))
+    except (OSError, RuntimeError):  # a symlink loop
+        return True
+
+
 def _resolve_lesson(claims_path: Path, lesson: str) -> tuple[Path, Path] | str:
     """(lesson file, project root), or why the lesson path is unacceptable."""
     relative = Path(lesson)
-    if relative.is_absolute() or ".." in relative.parts:
+    if relative.is_absolute() or ".." in relative.parts or "\x00" in lesson:
         return f"lesson path {lesson!r} must be relative to the project and stay inside it"
-    start = claims_path.resolve().parent
+    bound = real_path(_search_root(claims_path))
+    start = Path(os.path.abspath(claims_path)).parent
     for folder in (start, *start.parents):
+        if not real_path(folder).is_relative_to(bound):
+            break  # never look above the project
         candidate = folder / relative
+        if not candidate.is_file() and (candidate.is_symlink() or candidate.exists()):
+            return f"lesson {lesson!r} is not a regular file"
         if candidate.is_file():
-            return candidate, folder
+            if _escapes(candidate, bound):
+                return f"lesson {lesson!r} is a link to a file outside the project"
+            return candidate, real_path(folder)
     return f"lesson {lesson!r} not found next to {claims_path.name} or in any folder above it"
 
 
@@ -249,8 +309,8 @@ def _pydantic_problems(
 def _default_root(path: Path) -> Path:
     """Project root to report paths against before the lesson is known: the working folder
     when the file is inside it, else the folder above ``claims/``."""
-    resolved = path.resolve()
-    cwd = Path.cwd().resolve()
+    resolved = real_path(path.parent) / path.name  # the file itself may be a hostile link
+    cwd = real_path(Path.cwd())
     if resolved.is_relative_to(cwd):
         return cwd
     return resolved.parent.parent if resolved.parent.name == "claims" else resolved.parent
@@ -260,7 +320,7 @@ def load_claims_file(path: Path) -> ClaimsFile:
     """Load, validate and anchor one claim file. Never raises for bad content."""
     root = _default_root(path)
     try:
-        located = safeyaml.load(_read_text(path))
+        located = safeyaml.load(read_claims_text(path))
     except safeyaml.YamlError as error:
         return ClaimsFile(
             path, None, None, root, (), (Problem(path, error.position, error.message),), ()
@@ -440,6 +500,14 @@ def _load_claim(
         problems.extend(
             _pydantic_problems(error, located, base, path, label, allowed, str(kind_name))
         )
+        return None
+    except (ArithmeticError, TypeError, LookupError, AttributeError, RecursionError) as error:
+        # A kind's validator that trips over an odd value (a bug there) must cost this claim,
+        # not the loading of the whole file: the file's other claims still run.
+        text = str(error)
+        text = text if len(text) <= 200 else text[:199] + "…"
+        message = f"the {kind_name} fields could not be read ({type(error).__name__}: {text})"
+        problems.append(Problem(path, where, message, label))
         return None
     if failed or header is None:
         return None

@@ -2,6 +2,8 @@
 
 Exit codes, for CI: 0 every claim holds; 1 some claim fails or is stale; 2 usage or input error
 (a claim file or claim that could not be read; every other claim was still checked and reported).
+With ``--baseline FILE``, failures recorded in the baseline do not count (see
+:mod:`checkers.baseline`); ``fix`` rewrites lessons (see :mod:`checkers.fix`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.report.text import format_finding
 from checkers.runner import Finding, run_paths, summarize
 
@@ -37,12 +40,14 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", type=Path, metavar="FILE", help="also write the JSON report here")
     check.add_argument("--report-dir", type=Path, metavar="DIR", help="write all reports here")
     check.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+    _baseline_option(check)
 
     scan = commands.add_parser("scan", help="draft claims from lessons and check them at once")
     scan.add_argument("lessons", nargs="+", type=Path, help="lesson Markdown files")
     scan.add_argument("--json", type=Path, metavar="FILE", help="also write the JSON report here")
     scan.add_argument("--report-dir", type=Path, metavar="DIR", help="write all reports here")
     scan.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+    _baseline_option(scan)
 
     extract = commands.add_parser("extract", help="write or update draft claim files")
     extract.add_argument("lessons", nargs="+", type=Path, help="lesson Markdown files")
@@ -59,14 +64,70 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="change nothing; exit 1 when the claim files are out of date with the lessons",
     )
+
+    baseline = commands.add_parser(
+        "baseline", help="record today's failures so that --baseline fails only on new ones"
+    )
+    baseline.add_argument(
+        "inputs",
+        nargs="*",
+        type=Path,
+        default=[Path("claims")],
+        metavar="CLAIMS",
+        help="claim files or folders of them (default: claims/); lesson .md files are scanned",
+    )
+    baseline.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path(DEFAULT_FILE),
+        metavar="FILE",
+        help=f"the baseline file to write (default: {DEFAULT_FILE})",
+    )
+
+    fix = commands.add_parser("fix", help="rewrite wrong numbers in the lessons (and claims)")
+    fix.add_argument(
+        "claims",
+        nargs="*",
+        type=Path,
+        default=[Path("claims")],
+        help="claim files or folders of them (default: claims/)",
+    )
+    mode = fix.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--diff",
+        dest="write",
+        action="store_false",
+        help="print the changes as a unified diff and change nothing (the default)",
+    )
+    mode.add_argument(
+        "--write",
+        dest="write",
+        action="store_true",
+        help="rewrite the lessons and update the claims' quote: and claimed: accordingly",
+    )
+    fix.set_defaults(write=False)
     return parser
 
 
-def exit_code(findings: Sequence[Finding]) -> int:
-    """The CLI contract: input errors outrank failures, failures outrank success."""
+def _baseline_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="FILE",
+        help="fail only on failures not recorded in this baseline (see `lessoncheck baseline`)",
+    )
+
+
+def exit_code(findings: Sequence[Finding], comparison: Comparison | None = None) -> int:
+    """The CLI contract: input errors outrank failures, failures outrank success.
+
+    With a baseline ``comparison``, only its ``new`` findings count: a known failure is not one.
+    """
     if any(f.verdict == "error" for f in findings):
         return EXIT_INPUT
-    if any(f.verdict in ("fail", "stale") for f in findings):
+    counted = findings if comparison is None else comparison.new
+    if any(f.verdict in ("fail", "stale") for f in counted):
         return EXIT_FINDINGS
     return EXIT_OK
 
@@ -80,44 +141,128 @@ def summary_line(findings: Sequence[Finding]) -> str:
     )
 
 
-def _check(args: argparse.Namespace) -> int:
-    missing = [p for p in args.claims if not p.exists()]
+def _missing(paths: Sequence[Path]) -> bool:
+    missing = [p for p in paths if not p.exists()]
     if missing:
         print(
             f"lessoncheck: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr
         )
+    return bool(missing)
+
+
+def _load_baseline(args: argparse.Namespace) -> Baseline | int | None:
+    """The ``--baseline`` file, None without the option, or EXIT_INPUT when it is unusable."""
+    if getattr(args, "baseline", None) is None:
+        return None
+    from checkers.baseline import load
+
+    try:
+        return load(args.baseline)
+    except BaselineError as error:
+        print(f"lessoncheck: {error}", file=sys.stderr)
         return EXIT_INPUT
-    return _report(run_paths(list(args.claims)), args)
 
 
-def _report(findings: Sequence[Finding], args: argparse.Namespace) -> int:
+def _check(args: argparse.Namespace) -> int:
+    if _missing(args.claims):
+        return EXIT_INPUT
+    baseline = _load_baseline(args)
+    if isinstance(baseline, int):
+        return baseline
+    return _report(run_paths(list(args.claims)), args, baseline)
+
+
+def _report(
+    findings: Sequence[Finding], args: argparse.Namespace, baseline: Baseline | None = None
+) -> int:
+    comparison = baseline.compare(findings, str(args.baseline)) if baseline else None
     if not args.quiet:
         for finding in findings:
             if finding.verdict != "pass":
-                print(format_finding(finding), end="\n\n")
+                text = format_finding(finding)
+                if comparison is not None and comparison.is_known(finding):
+                    text += (
+                        f"\n  {'baseline':<11} known (baseline): recorded in {args.baseline}, "
+                        "not failing this run"
+                    )
+                print(text, end="\n\n")
+        for line in comparison.fixed_lines() if comparison else []:
+            print(line)
+    extra = {"baseline": comparison.to_json()} if comparison else None
     if args.json:
         from checkers.report import json_report
 
-        json_report.write(args.json, findings)
+        json_report.write(args.json, findings, extra)
     if args.report_dir:
         from checkers.report import write_reports
 
-        write_reports(args.report_dir, findings)
+        write_reports(args.report_dir, findings, extra=extra)
     if os.environ.get("GITHUB_ACTIONS") == "true":
         from checkers.report import github
 
         github.emit(findings, os.environ, sys.stdout, report_dir=args.report_dir)
-    print(summary_line(findings))
-    return exit_code(findings)
+    line = summary_line(findings)
+    print(f"{line}; {comparison.summary()}" if comparison else line)
+    return exit_code(findings, comparison)
 
 
 def _scan(args: argparse.Namespace) -> int:
     from checkers.scan import scan_lesson
 
+    baseline = _load_baseline(args)
+    if isinstance(baseline, int):
+        return baseline
     findings: list[Finding] = []
     for lesson in args.lessons:
         findings.extend(scan_lesson(lesson))
-    return _report(findings, args)
+    return _report(findings, args, baseline)
+
+
+_LESSON_SUFFIXES = (".md", ".markdown")
+
+
+def _baseline(args: argparse.Namespace) -> int:
+    """Record the failures of the claims (and scanned lessons) named; report what it did."""
+    if _missing(args.inputs):
+        return EXIT_INPUT
+    from checkers.scan import scan_lesson
+
+    lessons = [p for p in args.inputs if p.is_file() and p.suffix.lower() in _LESSON_SUFFIXES]
+    claims = [p for p in args.inputs if p not in lessons]
+    findings: list[Finding] = run_paths(claims) if claims else []
+    for lesson in lessons:
+        findings.extend(scan_lesson(lesson))
+    baseline = Baseline.of(findings)
+    baseline.write(args.output)
+    print(f"wrote {args.output}: {len(baseline.entries)} known failures")
+    for finding in findings:
+        if finding.verdict in ("stale", "error"):
+            print(format_finding(finding), end="\n\n")
+    comparison = baseline.compare(findings, str(args.output))
+    if comparison.new:
+        print(
+            f"{len(comparison.new)} stale or broken claims are not recorded: "
+            "a baseline excuses wrong numbers only"
+        )
+    print(f"{summary_line(findings)}; {comparison.summary()}")
+    return exit_code(findings, comparison)
+
+
+def _fix(args: argparse.Namespace) -> int:
+    if _missing(args.claims):
+        return EXIT_INPUT
+    from checkers.fix import describe, plan_fix
+
+    plan = plan_fix(list(args.claims))
+    if args.write:
+        plan.write()
+    else:
+        sys.stdout.write(plan.diff())
+    # With --diff, stdout is the patch alone (pipe it to `git apply`); the account goes to stderr.
+    account = sys.stdout if args.write else sys.stderr
+    for line in describe(plan, written=args.write):
+        print(line, file=account)
+    return exit_code(plan.after)
 
 
 def _extract(args: argparse.Namespace) -> int:
@@ -162,6 +307,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _scan(args)
         if args.command == "extract":
             return _extract(args)
+        if args.command == "baseline":
+            return _baseline(args)
+        if args.command == "fix":
+            return _fix(args)
     except KeyboardInterrupt:
         return 130
     parser.error(f"unknown command {args.command}")

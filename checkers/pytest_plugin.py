@@ -7,6 +7,9 @@ right after ``pip install``.
 
 Each item stores its finding in ``user_properties``, which pytest-xdist sends back to the
 controller, so ``--report-dir`` writes the same report serially and with ``-n auto``.
+
+With ``--baseline FILE`` a failure recorded in the baseline is reported as *xfail* ("known
+(baseline)") instead of failing; the closing summary and ``report.json`` list what was fixed since.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from checkers.baseline import Baseline, BaselineError
+from checkers.baseline import load as load_baseline
 from checkers.claims import Claim, ClaimsFile, load_claims_file
 from checkers.report.text import format_finding
 from checkers.runner import FILE_LABEL, Finding, check_claim, problem_finding
@@ -28,6 +33,7 @@ from checkers.runner import FILE_LABEL, Finding, check_claim, problem_finding
 __all__ = ["ClaimFailure", "ClaimItem", "ClaimsYamlFile"]
 
 _PROPERTY = "lessoncheck_finding"
+_BASELINE = pytest.StashKey[Baseline]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -44,9 +50,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="claims",
         help="collect YAML files as claim files inside folders of this name (default: claims)",
     )
+    group.addoption(
+        "--baseline",
+        metavar="FILE",
+        default=None,
+        help="failures recorded in this baseline (`lessoncheck baseline`) xfail instead of failing",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    baseline_file = config.getoption("--baseline")
+    if baseline_file:
+        try:
+            config.stash[_BASELINE] = load_baseline(
+                config.invocation_params.dir / str(baseline_file)
+            )
+        except BaselineError as error:
+            raise pytest.UsageError(f"lessoncheck: {error}") from None
     config.pluginmanager.register(_ReportCollector(config), "lessoncheck-reports")
 
 
@@ -113,8 +133,12 @@ class ClaimItem(pytest.Item):
     def runtest(self) -> None:
         finding = self._finding()
         self.user_properties.append((_PROPERTY, json.dumps(finding.to_json(), ensure_ascii=False)))
-        if finding.verdict != "pass":
-            raise ClaimFailure(finding)
+        if finding.verdict == "pass":
+            return
+        baseline = self.config.stash.get(_BASELINE, None)
+        if baseline is not None and baseline.matches(finding):
+            pytest.xfail(f"known (baseline): {finding.where}: {finding.message}")
+        raise ClaimFailure(finding)
 
     def repr_failure(
         self,
@@ -153,9 +177,26 @@ class _ReportCollector:
         if report_dir and self.findings:
             from checkers.report import write_reports
 
-            write_reports(Path(report_dir), self.findings)
+            write_reports(Path(report_dir), self.findings, extra=self._baseline_section())
         if self.findings and os.environ.get("GITHUB_ACTIONS") == "true":
             self._github(report_dir)
+
+    def _baseline_section(self) -> dict[str, Any] | None:
+        baseline = self.config.stash.get(_BASELINE, None)
+        if baseline is None:
+            return None
+        file = str(self.config.getoption("--baseline"))
+        return {"baseline": baseline.compare(self.findings, file).to_json()}
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        baseline = self.config.stash.get(_BASELINE, None)
+        if baseline is None or hasattr(self.config, "workerinput"):
+            return
+        comparison = baseline.compare(self.findings, str(self.config.getoption("--baseline")))
+        terminalreporter.write_sep("-", "lessoncheck baseline")
+        for line in comparison.fixed_lines():
+            terminalreporter.write_line(line)
+        terminalreporter.write_line(comparison.summary())
 
     def _github(self, report_dir: str | None) -> None:
         from checkers.report import github

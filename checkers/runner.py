@@ -10,21 +10,34 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from checkers.claims import Claim, ClaimsFile, Problem, load_claims_file
+from checkers.claims import Claim, ClaimsFile, Problem, load_claims_file, real_path
 from checkers.expr import ExprError
 from checkers.numbers import Printed
 from checkers.outcome import Outcome, Verdict, apply_corrections
 
-__all__ = ["CLAIM_SECONDS", "Finding", "check_claim", "iter_claim_files", "run_file"]
+__all__ = [
+    "CLAIM_SECONDS",
+    "FILE_SECONDS",
+    "Finding",
+    "check_claim",
+    "iter_claim_files",
+    "run_file",
+]
 
 CLAIM_SECONDS = 5.0
 """A claim whose check runs longer than this becomes an error; the run goes on."""
+FILE_SECONDS = 60.0
+"""Checking time the claims of one claim file may use together (real files need well under a
+second). Once it is spent, the file's remaining claims become errors without running: 50 000
+claims that each run into the per-claim limit cost a minute, not three days."""
 
 
 @dataclass(frozen=True)
@@ -65,8 +78,10 @@ class Finding:
     """``lesson`` when line points into the lesson, ``claims`` when into the claim file."""
 
     def to_json(self) -> dict[str, Any]:
-        """A plain dict for the JSON report."""
-        data = asdict(self)
+        """A plain dict for the JSON report (fields in declaration order)."""
+        # Not dataclasses.asdict: its deep copy is most of the cost of a finding, and every
+        # field here is a str, an int, None or a tuple of str.
+        data = {name: getattr(self, name) for name in _FINDING_FIELDS}
         data["details"] = list(self.details)
         data["inherits"] = list(self.inherits)
         return data
@@ -89,11 +104,15 @@ class Finding:
         return self.claims_file
 
 
+_FINDING_FIELDS = tuple(f.name for f in fields(Finding))
+
+
+@lru_cache(maxsize=256)  # once per file, not per finding: 200 000 findings, 400 000 resolves
 def _relative(path: Path | None, root: Path) -> str:
     if path is None:
         return ""
     try:
-        return path.resolve().relative_to(root).as_posix()
+        return real_path(path).relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -104,13 +123,27 @@ class _FileRun:
 
     claims_file: ClaimsFile
     outcomes: dict[str, Outcome] = field(default_factory=dict)
+    by_id: dict[str, Claim] = field(init=False)
+    """The file's claims by id, built once (not once per claim: files may hold 50 000)."""
+    on_cycle: set[str] = field(init=False)
+    """Ids of claims whose ``uses:`` lead back to themselves, found once per file."""
+    spent: float = 0.0
+    """Seconds its checks have taken so far, against :data:`FILE_SECONDS`."""
+
+    def __post_init__(self) -> None:
+        self.by_id = {c.id: c for c in self.claims_file.claims}
+        self.on_cycle = _cyclic(self.by_id)
 
 
 _RUNS: dict[Path, _FileRun] = {}
 
 
-class ClaimTimeout(Exception):
-    """A check ran past :data:`CLAIM_SECONDS`."""
+class ClaimTimeout(BaseException):
+    """A check ran past :data:`CLAIM_SECONDS`.
+
+    A BaseException, like KeyboardInterrupt, so that an ``except Exception`` inside a kind
+    cannot swallow it and run on with the alarm already spent.
+    """
 
 
 @contextmanager
@@ -135,21 +168,66 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _safe_check(run: Callable[[], Outcome], claimed: str) -> Outcome:
+def _clip(text: str, limit: int = 300) -> str:
+    """An exception's text, short enough for one report line (it may quote hostile input)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _safe_check(run: _FileRun, check: Callable[[], Outcome], claimed: str) -> Outcome:
+    left = FILE_SECONDS - run.spent
+    if left <= 0:
+        message = (
+            f"not checked: the claims of this file already took the {FILE_SECONDS:g} s "
+            "they may use together"
+        )
+        return Outcome(verdict="error", claimed=claimed, expected="", tolerance="", message=message)
+    limit = min(CLAIM_SECONDS, left)
+    started = time.monotonic()
     try:
-        with _time_limit(CLAIM_SECONDS):
-            return run()
+        with _time_limit(limit):
+            return check()
     except ClaimTimeout:
-        message = f"check took longer than {CLAIM_SECONDS:g} s and was stopped"
+        message = f"check took longer than {limit:g} s and was stopped"
+        if limit < CLAIM_SECONDS:
+            message += f" (the rest of the {FILE_SECONDS:g} s its claim file may use)"
     except ExprError as error:
-        message = f"cannot evaluate: {error.message}"
+        message = f"cannot evaluate: {_clip(error.message)}"
     except (ArithmeticError, ValueError) as error:
-        message = f"cannot evaluate: {error}"
+        message = f"cannot evaluate: {_clip(str(error))}"
     except RecursionError:
         message = "expression nests too deeply to evaluate"
     except MemoryError:
         message = "check needed too much memory and was stopped"
+    except Exception as error:  # a bug in a kind must cost one claim, not the whole run
+        message = (
+            f"internal error while checking ({type(error).__name__}: {_clip(str(error))}); "
+            "please report it with this claim"
+        )
+    finally:
+        run.spent += time.monotonic() - started
     return Outcome(verdict="error", claimed=claimed, expected="", tolerance="", message=message)
+
+
+MAX_FIX_CORRECTIONS = 64
+"""Most numbers one suggested fix rewrites; a claim with more gets no ``fix`` line."""
+
+
+def _suggest_fix(run: _FileRun, quote: str, corrections: tuple[tuple[str, str], ...]) -> str | None:
+    """The quote with its numbers corrected, or None. ``apply_corrections`` matches the numbers
+    with one regular expression, which backtracks exponentially on a hostile quote (1 000
+    copies of one number and a last number that is absent), so it runs under the same time
+    limit and file budget as a check, and not at all for vectors of thousands of numbers."""
+    left = min(CLAIM_SECONDS, FILE_SECONDS - run.spent)
+    if not corrections or len(corrections) > MAX_FIX_CORRECTIONS or left <= 0:
+        return None
+    started = time.monotonic()
+    try:
+        with _time_limit(left):
+            return apply_corrections(quote, corrections)
+    except (ClaimTimeout, RecursionError, MemoryError, ValueError):
+        return None
+    finally:
+        run.spent += time.monotonic() - started
 
 
 def _claimed_text(claim: Claim) -> str:
@@ -166,26 +244,50 @@ def _printed_value(claim: Claim) -> float | None:
     return claimed.value if isinstance(claimed, Printed) else None
 
 
-def _outcome(run: _FileRun, claim: Claim, stack: tuple[str, ...] = ()) -> Outcome:
+def _outcome(run: _FileRun, claim: Claim) -> Outcome:
     cached = run.outcomes.get(claim.id)
     if cached is not None:
         return cached
-    outcome = _compute(run, claim, stack)
-    run.outcomes[claim.id] = outcome
-    return outcome
+    # Upstream claims first, deepest first, so that _compute always finds its inputs computed:
+    # a `uses:` chain 50 000 claims long must not become 50 000 nested Python calls.
+    for step in _upstream_first(run, claim):
+        if step.id not in run.outcomes:
+            run.outcomes[step.id] = _compute(run, step)
+    return run.outcomes[claim.id]
 
 
-def _compute(run: _FileRun, claim: Claim, stack: tuple[str, ...]) -> Outcome:
+def _upstream_first(run: _FileRun, claim: Claim) -> list[Claim]:
+    """``claim`` and the not yet computed claims it uses, directly or not, in post-order
+    (every claim after the claims it uses), by an explicit-stack depth-first search."""
+    order: list[Claim] = []
+    seen = {claim.id}
+    stack = [(claim, iter(claim.header.uses.values()))]
+    while stack:
+        node, upstream_ids = stack[-1]
+        following = next(
+            (u for u in upstream_ids if u in run.by_id and u not in seen and u not in run.outcomes),
+            None,
+        )
+        if following is None:
+            stack.pop()
+            order.append(node)
+        else:
+            seen.add(following)
+            upstream = run.by_id[following]
+            stack.append((upstream, iter(upstream.header.uses.values())))
+    return order
+
+
+def _compute(run: _FileRun, claim: Claim) -> Outcome:
     claimed = _claimed_text(claim)
-    by_id = {c.id: c for c in run.claims_file.claims}
+    by_id = run.by_id
     printed_vars: dict[str, float] = {}
     true_vars: dict[str, float] = {}
     upstream_failed: list[str] = []
-    cycle = _cycle_through(by_id, claim.id)
-    if cycle:
-        return Outcome(
-            "error", claimed, "", "", f"uses: forms a cycle {' → '.join(cycle)}; nothing to start"
-        )
+    if claim.id in run.on_cycle:
+        cycle = _cycle_through(by_id, claim.id, run.on_cycle)
+        shown = " → ".join(cycle) if cycle else f"{claim.id} → … → {claim.id}"
+        return Outcome("error", claimed, "", "", f"uses: forms a cycle {shown}; nothing to start")
     for name, upstream_id in claim.header.uses.items():
         upstream = by_id.get(upstream_id)
         if upstream is None:
@@ -200,19 +302,19 @@ def _compute(run: _FileRun, claim: Claim, stack: tuple[str, ...]) -> Outcome:
                 "",
                 f"uses: {name} = {upstream_id!r}, but that claim has no single printed value",
             )
-        upstream_outcome = _outcome(run, upstream, (*stack, claim.id))
+        upstream_outcome = _outcome(run, upstream)
         printed_vars[name] = printed
         recomputed = upstream_outcome.value
         true_vars[name] = recomputed if isinstance(recomputed, float) else printed
         if upstream_outcome.verdict != "pass":
             upstream_failed.append(upstream_id)
     outcome = _safe_check(
-        lambda: claim.kind.check(claim.input, claim.context(printed_vars)), claimed
+        run, lambda: claim.kind.check(claim.input, claim.context(printed_vars)), claimed
     )
     if not upstream_failed or outcome.verdict != "pass":
         return outcome
     true_outcome = _safe_check(
-        lambda: claim.kind.check(claim.input, claim.context(true_vars)), claimed
+        run, lambda: claim.kind.check(claim.input, claim.context(true_vars)), claimed
     )
     carried = (
         f"right given its printed inputs, but carries the error of {', '.join(upstream_failed)}"
@@ -231,28 +333,77 @@ def _compute(run: _FileRun, claim: Claim, stack: tuple[str, ...]) -> Outcome:
     )
 
 
-def _cycle_through(by_id: dict[str, Claim], start: str) -> list[str]:
-    """The ids of a ``uses:`` cycle that returns to ``start``, or [] when there is none."""
-    path: list[str] = []
-    visited: set[str] = set()
+def _cyclic(by_id: dict[str, Claim]) -> set[str]:
+    """Ids of the claims on a ``uses:`` cycle: strongly connected components of more than one
+    claim, or a claim that uses itself (Tarjan's algorithm, with an explicit stack)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    component: list[str] = []
+    on_stack: set[str] = set()
+    cyclic: set[str] = set()
+    for root in by_id:
+        if root in index:
+            continue
+        work = [(root, iter(by_id[root].header.uses.values()))]
+        index[root] = low[root] = len(index)
+        component.append(root)
+        on_stack.add(root)
+        while work:
+            node, upstream_ids = work[-1]
+            for upstream in upstream_ids:
+                if upstream not in by_id:
+                    continue
+                if upstream not in index:
+                    index[upstream] = low[upstream] = len(index)
+                    component.append(upstream)
+                    on_stack.add(upstream)
+                    work.append((upstream, iter(by_id[upstream].header.uses.values())))
+                    break
+                if upstream in on_stack:
+                    low[node] = min(low[node], index[upstream])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    members: list[str] = []
+                    while True:
+                        member = component.pop()
+                        on_stack.discard(member)
+                        members.append(member)
+                        if member == node:
+                            break
+                    if len(members) > 1 or node in by_id[node].header.uses.values():
+                        cyclic.update(members)
+    return cyclic
 
-    def visit(claim_id: str) -> bool:
-        claim = by_id.get(claim_id)
-        if claim is None:
-            return False
-        for upstream_id in claim.header.uses.values():
-            if upstream_id == start:
-                path.append(upstream_id)
-                return True
-            if upstream_id not in visited:
-                visited.add(upstream_id)
-                path.append(upstream_id)
-                if visit(upstream_id):
-                    return True
-                path.pop()
-        return False
 
-    return [start, *path] if visit(start) else []
+_CYCLE_SEARCH = 10_000
+"""Claims visited at most to spell out one cycle in a message."""
+
+
+def _cycle_through(by_id: dict[str, Claim], start: str, on_cycle: set[str]) -> list[str]:
+    """The ids of a shortest ``uses:`` cycle through ``start`` ([start, …, start]), by a
+    bounded breadth-first search among the claims on cycles; [] when the search gives up."""
+    came_from: dict[str, str] = {}
+    frontier = [start]
+    visited = 0
+    while frontier and visited < _CYCLE_SEARCH:
+        following: list[str] = []
+        for node in frontier:
+            visited += 1
+            for upstream in by_id[node].header.uses.values():
+                if upstream == start:
+                    path = [node]
+                    while path[-1] != start:
+                        path.append(came_from[path[-1]])
+                    return [start, *reversed(path[:-1]), start]
+                if upstream in on_cycle and upstream not in came_from:
+                    came_from[upstream] = node
+                    following.append(upstream)
+        frontier = following
+    return []
 
 
 def _upstream_failures(run: _FileRun, claim: Claim) -> tuple[str, ...]:
@@ -298,7 +449,7 @@ def check_claim(claims_file: ClaimsFile, claim: Claim) -> Finding:
     run = _file_run(claims_file)
     outcome = _outcome(run, claim)
     fix = (
-        apply_corrections(claim.header.quote, outcome.corrections)
+        _suggest_fix(run, claim.header.quote, outcome.corrections)
         if outcome.verdict == "fail"
         else None
     )
@@ -350,14 +501,16 @@ def run_file(claims_file: ClaimsFile) -> list[Finding]:
     if file_problems:
         findings.append(problem_finding(claims_file, file_problems, FILE_LABEL))
     by_id = {c.id: c for c in claims_file.claims}
+    by_label: dict[str, list[Problem]] = {}  # grouped once: a file may hold 50 000 problems
+    for problem in claims_file.problems:
+        if problem.claim_id is not None:
+            by_label.setdefault(problem.claim_id, []).append(problem)
     for label in claims_file.order:
         claim = by_id.get(label)
         if claim is not None:
             findings.append(check_claim(claims_file, claim))
-        else:
-            problems = [p for p in claims_file.problems if p.claim_id == label]
-            if problems:
-                findings.append(problem_finding(claims_file, problems, label))
+        elif label in by_label:
+            findings.append(problem_finding(claims_file, by_label[label], label))
     return findings
 
 

@@ -7,8 +7,9 @@ itself. That gives us what ``yaml.safe_load`` cannot:
 * the line and column of every value, so a validation error points at ``file:line:column``;
 * plain scalars kept as the text the author typed, so ``claimed: 0.780`` keeps its three
   printed decimals (numbers are read later by :mod:`checkers.numbers`);
-* duplicate keys rejected, python/object tags rejected, alias expansion and file size bounded
-  (a "billion laughs" file is one clear error, not an out-of-memory kill).
+* duplicate keys rejected, python/object tags rejected, alias expansion, nesting depth and file
+  size bounded (a "billion laughs" file, ``[[[[…]]]]`` nested 100 000 deep or an alias that
+  contains itself is one clear error, not an out-of-memory kill or a RecursionError).
 """
 
 from __future__ import annotations
@@ -19,12 +20,18 @@ from typing import Any
 
 import yaml
 
-__all__ = ["MAX_BYTES", "MAX_NODES", "Located", "Position", "YamlError", "load"]
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_NODES", "Located", "Position", "YamlError", "load"]
 
 MAX_BYTES = 2_000_000
 """Largest claim file we read; real ones are a few kilobytes."""
-MAX_NODES = 200_000
-"""Most values one file may expand to, aliases included (bounds alias bombs)."""
+MAX_NODES = 100_000
+"""Most values one file may hold or expand to, aliases included (bounds alias bombs). A real
+claim file has a few thousand; PyYAML's pure-Python nodes cost about 1 KB and 60 µs each, so
+this keeps the worst file near 100 MB and 6 s."""
+MAX_DEPTH = 64
+"""Deepest nesting of mappings and lists; a claim file needs about 5. PyYAML's composer and
+:func:`_convert` recurse once per level, so this also keeps both far from Python's recursion
+limit (an alias inside its own anchor, ``&a [*a]``, would otherwise nest forever)."""
 
 _SAFE_TAGS = {
     "tag:yaml.org,2002:str",
@@ -88,7 +95,7 @@ def load(text: str) -> Located:
     if len(text.encode("utf-8", errors="surrogatepass")) > MAX_BYTES:
         raise YamlError(f"file is larger than {MAX_BYTES:,} bytes; claim files are small", None)
     try:
-        loader = yaml.SafeLoader(text)
+        loader = _BoundedLoader(text)
         try:
             root = loader.get_single_node()
         finally:
@@ -107,6 +114,42 @@ def load(text: str) -> Located:
     return Located(data=data, positions=positions)
 
 
+def _too_deep(mark: yaml.Mark | None) -> YamlError:
+    return YamlError(
+        f"values are nested more than {MAX_DEPTH} levels deep; claim files need about 5",
+        _position(mark),
+    )
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader whose (recursive) composer refuses to nest deeper than MAX_DEPTH.
+
+    Only composition is used (``get_single_node``): the loader never constructs objects, so
+    no tag, safe or not, turns into anything but a node that :func:`_convert` then checks.
+    """
+
+    _depth = 0
+    _nodes = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        self._depth += 1
+        # Counted while composing, not only while converting: a flat list of a million
+        # values would otherwise cost 700 MB of PyYAML nodes before any budget applied.
+        self._nodes += 1
+        try:
+            if self._depth > MAX_DEPTH or self._nodes > MAX_NODES:
+                event = self.peek_event()  # type: ignore[no-untyped-call]
+                if self._depth > MAX_DEPTH:
+                    raise _too_deep(event.start_mark)
+                raise YamlError(
+                    f"file has more than {MAX_NODES:,} keys and values; claim files are small",
+                    _position(event.start_mark),
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
 class SafeScalars(yaml.SafeLoader):
     """Resolves the non-string scalars we keep as values (bool, null) with PyYAML's safe rules."""
 
@@ -121,6 +164,8 @@ def _convert(
     budget: list[int],
     scalars: SafeScalars,
 ) -> Any:
+    if len(path) > MAX_DEPTH:  # only an alias to an enclosing node gets here: &a [*a]
+        raise _too_deep(node.start_mark)
     budget[0] -= 1
     if budget[0] < 0:
         raise YamlError(

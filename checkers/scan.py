@@ -11,7 +11,7 @@ from pathlib import Path
 
 from checkers import safeyaml
 from checkers.anchors import Lesson, LessonError, load_lesson
-from checkers.claims import build_claims_file
+from checkers.claims import build_claims_file, read_claims_text, real_path
 from checkers.extract import draft_claims, to_claim_data
 from checkers.extract.merge import MergeResult, merge_claims
 from checkers.report import write_atomic
@@ -23,7 +23,7 @@ __all__ = ["extract_lesson", "scan_lesson"]
 def _lesson_ref(path: Path) -> str:
     """The lesson as a claim file names it: relative to the working folder when inside it."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return real_path(path).relative_to(real_path(Path.cwd())).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -45,12 +45,42 @@ def _error(path: Path, message: str) -> Finding:
     )
 
 
+def _outside(path: Path) -> str | None:
+    """Why a path inside the working folder must not be followed, or None.
+
+    The operator names lessons (``content/*.md``), but the files come from a pull request: a
+    committed link ``content/x.md -> /etc/passwd`` (or ``claims -> /tmp``) must not make CI read
+    or write outside the checkout. A path the operator names outside the folder is their
+    choice and is used as given.
+    """
+    here = Path(os.path.abspath(Path.cwd()))
+    if not Path(os.path.abspath(path)).is_relative_to(here):
+        return None
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError):
+        return "is a symbolic link that never reaches a file (a loop)"
+    if not target.is_relative_to(real_path(Path.cwd())):
+        return "is a link to a file outside the project"
+    return None
+
+
+def _read_lesson(path: Path) -> Lesson | str:
+    """The lesson, or why it cannot be read (the message names the file)."""
+    refused = _outside(path)
+    if refused is not None:
+        return f"{path}: the lesson {refused}; not read"
+    try:
+        return load_lesson(path)
+    except LessonError as error:
+        return str(error)
+
+
 def scan_lesson(path: Path) -> list[Finding]:
     """Draft claims from one lesson and check them; an unreadable lesson is one error finding."""
-    try:
-        lesson = load_lesson(path)
-    except LessonError as error:
-        return [_error(path, str(error))]
+    lesson = _read_lesson(path)
+    if isinstance(lesson, str):
+        return [_error(path, lesson)]
     claims = to_claim_data(path, lesson.text, draft_claims(lesson.text))
     located = safeyaml.Located({"lesson": _lesson_ref(path), "claims": claims}, {})
     claims_file = build_claims_file(path, located, lesson_file=path)
@@ -61,19 +91,42 @@ def scan_lesson(path: Path) -> list[Finding]:
 
 def extract_lesson(path: Path, claims_dir: Path, *, write: bool) -> MergeResult | str:
     """Merge drafts for one lesson into ``claims_dir/<lesson>.yaml``; a string on failure."""
-    try:
-        lesson: Lesson = load_lesson(path)
-    except LessonError as error:
-        return str(error)
+    lesson = _read_lesson(path)
+    if isinstance(lesson, str):
+        return lesson
+    target = claims_dir / f"{path.stem}.yaml"
+    refused = _refuse_target(claims_dir, target)
+    if refused is not None:
+        return refused
     found = draft_claims(lesson.text)
     drafts = list(
         zip(to_claim_data(path, lesson.text, found), (d.line for d in found), strict=True)
     )
-    target = claims_dir / f"{path.stem}.yaml"
-    ref = os.path.relpath(path.resolve(), Path.cwd().resolve())
+    ref = os.path.relpath(real_path(path), real_path(Path.cwd()))
     result = merge_claims(target, Path(ref).as_posix(), lesson, drafts)
     if not target.exists() and not result.added:
         result.changed = False  # nothing found: no empty claim file
     if write and result.changed:
         write_atomic(target, result.text)
     return result
+
+
+def _refuse_target(claims_dir: Path, target: Path) -> str | None:
+    """Why ``extract`` must not touch ``target``, or None. It writes only inside the claims
+    folder, and reads an existing claim file only once it passed the same checks as ``check``
+    (size, text, safe YAML), so the round-trip YAML library never sees hostile input."""
+    refused = _outside(claims_dir)
+    if refused is not None:
+        return f"{claims_dir}: the claims folder {refused.replace('file', 'folder')}"
+    if target.is_symlink():
+        return f"{target}: is a symbolic link; extract only updates regular files"
+    if not target.exists():
+        return None
+    try:
+        safeyaml.load(read_claims_text(target))
+    except safeyaml.YamlError as error:
+        where = f":{error.position.line}:{error.position.column}" if error.position else ""
+        return f"{target}{where}: {error.message}; fix it before extracting into it"
+    except OSError as error:
+        return f"{target}: cannot read ({error.strerror})"
+    return None

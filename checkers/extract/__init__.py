@@ -6,20 +6,23 @@
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 from pathlib import Path
 from typing import Any
 
-from checkers.anchors import Lesson, fold
+from checkers.anchors import MAX_OCCURRENCES, Lesson, fold
 from checkers.extract.document import parse_document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import ALL_RECOGNIZERS
 
 __all__ = ["Draft", "claim_id", "draft_claims", "to_claim_data"]
 
-MAX_DRAFTS = 5000
-"""Most drafts one lesson may produce; beyond that the lesson is not prose a person reads."""
+MAX_DRAFTS = 2000
+"""Most drafts one lesson may produce; beyond that the lesson is not prose a person reads (the
+longest real lesson has 50). Checking, merging (ruamel.yaml) and writing drafts costs
+about 3 ms each, so this also bounds ``scan`` and ``extract`` on a hostile lesson."""
 
 
 def draft_claims(text: str) -> list[Draft]:
@@ -34,8 +37,8 @@ def draft_claims(text: str) -> list[Draft]:
                 continue
             seen.add(key)
             drafts.append(draft)
-            if len(drafts) >= MAX_DRAFTS:
-                break
+            if len(drafts) >= MAX_DRAFTS:  # stop every recogniser, not just this one
+                return sorted(drafts, key=lambda d: d.line)
     return sorted(drafts, key=lambda d: d.line)
 
 
@@ -50,19 +53,30 @@ def claim_id(draft: Draft) -> str:
     return f"{draft.recognizer}-{_slug(draft.slug or draft.quote)}-{digest}"
 
 
-def _occurrence(lesson: Lesson, draft: Draft) -> int | None:
-    """Which occurrence of the quote is the one at the draft's line (None when unique)."""
+def _occurrence(
+    lesson: Lesson, draft: Draft, cache: dict[str, list[int]] | None = None
+) -> int | None:
+    """Which occurrence of the quote is the one at the draft's line (None when unique).
+
+    ``cache`` keeps each quote's occurrence lines (at most MAX_OCCURRENCES, as anchoring
+    counts them), so 5 000 drafts of one repeated sentence search the lesson once, not 5 000
+    times.
+    """
     needle = fold(draft.quote)[0]
-    starts: list[int] = []
-    position = lesson.folded.find(needle)
-    while position != -1:
-        starts.append(position)
-        position = lesson.folded.find(needle, position + 1)
-    if len(starts) <= 1:
+    lines = None if cache is None else cache.get(needle)
+    if lines is None:
+        starts: list[int] = []
+        position = lesson.folded.find(needle)
+        while position != -1 and len(starts) < MAX_OCCURRENCES:
+            starts.append(position)
+            position = lesson.folded.find(needle, position + 1)
+        lines = [lesson.position(lesson.offsets[s])[0] for s in starts]
+        if cache is not None:
+            cache[needle] = lines
+    if len(lines) <= 1:
         return None
-    lines = [lesson.position(lesson.offsets[s])[0] for s in starts]
-    at_or_after = [i for i, line in enumerate(lines) if line >= draft.line]
-    return (at_or_after[0] if at_or_after else len(lines) - 1) + 1
+    index = bisect.bisect_left(lines, draft.line)  # the first occurrence at or after the line
+    return min(index, len(lines) - 1) + 1
 
 
 def to_claim_data(lesson_path: Path, text: str, drafts: list[Draft]) -> list[dict[str, Any]]:
@@ -70,10 +84,13 @@ def to_claim_data(lesson_path: Path, text: str, drafts: list[Draft]) -> list[dic
     lesson = Lesson.from_text(lesson_path, text)
     claims: list[dict[str, Any]] = []
     used: set[str] = set()
+    repeats: dict[str, int] = {}  # how many times each id was taken, so a quote repeated
+    occurrences: dict[str, list[int]] = {}  # 5 000 times costs 5 000 steps, not 5 000²
     for draft in drafts:
-        identifier = claim_id(draft)
+        identifier = base = claim_id(draft)
         while identifier in used:
-            identifier += "-b"
+            repeats[base] = repeats.get(base, 0) + 1
+            identifier = f"{base}-b" if repeats[base] == 1 else f"{base}-b{repeats[base]}"
         used.add(identifier)
         data: dict[str, Any] = {
             "id": identifier,
@@ -82,7 +99,7 @@ def to_claim_data(lesson_path: Path, text: str, drafts: list[Draft]) -> list[dic
             "origin": "auto",
             "confidence": round(draft.confidence, 2),
         }
-        occurrence = _occurrence(lesson, draft)
+        occurrence = _occurrence(lesson, draft, occurrences)
         if occurrence is not None:
             data["occurrence"] = occurrence
         data.update(draft.fields)

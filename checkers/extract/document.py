@@ -11,14 +11,32 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-__all__ = ["Block", "Document", "Line", "Table", "logical_lines", "parse_document"]
+__all__ = [
+    "CHUNK_CHARS",
+    "HARD_CHUNK_CHARS",
+    "Block",
+    "Document",
+    "Line",
+    "Table",
+    "logical_lines",
+    "parse_document",
+]
+
+CHUNK_CHARS = 16_000
+"""A lesson is parsed in pieces of about this many characters, cut only where Markdown starts
+afresh (a blank line, then an unindented line, outside a fenced block), so that the parser's
+tokens (some 350 bytes each, up to two per character of input) never exist for the whole
+lesson at once."""
+HARD_CHUNK_CHARS = 4 * CHUNK_CHARS
+"""A piece that finds no such place is cut anyway at this size (at a line break): only a
+hostile lesson has none for 64 000 characters."""
 
 _CONTINUATION = re.compile(r"^\s*(?:=|＝|≈|≃|≅|≒)")
 _OPEN_RELATION = re.compile(r"(?:=|＝|≈|≃|≅|≒)\s*$")
@@ -78,8 +96,14 @@ class Document:
 
     def source_line(self, number: int) -> str:
         """The lesson's line ``number`` (1-based) as written, stripped; "" when out of range."""
-        lines = self.text.splitlines()
+        lines = self._source_lines
         return lines[number - 1].strip() if 0 < number <= len(lines) else ""
+
+    @cached_property
+    def _source_lines(self) -> list[str]:
+        # Split once: recognisers ask for a line per table row, and a hostile lesson has
+        # 50 000 rows (splitting the whole text per call made that quadratic).
+        return self.text.splitlines()
 
     def lines(self) -> Iterator[tuple[Block, Line]]:
         """Every line of every block, with the block it belongs to."""
@@ -88,19 +112,55 @@ class Document:
                 yield block, line
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
+@lru_cache(maxsize=2)
+def _parser(front_matter: bool = True) -> MarkdownIt:
     # Only block structure is needed: every text is kept as written (``token.content``), so
     # the core "inline" rule, which would build a child token for every emphasis, link and
     # word of every block, is disabled. That divides the parser's memory several times over
     # on hostile lessons (a table of 50 000 rows, 50 000 nested ``*a **b``).
-    return (
-        MarkdownIt("commonmark", {"html": False})
-        .enable("table")
-        .use(dollarmath_plugin)
-        .use(front_matter_plugin)
-        .disable("inline")
-    )
+    parser = MarkdownIt("commonmark", {"html": False}).enable("table").use(dollarmath_plugin)
+    if front_matter:  # only the first piece of a lesson may open with front matter
+        parser.use(front_matter_plugin)
+    return parser.disable("inline")
+
+
+# Line breaks as markdown-it counts them (its "normalize" rule), so line numbers agree.
+_NEWLINES = re.compile(r"\r\n?|\n")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FRONT_MATTER = re.compile(r"^-{3,}\s*$")
+
+
+def _pieces(text: str, size: int) -> Iterator[tuple[int, str]]:
+    """(0-based first line, text) of consecutive pieces of ``text`` (see :data:`CHUNK_CHARS`)."""
+    lines = _NEWLINES.split(text)
+    fence: str | None = None  # the marker of the open top-level fence, if any
+    in_front_matter = bool(lines) and _FRONT_MATTER.match(lines[0]) is not None
+    start, length = 0, 0
+    for index, line in enumerate(lines):
+        at_new_block = (
+            index > start
+            and not lines[index - 1].strip()
+            and line[:1].strip() != ""
+            and fence is None
+            and not in_front_matter
+        )
+        if (length >= size and at_new_block) or length >= HARD_CHUNK_CHARS:
+            yield start, "\n".join(lines[start:index])
+            start, length = index, 0
+        length += len(line) + 1
+        if in_front_matter and index > 0 and _FRONT_MATTER.match(line):
+            in_front_matter = False
+        marker = _FENCE.match(line)
+        if marker is not None:
+            if fence is None:
+                fence = marker.group(1)
+            elif (
+                marker.group(1)[0] == fence[0]
+                and len(marker.group(1)) >= len(fence)
+                and not line.strip().strip(fence[0])  # a closing fence has nothing after it
+            ):
+                fence = None
+    yield start, "\n".join(lines[start:])
 
 
 def _split(content: str, first_line: int) -> tuple[Line, ...]:
@@ -111,37 +171,44 @@ def _split(content: str, first_line: int) -> tuple[Line, ...]:
     )
 
 
-def parse_document(text: str) -> Document:
-    """Parse lesson Markdown into blocks of source lines."""
-    tokens = _parser().parse(text)
+def parse_document(text: str, *, chunk_chars: int = CHUNK_CHARS) -> Document:
+    """Parse lesson Markdown into blocks of source lines, a piece at a time."""
     blocks: list[Block] = []
+    for first_line, piece in _pieces(text, chunk_chars):
+        blocks.extend(_blocks(_parser(first_line == 0).parse(piece), first_line))
+    return Document(text=text, blocks=tuple(blocks))
+
+
+def _blocks(tokens: list[Token], offset: int) -> Iterator[Block]:
+    """The blocks of one piece's tokens; ``offset`` is the piece's first line in the lesson."""
     index = 0
     while index < len(tokens):
         token = tokens[index]
         if token.type == "table_open":
-            block, index = _table(tokens, index)
-            blocks.append(block)
+            block, index = _table(tokens, index, offset)
+            yield block
             continue
         if token.type == "inline" and token.map:
             kind = (
                 "heading" if index > 0 and tokens[index - 1].type == "heading_open" else "paragraph"
             )
-            blocks.append(Block(kind, _split(token.content, token.map[0] + 1)))
-        elif token.type in ("fence", "code_block") and token.map:
-            blocks.append(Block("fence", _split(token.content, token.map[0] + 2)))
+            yield Block(kind, _split(token.content, offset + token.map[0] + 1))
+        elif token.type == "fence" and token.map:  # content starts after the ``` line
+            yield Block("fence", _split(token.content, offset + token.map[0] + 2))
+        elif token.type == "code_block" and token.map:  # indented: content is the first line
+            yield Block("fence", _split(token.content, offset + token.map[0] + 1))
         elif token.type in ("math_block", "math_block_label") and token.map:
-            blocks.append(Block("math", _split(token.content, token.map[0] + 1)))
+            yield Block("math", _split(token.content, offset + token.map[0] + 1))
         index += 1
-    return Document(text=text, blocks=tuple(blocks))
 
 
-def _table(tokens: list[Token], start: int) -> tuple[Block, int]:
+def _table(tokens: list[Token], start: int, offset: int) -> tuple[Block, int]:
     header: list[str] = []
     rows: list[tuple[tuple[str, ...], int]] = []
     cells: list[str] = []
     row_line = 0
     in_head = False
-    header_line = (tokens[start].map or [0])[0] + 1
+    header_line = offset + (tokens[start].map or [0])[0] + 1
     index = start + 1
     while index < len(tokens) and tokens[index].type != "table_close":
         token = tokens[index]
@@ -151,7 +218,7 @@ def _table(tokens: list[Token], start: int) -> tuple[Block, int]:
             in_head = False
         elif token.type == "tr_open":
             cells = []
-            row_line = (token.map or [0])[0] + 1
+            row_line = offset + (token.map or [0])[0] + 1
         elif token.type == "inline":
             cells.append(token.content)
         elif token.type == "tr_close":

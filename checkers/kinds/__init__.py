@@ -6,35 +6,22 @@ Each kind is a module with the same small interface (like pre-commit's languages
 * ``Input``: a :class:`checkers.outcome.KindInput` model of those fields;
 * ``check(input, context) -> Outcome``: pure numerics, no I/O.
 
-To add a kind, write ``checkers/kinds/<name>.py`` and add it to :data:`ALL_KINDS`.
+To add a kind, write ``checkers/kinds/<name>.py`` and add it to :data:`KIND_MODULES`.
+
+A kind's module is imported the first time a claim of that kind is looked up, so a run of
+``arithmetic`` claims never pays for numpy or sympy (``statistic``), and start-up stays short.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import importlib
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from checkers.kinds import (
-    activation,
-    arithmetic,
-    attention,
-    counting,
-    ffn,
-    identity,
-    masked_softmax,
-    memory,
-    model_config,
-    norm,
-    positional,
-    projection,
-    residual,
-    scaling,
-    scores,
-    softmax,
-    statistic,
-)
-from checkers.outcome import Context, KindInput, Outcome
+if TYPE_CHECKING:
+    from checkers.outcome import Context, KindInput, Outcome
 
-__all__ = ["ALL_KINDS", "Kind"]
+__all__ = ["ALL_KINDS", "KIND_MODULES", "Kind"]
 
 
 class Kind(Protocol):
@@ -51,23 +38,54 @@ class Kind(Protocol):
         ...
 
 
-ALL_KINDS: dict[str, Kind] = {
-    "activation": activation,
-    "arithmetic": arithmetic,
-    "attention": attention,
-    "counting": counting,
-    "ffn": ffn,
-    "identity": identity,
-    "masked_softmax": masked_softmax,
-    "memory": memory,
-    "model_config": model_config,
-    "norm": norm,
-    "positional": positional,
-    "projection": projection,
-    "residual": residual,
-    "scaling": scaling,
-    "scores": scores,
-    "softmax": softmax,
-    "statistic": statistic,
+KIND_MODULES: dict[str, str] = {
+    "activation": "checkers.kinds.activation",
+    "arithmetic": "checkers.kinds.arithmetic",
+    "attention": "checkers.kinds.attention",
+    "counting": "checkers.kinds.counting",
+    "ffn": "checkers.kinds.ffn",
+    "identity": "checkers.kinds.identity",
+    "masked_softmax": "checkers.kinds.masked_softmax",
+    "memory": "checkers.kinds.memory",
+    "model_config": "checkers.kinds.model_config",
+    "norm": "checkers.kinds.norm",
+    "positional": "checkers.kinds.positional",
+    "projection": "checkers.kinds.projection",
+    "residual": "checkers.kinds.residual",
+    "scaling": "checkers.kinds.scaling",
+    "scores": "checkers.kinds.scores",
+    "softmax": "checkers.kinds.softmax",
+    "statistic": "checkers.kinds.statistic",
 }
 """Kind name (the ``kind:`` field of a claim) → module implementing it."""
+
+
+class _Kinds(Mapping[str, "Kind"]):
+    """A read-only dict of kind name → module that imports each module on first lookup."""
+
+    def __init__(self, modules: Mapping[str, str]) -> None:
+        self._modules = dict(modules)
+        self._loaded: dict[str, Kind] = {}
+
+    def __getitem__(self, name: str) -> Kind:
+        kind = self._loaded.get(name)
+        if kind is None:
+            kind = cast("Kind", importlib.import_module(self._modules[name]))
+            self._loaded[name] = kind
+        return kind
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._modules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __repr__(self) -> str:
+        return f"ALL_KINDS({', '.join(self._modules)})"
+
+
+ALL_KINDS: Mapping[str, Kind] = _Kinds(KIND_MODULES)
+"""Kind name → module implementing it, imported when first looked up (see :data:`KIND_MODULES`)."""

@@ -47,8 +47,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-import numpy as np
-import sympy as sp  # type: ignore[import-untyped]
 from pydantic import Field, field_validator, model_validator
 
 from checkers.expr import (
@@ -87,8 +85,34 @@ MONTE_CARLO_BUDGET = 4_000_000
 MONTE_CARLO_SEED = 0
 """Seed of the cross-check, so that its detail line is reproducible."""
 
-D_K = sp.Symbol("d_k", positive=True, integer=True)
-"""The head dimension, a positive integer symbol."""
+
+class _LazySympy:
+    """sympy, imported on first use: only ``statistic`` claims need it, and importing it takes
+    a fifth of a second that every other run would pay at start-up."""
+
+    def __getattr__(self, name: str) -> Any:
+        import sympy  # type: ignore[import-untyped]
+
+        value = getattr(sympy, name)
+        setattr(self, name, value)  # found directly from now on
+        return value
+
+
+sp: Any = _LazySympy()
+
+
+@lru_cache(maxsize=1)
+def _d_k() -> Any:
+    """The head dimension, a positive integer symbol (``D_K``)."""
+    return sp.Symbol("d_k", positive=True, integer=True)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "D_K":  # the symbol, built with sympy on first use
+        return _d_k()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 _NO_SCALE = frozenset({"", "none", "1", "无"})
 _MOMENT_SYMBOL: dict[str, str] = {"mean": "E", "variance": "Var", "std": "std"}
 _MOMENT_NAME: dict[str, str] = {"mean": "mean", "variance": "variance", "std": "standard deviation"}
@@ -150,8 +174,11 @@ class Input(KindInput):
 # ------------------------------------------------------------------------------ safe sympy
 
 
+@lru_cache(maxsize=1024)
 def _symbolic(text: str, field: str) -> Any:
-    """``text`` as a sympy expression, via checkers.expr's whitelisted tree (never sympify)."""
+    """``text`` as a sympy expression, via checkers.expr's whitelisted tree (never sympify).
+
+    Cached (sympy expressions are immutable): a course states the same moments many times."""
     try:
         tree = parse(text)
         # Evaluating in floats first makes the expression module's bounds refuse towers such as
@@ -175,7 +202,7 @@ def _to_sympy(node: Node) -> Any:
         return sp.Rational(node.value.numerator, node.value.denominator)
     if isinstance(node, Name):
         if node.name == "d_k":
-            return D_K
+            return _d_k()
         raise SymbolicError(f"unknown name {node.name!r}; the only variable is d_k")
     if isinstance(node, Unary):
         operand = _to_sympy(node.operand)
@@ -234,6 +261,7 @@ class _Moments:
         return {"mean": self.mean, "variance": self.variance, "std": self.std}[moment]
 
 
+@lru_cache(maxsize=256)
 def _derive(scale: Any, scale_text: str) -> _Moments:
     """Moments of Σ q_i k_i / scale from independence and linearity, with sympy symbols.
 
@@ -249,8 +277,8 @@ def _derive(scale: Any, scale_text: str) -> _Moments:
     term_square = (var_q + mean_q**2) * (var_k + mean_k**2)
     term_variance = sp.expand(term_square - term_mean**2)
     # The d_k terms are independent: means add (linearity) and so do variances.
-    total_mean = sp.summation(term_mean, (index, 1, D_K)).subs(assumed)
-    total_variance = sp.summation(term_variance, (index, 1, D_K)).subs(assumed)
+    total_mean = sp.summation(term_mean, (index, 1, _d_k())).subs(assumed)
+    total_variance = sp.summation(term_variance, (index, 1, _d_k())).subs(assumed)
     total_std = sp.sqrt(total_variance)
     steps = [
         "assume q_i, k_i independent with E = 0 and Var = 1, so E[q_i²] = Var + E² = "
@@ -328,10 +356,10 @@ def check(claim: Input, context: Context) -> Outcome:
         parts.append(_symbolic_part(claim, claim.claimed, moments, scale, quantity))
     value: float | None = None
     if claim.d_k is not None:
-        at_d_k = expected.subs(D_K, claim.d_k)
+        at_d_k = expected.subs(_d_k(), claim.d_k)
         value = float(at_d_k)
         details.append(f"at d_k = {claim.d_k}: {what} = {_show(expected)} = {_show(at_d_k)}")
-        details.append(_monte_carlo(claim.d_k, float(scale.subs(D_K, claim.d_k))))
+        details.append(_monte_carlo(claim.d_k, float(scale.subs(_d_k(), claim.d_k))))
         if claim.claimed_value is not None:
             parts.append(_numeric_part(claim, value, at_d_k, what, context))
     elif expected.is_number:
@@ -390,7 +418,7 @@ def _mixed_up_moment(moment: str, stated: Any, moments: _Moments, quantity: str)
     for other in ("variance", "std", "mean"):
         value = moments.of(other)
         if other != moment and _same(value, stated):
-            grows = sp.diff(value, D_K).is_positive is True
+            grows = sp.diff(value, _d_k()).is_positive is True
             role = "the quantity that grows with d_k" if grows else f"the {_MOMENT_NAME[other]}"
             return f"{_what(other, quantity)} = {_show(value)} is {role}"
     return ""
@@ -418,8 +446,9 @@ def _numeric_part(claim: Input, value: float, exact: Any, what: str, context: Co
     return _Part(False, message, printed, expected, comparison.tolerance.reason, fix)
 
 
+@lru_cache(maxsize=256)
 def _trend_part(trend: str, expected: Any, what: str) -> _Part:
-    slope = sp.simplify(sp.diff(expected, D_K))
+    slope = sp.simplify(sp.diff(expected, _d_k()))
     if slope == 0:
         actual = "constant"
     elif slope.is_positive is True:
@@ -442,6 +471,7 @@ def _trend_part(trend: str, expected: Any, what: str) -> _Part:
     return _Part(False, message, trend, actual, f"exact: {reason}")
 
 
+@lru_cache(maxsize=1024)
 def _same(left: Any, right: Any) -> bool:
     difference = sp.simplify(left - right)
     if difference == 0:
@@ -450,8 +480,11 @@ def _same(left: Any, right: Any) -> bool:
     return difference.equals(0) is True
 
 
+@lru_cache(maxsize=256)
 def _monte_carlo(d_k: int, divisor: float) -> str:
     """A seeded sampling estimate of the three moments, reported but never the verdict."""
+    import numpy as np
+
     samples = min(MONTE_CARLO_SAMPLES, MONTE_CARLO_BUDGET // d_k)
     if samples < 200:
         return f"Monte-Carlo cross-check skipped: d_k = {d_k} is too large for a quick run"

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "REPORT_FILES",
@@ -89,18 +89,22 @@ def explain(finding: Finding) -> list[str]:
 
 
 def write_reports(
-    directory: Path, findings: Sequence[Finding], root: Path | None = None
+    directory: Path,
+    findings: Sequence[Finding],
+    root: Path | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> list[Path]:
     """Write every report format into ``directory``; return the paths written.
 
     ``root`` is the folder the findings' ``source`` paths are relative to (default: the working
-    folder); the HTML report embeds those lessons' text.
+    folder); the HTML report embeds those lessons' text. ``extra`` adds top-level sections to
+    ``report.json`` (``baseline``).
     """
     # Imported here so that running claims without --report-dir never imports jinja2.
     from checkers.report import html, json_report, markdown, sarif
 
     json_path, md_path, html_path, sarif_path = (directory / name for name in REPORT_FILES)
-    json_report.write(json_path, findings)
+    json_report.write(json_path, findings, extra)
     markdown.write(md_path, findings)
     html.write(html_path, findings, Path.cwd() if root is None else root)
     sarif.write(sarif_path, findings)

@@ -21,13 +21,25 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
-from checkers.expr import ExprError, Node, Number, Unary, Vector, evaluate, names, parse
+from checkers.expr import (
+    FUNCTIONS,
+    ExprError,
+    Node,
+    Number,
+    Unary,
+    Vector,
+    evaluate,
+    names,
+    parse,
+)
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
 from checkers.numbers import (
     BYTE_PREFIXES,
+    UNITS,
     NumberError,
     byte_units,
     parse_printed,
@@ -40,9 +52,17 @@ NAME = "chains"
 
 _RELATION = re.compile(
     r"约等于|约为|约(?=\s*[-−+]?\d)|(?<![<>!=:+\-*/])(?:=|＝)(?![=>])|[≈≃≅≒]"
-    r"|,?\s*which is (?:about|roughly|approximately|around)(?=\s*[-−+]?\d)"
+    # "(?<![\s,])": the spaces before "which" are matched from the first one only, so a line
+    # of a million spaces costs a million steps, not a million squared.
+    r"|(?:,|(?<![\s,]))\s*which is (?:about|roughly|approximately|around)(?=\s*[-−+]?\d)"
 )
 _MAX_SIDE = 240
+_MAX_EXPRESSION = 2000  # longest expression an arithmetic claim accepts
+PARSE_BUDGET = 1_000_000
+"""Characters of candidate sides one lesson may send to the expression parser (about 3 s of
+work; the longest real lesson uses 30 000). A hostile lesson of 100 000 equations drafts
+what the budget covers and no more."""
+_budget = [PARSE_BUDGET]  # what is left of it for the lesson being recognised
 _IEC = re.compile(r"\d\s*[KMGT]iB\b")
 _DECIMAL_BYTES = byte_units("decimal")
 _BYTE_NAMES = frozenset(_DECIMAL_BYTES)
@@ -80,6 +100,30 @@ _SCALE = {
 }
 
 
+# Fast refusals, so that prose around an equation costs a regex search rather than a parse.
+# A CJK ideograph that no unit or count word above uses can be neither read by parse_printed
+# nor tokenised by checkers.expr (it is its own NFKC form, and no name or number): a side that
+# contains one never evaluates.
+_UNIT_WORDS = "".join((*UNITS, *_SCALE)) + "".join(
+    pattern.pattern for pattern in (_BYTES_WORD, _COUNT_WORD, _COUNT_NOUN, _BYTES_AFTER_GROUP)
+)
+_UNIT_IDEOGRAPHS = sorted({c for c in _UNIT_WORDS if "\u3400" <= c <= "\u9fff"})
+_FOREIGN_IDEOGRAPH = re.compile(
+    "(?![" + "".join(_UNIT_IDEOGRAPHS) + "])[\u3400-\u4dbf\u4e00-\u9fff]"
+)
+# An ASCII word with ASCII (or nothing) on both sides is one name token of checkers.expr, and
+# not a digit's exponent (1e5, 1.e5); unless it is a function, a constant or a byte unit, the
+# expression has a free variable and _evaluable refuses it, so it need not be parsed.
+_ASCII_WORD = re.compile(
+    r"(?<![A-Za-z0-9_.])(?<![^\x00-\x7f])[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])(?![^\x00-\x7f])"
+)
+_KNOWN_WORDS = FUNCTIONS | {"e", "pi", "inf"} | _BYTE_NAMES
+
+
+def _has_free_word(candidate: str) -> bool:
+    return any(word not in _KNOWN_WORDS for word in _ASCII_WORD.findall(candidate))
+
+
 def _as_expression(text: str) -> str:
     """Lesson notation that our grammar reads differently: ``2 x 3``, units after numbers."""
     text = _MULTIPLY_X.sub(" × ", text)
@@ -115,6 +159,18 @@ def _evaluable(text: str) -> tuple[float | tuple[float, ...], bool] | None:
     """(value, is a bare printed number) when ``text`` is arithmetic we can evaluate alone."""
     if not text or len(text) > _MAX_SIDE or not any(ch.isdigit() or ch in "∞π" for ch in text):
         return None
+    _budget[0] -= len(text)
+    if _budget[0] < 0:
+        return None
+    return _evaluate_side(text)
+
+
+@lru_cache(maxsize=8192)
+def _evaluate_side(text: str) -> tuple[float | tuple[float, ...], bool] | None:
+    """The work of :func:`_evaluable`, a pure function of the text: lessons repeat their
+    numbers (``√d_k``, ``0.78``), and each is read once. The budget is still charged per try."""
+    if _FOREIGN_IDEOGRAPH.search(text):
+        return None
     if text[-1] in "×倍xX%":
         # "64×", "8 倍": a printed ratio our grammar does not read as arithmetic.
         try:
@@ -122,6 +178,8 @@ def _evaluable(text: str) -> tuple[float | tuple[float, ...], bool] | None:
         except NumberError:
             return None
     candidate = _as_expression(text)
+    if _has_free_word(candidate):
+        return None
     try:
         tree = parse(candidate)
         if names(tree) - _BYTE_NAMES:
@@ -166,7 +224,13 @@ def _starts(text: str) -> list[int]:
 
 
 def _prefix(text: str, offset: int, relation: str) -> _Side | None:
+    # A side is at most _MAX_SIDE long (plus a full stop), so ends further out can only give
+    # a side too long or, inside trailing whitespace, the same side as an earlier end; skipping
+    # them keeps a megabyte of "a a a …" linear instead of quadratic.
+    limit = len(text) - len(text.lstrip()) + _MAX_SIDE + 2
     for end in _ends(text):
+        if end > limit:
+            continue
         piece = text[:end].rstrip()
         if piece.endswith(".") and not piece[:-1].endswith("."):
             piece = piece[:-1]  # a sentence's full stop, not a decimal point
@@ -179,7 +243,10 @@ def _prefix(text: str, offset: int, relation: str) -> _Side | None:
 
 
 def _suffix(text: str, offset: int, relation: str) -> _Side | None:
+    first = len(text.rstrip()) - _MAX_SIDE - 1  # earlier starts give sides too long (_prefix)
     for start in _starts(text):
+        if start < first:
+            continue
         piece = text[start:].strip()
         found = _evaluable(piece)
         if found is not None:
@@ -290,6 +357,8 @@ def _draft(
     if isinstance(claimed.value, tuple) != isinstance(chain[0].value, tuple):
         return None
     expression = chain[0].text + "".join(f" {s.relation or '='} {s.text}" for s in chain[1:])
+    if len(expression) > _MAX_EXPRESSION:
+        return None  # the arithmetic kind would refuse it; a hostile "1+1 = 1+1 = …" line
     used = [*chain, claimed]
     begin = min(s.start for s in used)
     end = max(s.end for s in used)
@@ -317,6 +386,7 @@ def recognize(document: Document) -> Iterator[Draft]:
     # A lesson that writes KiB/GiB itself means powers of 1000 by KB/GB; one that never does
     # may mean either, and the verdict says which reading matched.
     prefixes = "decimal" if _IEC.search(document.text) else "either"
+    _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
         text, where = plain(source)
         if not _RELATION.search(text):

@@ -24,10 +24,13 @@ _WIDTH = re.compile(
     r"(?:d_?\(?model\)?|hidden(?:\s+size)?|隐藏维度|模型维度)\s*(?:[=＝:：]|of|is)?\s*(\d[\d,]*)",
     re.IGNORECASE,
 )
-_HEADS = re.compile(r"(\d+)\s*(?:个\s*)?(?:注意力\s*)?(?:头(?![维大])|(?:attention\s+)?heads\b)")
+# "(?<!\d)": a number is matched from its first digit only, so long digit runs stay linear.
+_HEADS = re.compile(
+    r"(?<!\d)(\d+)\s*(?:个\s*)?(?:注意力\s*)?(?:头(?![维大])|(?:attention\s+)?heads\b)"
+)
 _PER_HEAD = re.compile(
     r"每个?头\s*(?:分到|各|有|是)?\s*(\d+)\s*维"
-    r"|(\d+)\s*(?:dimensions|dims)\s+(?:per|for each|each)\s+head"
+    r"|(?<!\d)(\d+)\s*(?:dimensions|dims)\s+(?:per|for each|each)\s+head"
     r"|head\s+(?:size|dim(?:ension)?)\s*(?:of|is|=|:)?\s*(\d+)",
     re.IGNORECASE,
 )

@@ -37,13 +37,17 @@ _FROM_TO = re.compile(
     r"(?:to|降到|降至|减到|减少到|缩到|缩减到|增加到|提升到|升到|到|至)\s*"
     r"(\d[\d,]*(?:\.\d+)?)"
 )
-_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
-_SHARE_OF = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s+of\s+(?:the\s+)?(\d[\d,]*(?:\.\d+)?)\b")
+# A number is matched from its first digit only ("(?<!\d)"), never again from each later
+# digit: the leftmost match is the same, and a lesson line of 500 000 digits stays linear.
+_PERCENT = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*%")
+_SHARE_OF = re.compile(
+    r"(?<!\d)(?<!\d,)(\d[\d,]*(?:\.\d+)?)\s+of\s+(?:the\s+)?(\d[\d,]*(?:\.\d+)?)\b"
+)
 _ANY_NUMBER = re.compile(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?![\d%])")
 _FRACTION_LEFT = re.compile(
-    r"(?:原来的\s*)?(\d+)\s*分之\s*(一|\d+)|(?:to|为|到|至)\s*(?:原来的\s*)?(\d+)\s*/\s*(\d+)"
+    r"(?:原来的\s*)?(?<!\d)(\d+)\s*分之\s*(一|\d+)|(?:to|为|到|至)\s*(?:原来的\s*)?(\d+)\s*/\s*(\d+)"
 )
-_RATIO = re.compile(r"(\d+(?:\.\d+)?)\s*(?:×|x|倍|-fold)(?![\dA-Za-z])")
+_RATIO = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*(?:×|x|倍|-fold)(?![\dA-Za-z])")
 _DOWN = re.compile(
     r"省|节省|减少|降低|下降|缩小|缩减|saving|saves?|reduc|fewer|less|cut|drop|shrink"
 )

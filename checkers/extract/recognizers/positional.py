@@ -12,6 +12,7 @@ Each becomes a ``positional`` claim (sinusoidal encoding of "Attention Is All Yo
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -30,22 +31,41 @@ _EXPONENT = re.compile(r"10000\s*\^\s*\(?\s*(\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*\)?
 _ARGUMENT = re.compile(r"(?:sin|cos)\s*\(\s*([-−]?\d+(?:\.\d+)?)\s*\)")
 
 
-def _d_model_before(document: Document, line: int, prefix: str) -> str | None:
-    """The last ``d_model = N`` stated above the line, or earlier on it (``prefix``)."""
-    found = None
-    for text in [*document.text.splitlines()[: line - 1], prefix]:
+_Stated = tuple[list[int], list[str]]
+
+
+def _d_model_statements(document: Document) -> _Stated:
+    """(line numbers, values) of every ``d_model = N`` in the lesson, in order; found once per
+    lesson, not once per PE value (50 000 PE lines made that quadratic)."""
+    numbers: list[int] = []
+    values: list[str] = []
+    for number, text in enumerate(document.text.splitlines(), start=1):
         for match in _D_MODEL.finditer(text):
-            found = match.group(1)
+            numbers.append(number)
+            values.append(match.group(1))
+    return numbers, values
+
+
+def _d_model_before(stated: _Stated, line: int, prefix: str) -> str | None:
+    """The last ``d_model = N`` stated above the line, or earlier on it (``prefix``)."""
+    numbers, values = stated
+    above = bisect.bisect_left(numbers, line)  # statements on lines before ``line``
+    found = values[above - 1] if above else None
+    for match in _D_MODEL.finditer(prefix):
+        found = match.group(1)
     return found
 
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``positional`` claim for every PE value or vector the lesson prints."""
+    stated: _Stated | None = None
     for _block, line in document.lines():
         if "PE" not in line.text:
             continue
+        if stated is None:
+            stated = _d_model_statements(document)
         for match in _VALUE.finditer(line.text):
-            d_model = _d_model_before(document, line.number, line.text[: match.start()])
+            d_model = _d_model_before(stated, line.number, line.text[: match.start()])
             if d_model is None:
                 continue
             rest = match.group(3)
@@ -75,7 +95,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                 slug=f"pe-{match.group(1)}-{match.group(2)}",
             )
         for match in _VECTOR.finditer(line.text):
-            d_model = _d_model_before(document, line.number, line.text[: match.start()])
+            d_model = _d_model_before(stated, line.number, line.text[: match.start()])
             if d_model is None:
                 continue
             values = [v.strip() for v in match.group(2)[1:-1].split(",")]

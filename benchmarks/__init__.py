@@ -1,0 +1,1 @@
+"""Benchmarks of lessoncheck against its floors (see ``benchmarks/run.py``)."""

@@ -1,0 +1,57 @@
+"""The benchmark course generator makes courses that load cleanly (no timings are tested here)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from benchmarks.make_course import load_cases, make_big_lesson, make_course
+from checkers.claims import load_claims_file
+from checkers.kinds import ALL_KINDS
+from checkers.runner import run_file
+from checkers.scan import scan_lesson
+
+
+def test_every_registered_kind_has_cases_that_pass_and_fail() -> None:
+    cases = load_cases()
+    assert set(cases) == set(ALL_KINDS)
+    for kind, found in cases.items():
+        assert {c.expect for c in found} == {"pass", "fail"}, kind
+
+
+def test_course_loads_anchors_and_fails_where_expected(tmp_path: Path) -> None:
+    course = make_course(tmp_path, lessons=2, claims=2 * len(ALL_KINDS) + 6, fail_every=5)
+    assert course.kinds == set(ALL_KINDS)
+    assert len(course.lessons) == len(course.claim_files) == 2
+    failing: set[str] = set()
+    total = 0
+    for path in course.claim_files:
+        claims_file = load_claims_file(path)
+        assert claims_file.problems == ()
+        assert all(claim.anchor is not None for claim in claims_file.claims)
+        total += len(claims_file.claims)
+        failing |= {
+            f"claims/{path.name}::{finding.id}"
+            for finding in run_file(claims_file)
+            if finding.verdict != "pass"
+        }
+    assert total == course.claims
+    assert failing == course.failing
+    assert 0 < len(failing) < total
+
+
+@pytest.mark.parametrize("lessons", [1, 3])
+def test_claims_are_spread_over_the_lessons(tmp_path: Path, lessons: int) -> None:
+    course = make_course(tmp_path, lessons=lessons, claims=10)
+    counts = [len(load_claims_file(path).claims) for path in course.claim_files]
+    assert sum(counts) == 10 and max(counts) - min(counts) <= 1
+
+
+def test_big_lesson_stays_under_its_size_and_scans(tmp_path: Path) -> None:
+    lesson = make_big_lesson(tmp_path / "big.md", size=20_000)
+    assert 15_000 < lesson.stat().st_size <= 20_000
+    findings = scan_lesson(lesson)
+    assert findings and all(f.id != "(lesson)" for f in findings)
+    assert any(f.verdict == "pass" for f in findings)
+    assert any(f.verdict == "fail" for f in findings)
