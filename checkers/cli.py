@@ -313,5 +313,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _fix(args)
     except KeyboardInterrupt:
         return 130
+    except Exception as error:  # last resort: a bug must not look like findings (exit 1)
+        print(f"lessoncheck: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return EXIT_INPUT
     parser.error(f"unknown command {args.command}")
     return EXIT_INPUT

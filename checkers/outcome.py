@@ -207,16 +207,23 @@ def apply_corrections(quote: str, corrections: Sequence[tuple[str, str]]) -> str
     """
     if not corrections:
         return None
-    pattern = ".*?".join(f"{_NUMBER_EDGE}({re.escape(old)}){_NUMBER_END}" for old, _ in corrections)
-    matches = list(re.finditer(pattern, quote, flags=re.DOTALL))
-    if not matches:
-        return None
-    last = matches[-1]
+    # From the right: the last occurrence of the last number, then of the one before it to its
+    # left, and so on — one linear scan per correction, whatever the quote looks like.
+    spans: list[tuple[int, int]] = []
+    limit = len(quote)
+    for old, _ in reversed(corrections):
+        pattern = re.compile(f"{_NUMBER_EDGE}{re.escape(old)}{_NUMBER_END}")
+        found = [m for m in pattern.finditer(quote, 0, limit) if m.end() <= limit]
+        if not found:
+            return None
+        spans.append((found[-1].start(), found[-1].end()))
+        limit = found[-1].start()
+    spans.reverse()
     pieces: list[str] = []
     cursor = 0
-    for index, (_, new) in enumerate(corrections, start=1):
-        pieces.append(quote[cursor : last.start(index)])
+    for (start, end), (_, new) in zip(spans, corrections, strict=True):
+        pieces.append(quote[cursor:start])
         pieces.append(new)
-        cursor = last.end(index)
+        cursor = end
     pieces.append(quote[cursor:])
     return "".join(pieces)

@@ -150,7 +150,11 @@ class ClaimTimeout(BaseException):
 def _time_limit(seconds: float) -> Iterator[None]:
     """Interrupt a runaway check on the main thread (SIGALRM); elsewhere, only measure."""
     use_alarm = (
-        hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+        hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        # None: a handler installed outside Python (libFuzzer, an embedding program), which
+        # could not be put back; leave its alarm alone and only measure.
+        and signal.getsignal(signal.SIGALRM) is not None
     )
     if not use_alarm:
         yield
@@ -159,13 +163,20 @@ def _time_limit(seconds: float) -> Iterator[None]:
     def _raise(signum: int, frame: object) -> None:
         raise ClaimTimeout
 
+    # An outer alarm (pytest-timeout's signal method, say) is paused, not cancelled: it is
+    # re-armed afterwards with what was left of it, and it bounds our own limit.
+    outer, interval = signal.setitimer(signal.ITIMER_REAL, 0)
     previous = signal.signal(signal.SIGALRM, _raise)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    started = time.monotonic()
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer) if outer else seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer:
+            left = outer - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3), interval)
 
 
 def _clip(text: str, limit: int = 300) -> str:

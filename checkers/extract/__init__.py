@@ -12,10 +12,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from checkers.anchors import MAX_OCCURRENCES, Lesson, fold
+from checkers.claims import ClaimHeader
 from checkers.extract.document import parse_document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import ALL_RECOGNIZERS
+from checkers.kinds import ALL_KINDS
 
 __all__ = ["Draft", "claim_id", "draft_claims", "to_claim_data"]
 
@@ -33,13 +37,30 @@ def draft_claims(text: str) -> list[Draft]:
     for recognizer in ALL_RECOGNIZERS.values():
         for draft in recognizer.recognize(document):
             key = (draft.kind, fold(draft.quote)[0], draft.line, repr(sorted(draft.fields.items())))
-            if key in seen:
+            if key in seen or not _acceptable(draft):
                 continue
             seen.add(key)
             drafts.append(draft)
             if len(drafts) >= MAX_DRAFTS:  # stop every recogniser, not just this one
                 return sorted(drafts, key=lambda d: d.line)
     return sorted(drafts, key=lambda d: d.line)
+
+
+def _acceptable(draft: Draft) -> bool:
+    """Whether the draft is a claim its kind accepts. A recogniser reads a table cell such as
+    ``00`` layers or ``1,2801`` as a number, or quotes a 6 000-character row; a draft the kind
+    then refuses would make ``scan`` report an input error for an odd lesson line, and
+    ``extract`` write a claim file that does not load. Such drafts are dropped."""
+    kind = ALL_KINDS.get(draft.kind)
+    if kind is None:
+        return False
+    header = {"id": "draft", "kind": draft.kind, "quote": draft.quote, "origin": "auto"}
+    try:
+        ClaimHeader.model_validate({**header, "confidence": round(draft.confidence, 2)})
+        kind.Input.model_validate(draft.fields)
+    except (ValidationError, ValueError, TypeError, ArithmeticError):
+        return False
+    return True
 
 
 def _slug(text: str, limit: int = 32) -> str:

@@ -102,8 +102,10 @@ class Document:
     @cached_property
     def _source_lines(self) -> list[str]:
         # Split once: recognisers ask for a line per table row, and a hostile lesson has
-        # 50 000 rows (splitting the whole text per call made that quadratic).
-        return self.text.splitlines()
+        # 50 000 rows (splitting the whole text per call made that quadratic). Split where
+        # markdown-it counts lines, not with str.splitlines, which also breaks at \v, \f, \x1c…
+        # and would make a line number point at the wrong line.
+        return _NEWLINES.split(self.text)
 
     def lines(self) -> Iterator[tuple[Block, Line]]:
         """Every line of every block, with the block it belongs to."""

@@ -49,7 +49,9 @@ _COMMANDS: dict[str, str] = {
     "quad": " ",
     "qquad": " ",
 }
-_COMMAND = re.compile(r"\\([A-Za-z]+|.)")
+# DOTALL and "|$": a backslash before a line break or at the very end of a lesson is a
+# (one-character) command too, not a failed match.
+_COMMAND = re.compile(r"\\([A-Za-z]+|.|$)", re.DOTALL)
 
 
 def plain(text: str) -> tuple[str, list[int]]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from checkers.report import explain, location, needs_attention
+from checkers.report.text import printable
 from checkers.runner import Finding, summarize
 
 __all__ = [
@@ -47,8 +48,9 @@ def enabled(env: Mapping[str, str]) -> bool:
 
 def escape_data(value: str) -> str:
     """Escape a command's message (as actions/toolkit ``escapeData`` does)."""
-    # "%" first, or the escapes added for the other characters would be escaped again.
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # "%" first, or the escapes added for the other characters would be escaped again; then any
+    # other control character is shown escaped, so lesson text cannot drive the log's terminal.
+    return printable(value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(value: str) -> str:

@@ -214,7 +214,7 @@ def read_lessons(findings: Iterable[Finding], root: Path) -> dict[str, str]:
             if path.stat().st_size > MAX_LESSON_BYTES:
                 continue
             texts[source] = path.read_bytes().decode("utf-8-sig", errors="replace")
-        except (OSError, ValueError):
+        except (OSError, ValueError, RuntimeError):  # RuntimeError: a symlink loop
             continue
     return texts
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from checkers.runner import Finding
 
-__all__ = ["format_finding", "shorten"]
+__all__ = ["format_finding", "printable", "shorten"]
 
 QUOTE_WIDTH = 72
 """Longest quote shown on the headline; longer quotes keep their end, where the number is."""
@@ -24,8 +24,26 @@ def shorten(quote: str, width: int = QUOTE_WIDTH) -> str:
     return flat if len(flat) <= width else "… " + flat[-(width - 2) :]
 
 
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def printable(text: str) -> str:
+    """Lesson text made safe for a terminal: control and bidi characters shown escaped, so a
+    quote cannot clear the screen, retitle the window or reorder what the reader sees."""
+    if text.isprintable() and not _BIDI.intersection(text):
+        return text
+    return "".join(
+        ch if ch.isprintable() and ch not in _BIDI else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
+
+
 def format_finding(finding: Finding) -> str:
     """Several lines: where, the quote, claimed vs recomputed with the tolerance, the fix."""
+    return "\n".join(printable(line) for line in _lines(finding))
+
+
+def _lines(finding: Finding) -> list[str]:
     head = f"{finding.where}  {shorten(finding.quote)}" if finding.quote else finding.where
     lines = [head]
     label = {"fail": "wrong", "stale": "stale", "error": "error", "pass": "holds"}[finding.verdict]
@@ -40,4 +58,4 @@ def format_finding(finding: Finding) -> str:
     if finding.location_kind == "claims" and finding.claims_file:
         lines.append(f"  claim file  {finding.claims_file}")
     lines.extend(f"  {'':<11} {detail}" for detail in finding.details)
-    return "\n".join(lines)
+    return lines

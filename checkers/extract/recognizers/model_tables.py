@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from checkers.data import find_model, size_in_name
 from checkers.extract.document import Document, Table
 from checkers.extract.draft import Draft
+from checkers.numbers import NumberError, parse_printed
 
 __all__ = ["recognize"]
 
@@ -37,6 +38,16 @@ _HEADERS: dict[str, re.Pattern[str]] = {
     "params": re.compile(r"^(参数量?|参数规模|params|parameters|size|model\s+size)$"),
 }
 _NUMBER = re.compile(r"^\s*\d[\d,]*(\.\d+)?\s*([kKMBT]|亿|万)?\s*$")
+
+
+def _reads(cell: str) -> bool:
+    """The cell is a number the claim will accept (``1,2801`` matches _NUMBER but is not one:
+    a draft the kind refuses would turn an odd cell into an error of the whole scan)."""
+    try:
+        parse_printed(cell.strip())
+    except NumberError:
+        return False
+    return True
 
 
 def _columns(table: Table) -> dict[int, str]:
@@ -65,7 +76,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                 continue
             fields: dict[str, object] = {"name": name}
             for index, field in columns.items():
-                if index < len(cells) and _NUMBER.match(cells[index]):
+                if index < len(cells) and _NUMBER.match(cells[index]) and _reads(cells[index]):
                     fields[field] = cells[index].strip()
             if size_in_name(name) is not None:
                 fields.pop("params", None)  # the name states the size; the kind reads it there
