@@ -1,4 +1,4 @@
-"""Every claim kind against its case table ``tests/fixtures/kinds/<kind>.yaml``.
+"""Every claim kind against its case table ``tests/fixtures/kinds/<kind>.yaml`` (run only here).
 
 Each case is a claim body that must pass, fail or be an error, with the source of its numbers
 (hand-derived or published) named in ``source``. Values in the tables never come from running
@@ -42,5 +42,5 @@ def test_kind_case(kind: str, case: dict[str, Any]) -> None:
 def test_every_kind_has_passing_and_failing_cases(kind: str) -> None:
     path = FIXTURES / "kinds" / f"{kind}.yaml"
     assert path.exists(), f"missing case table {path}"
-    expects = {param.values[0]["expect"] for param in load_cases(f"kinds/{kind}.yaml")}
-    assert {"pass", "fail"} <= expects
+    expects = [param.values[0]["expect"] for param in load_cases(f"kinds/{kind}.yaml")]
+    assert expects.count("pass") >= 4 and expects.count("fail") >= 4
