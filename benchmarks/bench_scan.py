@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_check import reset_caches
 from benchmarks.common import Row, median_seconds

@@ -1,25 +1,35 @@
-"""What the benchmark scripts share: timing, subprocesses, the machine, and the result table."""
+"""What the benchmark scripts share: timing, subprocesses, the machine, and the result table.
+
+Wall time is what the targets are about, but a shared machine makes it noisy: runs that are
+compared are interleaved (A, B, A, B, …) so that background load hits both alike, every
+subprocess figure also carries its CPU time (user + system of the whole process tree, which
+load from elsewhere barely changes), and the table's caption states how busy the CPUs were
+with other work just before the run.
+"""
 
 from __future__ import annotations
 
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
     "Row",
+    "Timing",
+    "background_load",
     "clean_env",
     "cli",
+    "compare",
     "machine",
     "median_seconds",
-    "median_wall",
     "pytest_command",
     "run_timed",
     "table",
@@ -44,6 +54,16 @@ class Row:
     """Whether the target is met (None when the row has no target)."""
 
 
+@dataclass(frozen=True)
+class Timing:
+    """Medians of one command's runs."""
+
+    wall: float
+    """Wall-clock seconds."""
+    cpu: float
+    """CPU seconds (user + system) of the process and everything it waited for."""
+
+
 def median_seconds(run: Callable[[], object], repeats: int) -> float:
     """Median wall time of ``run()`` over ``repeats`` calls, in seconds."""
     times = []
@@ -62,28 +82,47 @@ def clean_env() -> dict[str, str]:
     return env
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_timed(
     command: Sequence[str], cwd: Path, *, ok: Sequence[int] = (0, 1), stderr: bool = False
-) -> tuple[float, str]:
-    """Run ``command`` and return (wall seconds, stdout — or stderr when asked)."""
+) -> tuple[Timing, str]:
+    """Run ``command``; its (wall, CPU) seconds and its stdout (or stderr when asked)."""
+    cpu = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run(
         list(command), cwd=cwd, env=clean_env(), capture_output=True, text=True, check=False
     )
     wall = time.perf_counter() - start
+    cpu = _children_cpu() - cpu
     if done.returncode not in ok:
         raise RuntimeError(
             f"{' '.join(command)} exited {done.returncode}:\n{done.stdout[-2000:]}"
             f"\n{done.stderr[-2000:]}"
         )
-    return wall, done.stderr if stderr else done.stdout
+    return Timing(wall, cpu), done.stderr if stderr else done.stdout
 
 
-def median_wall(
-    command: Sequence[str], cwd: Path, repeats: int, *, ok: Sequence[int] = (0, 1)
-) -> float:
-    """Median wall time of a subprocess over ``repeats`` runs."""
-    return statistics.median(run_timed(command, cwd, ok=ok)[0] for _ in range(repeats))
+def compare(
+    commands: Mapping[str, tuple[Sequence[str], Sequence[int]]], cwd: Path, repeats: int
+) -> dict[str, Timing]:
+    """Median timings of several commands (name → (command, accepted exit codes)), run in
+    turn ``repeats`` times after one untimed warm-up round."""
+    runs: dict[str, list[Timing]] = {name: [] for name in commands}
+    for round_ in range(repeats + 1):
+        for name, (command, ok) in commands.items():
+            timing, _ = run_timed(command, cwd, ok=ok)
+            if round_:
+                runs[name].append(timing)
+    return {
+        name: Timing(
+            statistics.median(t.wall for t in timings), statistics.median(t.cpu for t in timings)
+        )
+        for name, timings in runs.items()
+    }
 
 
 def cli() -> list[str]:
@@ -98,6 +137,26 @@ def cli() -> list[str]:
 def pytest_command(*args: str) -> list[str]:
     """``python -m pytest ARGS -q -p no:cacheprovider`` with this interpreter."""
     return [sys.executable, "-m", "pytest", *args, "-q", "-p", "no:cacheprovider"]
+
+
+def _cpu_counts() -> tuple[int, int] | None:
+    try:
+        fields = Path("/proc/stat").read_text(encoding="utf-8").splitlines()[0].split()[1:]
+    except (OSError, IndexError):
+        return None
+    values = [int(v) for v in fields]
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle + iowait
+    return sum(values) - idle, sum(values)
+
+
+def background_load(seconds: float = 2.0) -> float | None:
+    """Fraction of all CPUs busy with other work while this process sleeps (Linux only)."""
+    before = _cpu_counts()
+    time.sleep(seconds)
+    after = _cpu_counts()
+    if before is None or after is None or after[1] == before[1]:
+        return None
+    return (after[0] - before[0]) / (after[1] - before[1])
 
 
 def machine() -> str:

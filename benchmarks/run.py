@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 if __package__ in (None, ""):
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.common import Row, machine, table
+from benchmarks.common import Row, background_load, machine, table
 from benchmarks.make_course import Course, make_course
 
 __all__ = ["BENCHMARKS", "main", "run_all", "standalone"]
@@ -73,6 +73,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the machine and the table; exit 1 when a target is missed."""
     args = _arguments(argv)
+    load_before = background_load()
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=True)
         rows = run_all(args.keep, quick=args.quick, only=args.only)
@@ -80,7 +81,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="lessoncheck-bench-") as folder:
             rows = run_all(Path(folder), quick=args.quick, only=args.only)
     mode = "quick: 2,000 claims, medians of 3" if args.quick else "10,000 claims, medians of 5"
-    print(f"Machine: {machine()}; {mode}\n")
+    loads = [load for load in (load_before, background_load()) if load is not None]
+    busy = " and ".join(f"{load:.0%}" for load in loads)
+    print(f"Machine: {machine()}; {mode}")
+    if busy:
+        print(f"CPUs busy with other work before and after the run: {busy}")
+    print()
     print(table(rows))
     return 0 if all(row.met is not False for row in rows) else 1
 
