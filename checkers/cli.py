@@ -37,17 +37,11 @@ def _parser() -> argparse.ArgumentParser:
         default=[Path("claims")],
         help="claim files or folders of them (default: claims/)",
     )
-    check.add_argument("--json", type=Path, metavar="FILE", help="also write the JSON report here")
-    check.add_argument("--report-dir", type=Path, metavar="DIR", help="write all reports here")
-    check.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
-    _baseline_option(check)
+    _report_options(check)
 
     scan = commands.add_parser("scan", help="draft claims from lessons and check them at once")
     scan.add_argument("lessons", nargs="+", type=Path, help="lesson Markdown files")
-    scan.add_argument("--json", type=Path, metavar="FILE", help="also write the JSON report here")
-    scan.add_argument("--report-dir", type=Path, metavar="DIR", help="write all reports here")
-    scan.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
-    _baseline_option(scan)
+    _report_options(scan)
 
     extract = commands.add_parser("extract", help="write or update draft claim files")
     extract.add_argument("lessons", nargs="+", type=Path, help="lesson Markdown files")
@@ -108,6 +102,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     fix.set_defaults(write=False)
     return parser
+
+
+def _report_options(command: argparse.ArgumentParser) -> None:
+    """The output options ``check`` and ``scan`` share: reports, quiet, baseline."""
+    command.add_argument(
+        "--json", type=Path, metavar="FILE", help="also write the JSON report here"
+    )
+    command.add_argument("--report-dir", type=Path, metavar="DIR", help="write all reports here")
+    command.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+    _baseline_option(command)
 
 
 def _baseline_option(command: argparse.ArgumentParser) -> None:

@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from checkers.report.text import format_finding, printable
 from checkers.runner import Finding
+from tests.report import FAIL
 
 
 def _finding(quote: str) -> Finding:
-    return Finding(
-        id="a",
-        kind="arithmetic",
-        claims_file="claims/x.yaml",
-        source="content/x.md",
-        line=3,
-        quote=quote,
-        verdict="fail",
-        claimed="0.78",
-        expected="0.7966 → 0.80",
-        tolerance="±0.005: 2 printed decimals",
-        message="wrong",
-        fix=quote.replace("0.78", "0.80"),
-    )
+    return replace(FAIL, quote=quote, claimed="0.78", fix=quote.replace("0.78", "0.80"))
 
 
 def test_terminal_control_sequences_are_shown_escaped() -> None:
@@ -35,5 +25,5 @@ def test_bidi_overrides_are_shown_escaped() -> None:
 
 def test_ordinary_text_is_untouched() -> None:
     text = format_finding(_finding("score(猫, 猫) = 0.78"))
-    assert text.splitlines()[0] == "content/x.md:3  score(猫, 猫) = 0.78"
+    assert text.splitlines()[0] == f"{FAIL.where}  score(猫, 猫) = 0.78"
     assert "  fix         score(猫, 猫) = 0.80" in text
