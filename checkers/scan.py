@@ -81,7 +81,7 @@ def scan_lesson(path: Path) -> list[Finding]:
     lesson = _read_lesson(path)
     if isinstance(lesson, str):
         return [_error(path, lesson)]
-    claims = to_claim_data(path, lesson.text, draft_claims(lesson.text))
+    claims = to_claim_data(lesson, draft_claims(lesson.text))
     located = safeyaml.Located({"lesson": _lesson_ref(path), "claims": claims}, {})
     claims_file = build_claims_file(path, located, lesson_file=path)
     findings = run_file(claims_file)
@@ -99,9 +99,7 @@ def extract_lesson(path: Path, claims_dir: Path, *, write: bool) -> MergeResult 
     if refused is not None:
         return refused
     found = draft_claims(lesson.text)
-    drafts = list(
-        zip(to_claim_data(path, lesson.text, found), (d.line for d in found), strict=True)
-    )
+    drafts = list(zip(to_claim_data(lesson, found), (d.line for d in found), strict=True))
     ref = os.path.relpath(real_path(path), real_path(Path.cwd()))
     result = merge_claims(target, Path(ref).as_posix(), lesson, drafts)
     if not target.exists() and not result.added:

@@ -190,7 +190,7 @@ def _kind_input(kind: str) -> type[KindInput]:
 def test_drafts_anchor_in_their_lesson_and_validate(text: str) -> None:
     drafts = _bounded(lambda: draft_claims(text))
     lesson = Lesson.from_text(Path("lesson.md"), text)
-    for data in to_claim_data(Path("lesson.md"), text, drafts):
+    for data in to_claim_data(lesson, drafts):
         anchor = lesson.anchor(data["quote"], data.get("occurrence"))
         assert anchor.line >= 1
         header = {k: v for k, v in data.items() if k in HEADER_FIELDS}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -100,9 +99,9 @@ def _occurrence(
     return min(index, len(lines) - 1) + 1
 
 
-def to_claim_data(lesson_path: Path, text: str, drafts: list[Draft]) -> list[dict[str, Any]]:
-    """Claim mappings (as a claim file holds them) for the drafts, ids made unique."""
-    lesson = Lesson.from_text(lesson_path, text)
+def to_claim_data(lesson: Lesson, drafts: list[Draft]) -> list[dict[str, Any]]:
+    """Claim mappings (as a claim file holds them) for the drafts of an already folded lesson,
+    ids made unique."""
     claims: list[dict[str, Any]] = []
     used: set[str] = set()
     repeats: dict[str, int] = {}  # how many times each id was taken, so a quote repeated
