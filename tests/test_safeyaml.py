@@ -1,8 +1,24 @@
 from __future__ import annotations
 
-import pytest
+from collections.abc import Callable
+from pathlib import Path
 
-from checkers.safeyaml import MAX_NODES, Position, YamlError, load
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checkers.safeyaml import (
+    MAX_NODES,
+    Located,
+    Position,
+    YamlError,
+    _load_bounded,
+    _load_common,
+    load,
+)
+
+HOSTILE = Path(__file__).parent / "hostile" / "claimfiles"
 
 
 def test_plain_numbers_keep_their_printed_text() -> None:
@@ -56,3 +72,97 @@ def test_alias_bomb_is_bounded() -> None:
 
 def test_empty_document_is_none() -> None:
     assert load("").data is None
+
+
+# The fast path (libyaml events) must give exactly what the bounded pure-Python loader gives, or
+# step aside: every text below is read both ways and the outcomes compared.
+
+
+def _outcome(read: Callable[[str], Located], text: str) -> tuple[object, ...]:
+    try:
+        located = read(text)
+    except YamlError as error:
+        return ("error", error.message, error.position)
+    return ("ok", located.data, located.positions)
+
+
+def _assert_same(text: str) -> None:
+    assert _outcome(load, text) == _outcome(_load_bounded, text)
+
+
+ODD_TEXTS = [
+    "",
+    "# only a comment\n",
+    "a: 1\n---\nb: 2\n",  # two documents
+    "a: &x [1, 2]\nb: *x\nc: *x\n",
+    "a: &x {k: [1, &y 2]}\nb: [*x, *y]\n",
+    "a: &x [1, *x]\n",  # an alias inside its own anchor
+    "a: &x 1\nb: &x 2\n",  # a duplicate anchor
+    "a: *nowhere\n",
+    "a: !!str 1\n",
+    "a: !custom x\n",
+    "<<: {a: 1}\nb: 2\n",
+    "when: 2001-12-14\n",
+    "v: =\n",
+    "a: 1\na: 2\n",
+    "? [complex, key]\n: value\n",
+    "[1, 2, 3]\n",
+    "just a scalar\n",
+    "flags: [yes, No, ON, off, ~, null, '', true]\n",
+    "quoted: ['yes', \"null\", '0.780']\n",
+    "a:\n  - - - x\n    - y\n",
+    "a: [unclosed\n",
+    "a: b: c\n",
+    "a: \x07bell\n",
+    "a: 'tab\there'\n",
+    "multi: |\n  line one\n  line two\n",
+    "folded: >-\n  a\n  b\n",
+    "x: [" * 70 + "]" * 70 + "\n",
+    "\ufeffa: bom\n",
+    "a: " + "1" * 300_000 + "\n",  # longer than the fast path reads
+]
+
+
+@pytest.mark.parametrize("text", ODD_TEXTS, ids=range(len(ODD_TEXTS)))
+def test_fast_path_agrees_on_odd_texts(text: str) -> None:
+    _assert_same(text)
+
+
+def test_fast_path_reads_ordinary_files_itself() -> None:
+    text = (HOSTILE / "good.yaml").read_text(encoding="utf-8")
+    assert _load_common(text) is not None
+    assert _load_common("a: &x [1]\nb: *x\n") is not None  # aliases are ordinary enough
+    assert _load_common("a: !!str 1\n") is None
+
+
+@pytest.mark.parametrize("path", sorted(HOSTILE.glob("*.yaml")), ids=lambda path: path.name)
+def test_fast_path_agrees_on_hostile_claim_files(path: Path) -> None:
+    _assert_same(path.read_text(encoding="utf-8"))
+
+
+_SCALARS = st.one_of(
+    st.sampled_from(["yes", "No", "null", "~", "", "0.780", "1e3", "2001-12-14", "<<", "=", "-"]),
+    st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12),
+    st.integers(-1000, 1000),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.none(),
+)
+_TREES = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tree=_TREES, flow=st.sampled_from([None, True, False]), width=st.sampled_from([20, 80]))
+def test_fast_path_agrees_on_generated_documents(
+    tree: object, flow: bool | None, width: int
+) -> None:
+    shared = [tree, tree]  # the same object twice: the dumper writes an anchor and an alias
+    for document in (tree, {"claims": shared}):
+        text = yaml.safe_dump(document, default_flow_style=flow, width=width, allow_unicode=True)
+        _assert_same(text)
