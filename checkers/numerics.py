@@ -36,19 +36,46 @@ class UndefinedError(ArithmeticError):
 
 def softmax(scores: Sequence[float] | FloatArray, temperature: float = 1.0) -> FloatArray:
     """Softmax of one row; −∞ entries (masked) get weight 0. A fully masked row is undefined."""
-    row = np.asarray(scores, dtype=np.float64)
     if temperature <= 0:
         raise UndefinedError("softmax temperature must be positive")
-    if row.size == 0:
-        raise UndefinedError("softmax of an empty row is undefined")
-    if np.all(np.isneginf(row)):
-        raise UndefinedError("softmax of a fully masked row is undefined (every score is −∞: 0/0)")
-    if np.any(np.isnan(row)) or np.any(np.isposinf(row)):
-        raise UndefinedError("softmax of NaN or +∞ scores is undefined")
+    if not isinstance(scores, np.ndarray) and len(scores) <= _SMALL_ROW:
+        return np.array(_softmax_small([float(score) for score in scores], temperature))
+    row = np.asarray(scores, dtype=np.float64)
+    _check_row(
+        row.size,
+        bool(np.all(np.isneginf(row))),
+        bool(np.any(~np.isfinite(row) & ~np.isneginf(row))),
+    )
     shifted = (row - row.max()) / temperature
     weights = np.exp(shifted)
     result: FloatArray = weights / weights.sum()
     return result
+
+
+_SMALL_ROW = 64
+"""Rows up to this length are computed in plain Python: for the 2 to 8 scores of a lesson's
+example, numpy's per-call overhead costs ten times the arithmetic."""
+
+
+def _softmax_small(row: list[float], temperature: float) -> list[float]:
+    _check_row(
+        len(row),
+        all(score == -math.inf for score in row),
+        any(math.isnan(score) or score == math.inf for score in row),
+    )
+    peak = max(row)
+    weights = [math.exp((score - peak) / temperature) for score in row]
+    total = math.fsum(weights)
+    return [weight / total for weight in weights]
+
+
+def _check_row(size: int, all_masked: bool, any_undefined: bool) -> None:
+    if size == 0:
+        raise UndefinedError("softmax of an empty row is undefined")
+    if all_masked:
+        raise UndefinedError("softmax of a fully masked row is undefined (every score is −∞: 0/0)")
+    if any_undefined:
+        raise UndefinedError("softmax of NaN or +∞ scores is undefined")
 
 
 def relu(x: float) -> float:

@@ -3,10 +3,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checkers.numbers import (
     NumberError,
     Tolerance,
+    _parse_general,
     compare,
     compare_vector,
     format_like,
@@ -72,3 +75,21 @@ def test_format_like_keeps_unit_and_spacing() -> None:
     assert format_like(parse_printed("14 GB"), 13.04e9) == "13 GB"
     assert format_like(parse_printed("67%"), 0.9802) == "98%"
     assert format_like(parse_printed("−0.42"), -0.416) == "−0.42"
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    text=st.one_of(
+        st.from_regex(r"\A-?[0-9]{1,12}(\.[0-9]{1,12})?\Z"),
+        st.integers(-(10**15), 10**15).map(str),
+        st.floats(allow_nan=False, allow_infinity=False).map(str),
+    )
+)
+def test_plain_decimals_read_as_the_general_reading_does(text: str) -> None:
+    def reading(parse: Any) -> object:
+        try:
+            return parse(text)
+        except NumberError as error:
+            return error.message
+
+    assert reading(parse_printed) == reading(_parse_general)

@@ -66,6 +66,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+import numpy as np
 from pydantic import Field, PlainValidator, model_validator
 
 from checkers.kinds.softmax import (
@@ -86,7 +87,7 @@ from checkers.matrices import (
     vector_text,
 )
 from checkers.numbers import NumberError, Printed, parse_printed
-from checkers.numerics import UndefinedError, softmax
+from checkers.numerics import FloatArray, UndefinedError, softmax
 from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
 
 __all__ = ["Input", "check"]
@@ -677,28 +678,30 @@ def _free_row(
 def _best_fit(
     row_scores: Sequence[float | None], free: Sequence[int], printed: Row
 ) -> tuple[float, list[float]] | None:
-    """The single unknown score whose softmax is nearest the printed row (least squares)."""
+    """The single unknown score whose softmax is nearest the printed row (least squares).
+
+    The loss is evaluated on whole grids at once: 601 candidates 0.1 apart over [−30, 30], then
+    finer grids around the best one, each 100 times finer, down to steps of 10⁻⁹.
+    """
     (slot,) = free
+    base = np.array([v if v is not None else -math.inf for v in row_scores], dtype=np.float64)
+    target = np.array([p.value for p in printed], dtype=np.float64)
 
-    def weights(s: float) -> list[float]:
-        row = [
-            s if j == slot else (v if v is not None else -math.inf)
-            for j, v in enumerate(row_scores)
-        ]
-        return [float(w) for w in softmax(row)]
+    def weights(candidates: FloatArray) -> FloatArray:
+        rows = np.tile(base, (candidates.size, 1))
+        rows[:, slot] = candidates
+        rows -= rows.max(axis=1, keepdims=True)
+        exps = np.exp(rows)
+        result: FloatArray = exps / exps.sum(axis=1, keepdims=True)
+        return result
 
-    def loss(s: float) -> float:
-        return math.fsum((w - p.value) ** 2 for w, p in zip(weights(s), printed, strict=True))
+    def nearest(candidates: FloatArray) -> float:
+        loss = ((weights(candidates) - target) ** 2).sum(axis=1)
+        return float(candidates[int(np.argmin(loss))])
 
-    grid = [-30.0 + 0.1 * k for k in range(601)]
-    start = min(grid, key=loss)
-    low, high = start - 0.1, start + 0.1
-    for _ in range(80):
-        a = low + (high - low) / 3
-        b = high - (high - low) / 3
-        if loss(a) <= loss(b):
-            high = b
-        else:
-            low = a
-    best = (low + high) / 2
-    return best, weights(best)
+    best = nearest(np.linspace(-30.0, 30.0, 601))
+    step = 0.1
+    while step > 1e-9:
+        best = nearest(np.linspace(best - step, best + step, 201))
+        step /= 100
+    return best, [float(w) for w in weights(np.array([best]))[0]]
