@@ -73,3 +73,21 @@ def test_python_dash_m_runs_the_cli(project: Path) -> None:
     )
     assert done.returncode == 1
     assert "3 passed, 1 failed" in done.stdout
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "many"])
+def test_jobs_must_be_a_count_or_auto(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    monkeypatch.chdir(project)
+    assert main(["check", "-j", jobs]) == 2
+    assert "expected" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2", "auto"])
+def test_jobs_do_not_change_the_verdicts(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    monkeypatch.chdir(project)
+    assert main(["check", "-q", "-j", jobs]) == 1
+    assert capsys.readouterr().out.strip() == "3 passed, 1 failed, 0 stale, 0 errors"
