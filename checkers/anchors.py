@@ -37,6 +37,9 @@ MAX_LESSON_BYTES = 1_000_000
 Markdown parsing, drafting) is linear or budgeted in the lesson's size, so this bounds it."""
 MAX_OCCURRENCES = 1000
 """Occurrences of one quote counted; a quote that appears more often must quote more text."""
+FOUND_BUDGET = 200_000
+"""Offsets one lesson remembers for :meth:`Lesson.occurrences`, over all quotes (a few MB at
+most: 20 000 quotes that each occur a thousand times cannot make the memory grow)."""
 HINT_BUDGET = 10_000_000
 """Characters a lesson may compare, over all its stale quotes, to find "closest is line N"
 hints (about 10 s of difflib); after that, stale messages come without a hint. 50 000 stale
@@ -130,6 +133,12 @@ class Lesson:
     """Source offset at which each line starts."""
     hint_budget: list[int] = field(default_factory=lambda: [HINT_BUDGET], compare=False)
     """What is left of :data:`HINT_BUDGET` (mutable: the lesson is cached and shared)."""
+    found: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    """Folded offsets of each quote searched so far (see :meth:`occurrences`)."""
+    found_budget: list[int] = field(
+        default_factory=lambda: [FOUND_BUDGET], compare=False, repr=False
+    )
+    """What is left of :data:`FOUND_BUDGET`."""
 
     @classmethod
     def from_text(cls, path: Path, text: str) -> Lesson:
@@ -152,14 +161,8 @@ class Lesson:
         needle = fold_text(quote)
         if not needle:
             raise AnchorError("the quote is empty", stale=False)
-        # Enough occurrences to decide, and never more than MAX_OCCURRENCES: a one-character
-        # quote in a megabyte lesson must not cost a list of a million offsets per claim.
         wanted = MAX_OCCURRENCES if occurrence is None else min(occurrence, MAX_OCCURRENCES)
-        found: list[int] = []
-        start = self.folded.find(needle)
-        while start != -1 and len(found) <= wanted:
-            found.append(start)
-            start = self.folded.find(needle, start + 1)
+        found = self.occurrences(needle)[: wanted + 1]
         if not found:
             raise AnchorError(self._stale_message(quote), stale=True)
         if occurrence is None and len(found) > 1:
@@ -184,6 +187,28 @@ class Lesson:
             )
         line, column = self.position(self.offsets[found[index - 1]])
         return Anchor(line=line, column=column, occurrences=len(found))
+
+    def occurrences(self, needle: str) -> tuple[int, ...]:
+        """Folded offsets where ``needle`` (already folded) starts, the first
+        ``MAX_OCCURRENCES + 1`` of them: enough to tell "too many", and a one-character quote in
+        a megabyte lesson must not cost a list of a million offsets.
+
+        Remembered per needle: ``scan`` asks twice per draft (which occurrence, then the
+        anchor), and a megabyte lesson is worth searching once.
+        """
+        known = self.found.get(needle)
+        if known is not None:
+            return known
+        starts: list[int] = []
+        start = self.folded.find(needle)
+        while start != -1 and len(starts) <= MAX_OCCURRENCES:
+            starts.append(start)
+            start = self.folded.find(needle, start + 1)
+        result = tuple(starts)
+        if len(result) <= self.found_budget[0]:
+            self.found_budget[0] -= len(result) + 1
+            self.found[needle] = result
+        return result
 
     @cached_property
     def _hint_lines(self) -> list[tuple[int, str]]:

@@ -333,11 +333,17 @@ def load_claims_file(path: Path) -> ClaimsFile:
 
 
 def build_claims_file(
-    path: Path, located: safeyaml.Located, *, lesson_file: Path | None = None
+    path: Path,
+    located: safeyaml.Located,
+    *,
+    lesson_file: Path | None = None,
+    checked: Sequence[KindInput | None] = (),
 ) -> ClaimsFile:
     """Validate and anchor claims already parsed (from a file, or drafted in memory by ``scan``).
 
     ``lesson_file`` names the lesson directly instead of resolving the ``lesson:`` field.
+    ``checked`` holds inputs already validated from the same fields, by claim index (``scan``
+    validated each draft to decide whether to keep it).
     """
     root = _default_root(path)
     data = located.data
@@ -433,7 +439,16 @@ def build_claims_file(
         seen[label] = where
         order.append(label)
         claim = _load_claim(
-            path, located, base, raw, label, lesson_path, lesson_obj, lesson_problem, problems
+            path,
+            located,
+            base,
+            raw,
+            label,
+            lesson_path,
+            lesson_obj,
+            lesson_problem,
+            problems,
+            checked[index] if index < len(checked) else None,
         )
         if claim is not None:
             claims.append(claim)
@@ -458,6 +473,7 @@ def _load_claim(
     lesson: Lesson | None,
     lesson_problem: str | None,
     problems: list[Problem],
+    checked: KindInput | None = None,
 ) -> Claim | None:
     where = located.position(base)
     if not isinstance(raw, dict):
@@ -495,7 +511,9 @@ def _load_claim(
             )
         return None
     try:
-        claim_input = kind.Input.model_validate(body_raw)
+        claim_input = (
+            checked if isinstance(checked, kind.Input) else kind.Input.model_validate(body_raw)
+        )
     except ValidationError as error:
         problems.extend(
             _pydantic_problems(error, located, base, path, label, allowed, str(kind_name))

@@ -47,8 +47,9 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import pairwise
-from typing import TypeAlias, TypeVar
+from typing import NamedTuple, TypeAlias, TypeVar
 
 __all__ = [
     "FUNCTIONS", "MAX_ABS_EXPONENT", "MAX_DEPTH", "MAX_EXACT_DIGITS", "MAX_LENGTH",
@@ -68,6 +69,7 @@ MAX_SERIES_TERMS = 10**9  # terms of one ellipsis sum
 
 _FLOAT_LIMIT = 10.0**MAX_ABS_EXPONENT
 _EXACT_LIMIT = 10**MAX_EXACT_DIGITS
+_INT_FLOAT_LIMIT = int(_FLOAT_LIMIT)
 _TOO_LARGE = f"result is too large (magnitude above 1e{MAX_ABS_EXPONENT})"
 _TOO_EXACT = f"exact value would need more than {MAX_EXACT_DIGITS} digits"
 
@@ -178,6 +180,8 @@ def _normalize_mapped(text: str) -> tuple[str, list[int]]:
     ``len(text)``, so that "end of input" has a column too.  NFKC is applied one character at
     a time, which loses cross-character composition that no arithmetic notation relies on.
     """
+    if text.isascii():  # nothing to rewrite: NFKC and every replacement leave ASCII alone
+        return text, list(range(len(text) + 1))
     out: list[str] = []
     where: list[int] = []
 
@@ -222,9 +226,8 @@ def normalize(text: str) -> str:
 # ------------------------------------------------------------------------------ tokenizer
 
 
-@dataclass(frozen=True)
-class _Token:
-    """One lexical unit of the normalised text."""
+class _Token(NamedTuple):
+    """One lexical unit of the normalised text (a tuple: an expression makes dozens)."""
 
     kind: str  # "number", "name", "bad", "end", or the punctuation itself: "+", "...", "√"
     text: str  # normalised spelling
@@ -251,10 +254,13 @@ def _number_value(match: re.Match[str], source: str, column: int) -> Fraction:
     source = _clip(source)
     if len(digits) > MAX_EXACT_DIGITS or len(exponent.lstrip("+-0")) > 4:
         raise ExprError(f"number {source} has too many digits or too large an exponent", column)
-    scale = Fraction(10) ** (int(exponent) - len(match["fraction"] or ""))
-    value = int(digits or "0") * scale
-    if value > _FLOAT_LIMIT:
+    power = int(exponent) - len(match["fraction"] or "")
+    mantissa = int(digits or "0")
+    numerator, denominator = (mantissa * 10**power, 1) if power >= 0 else (mantissa, 10**-power)
+    # Bounds compared in integers, exactly as the Fraction would compare (and far faster).
+    if numerator > _INT_FLOAT_LIMIT * denominator:
         raise ExprError(f"number {source} is too large (limit 1e{MAX_ABS_EXPONENT})", column)
+    value = Fraction(numerator, denominator)
     if value.denominator > _EXACT_LIMIT:
         raise ExprError(f"number {source} is too small or too precise", column)
     return value
@@ -572,6 +578,14 @@ class _Parser:
 
 def parse(text: str) -> Node:
     """Parse one expression (no relation signs: see :func:`split_chain`) into a tree."""
+    return _parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> Node:
+    # Cached (trees are immutable; errors are not cached): ``scan`` parses every expression
+    # once to draft a claim and again to check it. The size bounds the memory, as MAX_LENGTH
+    # bounds each entry.
     if len(text) > MAX_LENGTH:
         message = f"expression is too long ({len(text)} characters, limit {MAX_LENGTH})"
         raise ExprError(message, MAX_LENGTH)
@@ -708,9 +722,11 @@ class _Evaluator:
                     acc = _scalar_op(step.op, acc, right, step.start)
             return acc
         if isinstance(node, Number):
-            if node.value > _FLOAT_LIMIT:  # only a hand-built Number can get here
+            value = node.value
+            # Only a hand-built Number can exceed it (compared in integers: exact, and fast).
+            if value.numerator > _INT_FLOAT_LIMIT * value.denominator:
                 raise ExprError(_TOO_LARGE, node.start)
-            return float(node.value)
+            return float(value)
         if isinstance(node, Name):
             return self._name(node)
         if isinstance(node, Unary):

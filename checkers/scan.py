@@ -81,9 +81,11 @@ def scan_lesson(path: Path) -> list[Finding]:
     lesson = _read_lesson(path)
     if isinstance(lesson, str):
         return [_error(path, lesson)]
-    claims = to_claim_data(lesson, draft_claims(lesson.text))
+    drafts = draft_claims(lesson.text)
+    claims = to_claim_data(lesson, drafts)
     located = safeyaml.Located({"lesson": _lesson_ref(path), "claims": claims}, {})
-    claims_file = build_claims_file(path, located, lesson_file=path)
+    checked = [draft.checked for draft in drafts]
+    claims_file = build_claims_file(path, located, lesson_file=path, checked=checked)
     findings = run_file(claims_file)
     # A drafted claim lives in no claim file: point every finding at the lesson itself.
     return [Finding(**{**finding.__dict__, "claims_file": ""}) for finding in findings]

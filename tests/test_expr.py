@@ -25,6 +25,7 @@ from checkers.expr import (
     ExprError,
     Name,
     Number,
+    _normalize_mapped,
     evaluate,
     evaluate_exact,
     evaluate_text,
@@ -342,3 +343,12 @@ def test_exact_matches_independent_fractions(case: tuple[str, Fraction | None]) 
     else:
         assert evaluate_exact(tree) == expected
         assert evaluate(tree) == pytest.approx(float(expected), rel=1e-6, abs=1e-9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_ascii_text_normalises_to_itself(text: str) -> None:
+    # The ASCII shortcut must agree with the general path, which a trailing × forces.
+    assert _normalize_mapped(text) == (text, list(range(len(text) + 1)))
+    general = _normalize_mapped(text + "×")
+    assert general == (text + "*", [*range(len(text) + 1), len(text) + 1])

@@ -7,18 +7,20 @@
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import hashlib
 import re
 from typing import Any
 
 from pydantic import ValidationError
 
-from checkers.anchors import MAX_OCCURRENCES, Lesson, fold
+from checkers.anchors import MAX_OCCURRENCES, Lesson, fold_text
 from checkers.claims import ClaimHeader
 from checkers.extract.document import parse_document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import ALL_RECOGNIZERS
 from checkers.kinds import ALL_KINDS
+from checkers.outcome import KindInput
 
 __all__ = ["Draft", "claim_id", "draft_claims", "to_claim_data"]
 
@@ -35,31 +37,39 @@ def draft_claims(text: str) -> list[Draft]:
     seen: set[tuple[str, str, int, str]] = set()
     for recognizer in ALL_RECOGNIZERS.values():
         for draft in recognizer.recognize(document):
-            key = (draft.kind, fold(draft.quote)[0], draft.line, repr(sorted(draft.fields.items())))
-            if key in seen or not _acceptable(draft):
+            key = (
+                draft.kind,
+                fold_text(draft.quote),
+                draft.line,
+                repr(sorted(draft.fields.items())),
+            )
+            if key in seen:
+                continue
+            checked = _checked_input(draft)
+            if checked is None:
                 continue
             seen.add(key)
-            drafts.append(draft)
+            drafts.append(dataclasses.replace(draft, checked=checked))
             if len(drafts) >= MAX_DRAFTS:  # stop every recogniser, not just this one
                 return sorted(drafts, key=lambda d: d.line)
     return sorted(drafts, key=lambda d: d.line)
 
 
-def _acceptable(draft: Draft) -> bool:
-    """Whether the draft is a claim its kind accepts. A recogniser reads a table cell such as
-    ``00`` layers or ``1,2801`` as a number, or quotes a 6 000-character row; a draft the kind
-    then refuses would make ``scan`` report an input error for an odd lesson line, and
-    ``extract`` write a claim file that does not load. Such drafts are dropped."""
+def _checked_input(draft: Draft) -> KindInput | None:
+    """The draft's validated input, or None when its kind would refuse the claim. A recogniser
+    reads a table cell such as ``00`` layers or ``1,2801`` as a number, or quotes a
+    6 000-character row; a draft the kind then refuses would make ``scan`` report an input
+    error for an odd lesson line, and ``extract`` write a claim file that does not load. Such
+    drafts are dropped."""
     kind = ALL_KINDS.get(draft.kind)
     if kind is None:
-        return False
+        return None
     header = {"id": "draft", "kind": draft.kind, "quote": draft.quote, "origin": "auto"}
     try:
         ClaimHeader.model_validate({**header, "confidence": round(draft.confidence, 2)})
-        kind.Input.model_validate(draft.fields)
+        return kind.Input.model_validate(draft.fields)
     except (ValidationError, ValueError, TypeError, ArithmeticError):
-        return False
-    return True
+        return None
 
 
 def _slug(text: str, limit: int = 32) -> str:
@@ -69,30 +79,21 @@ def _slug(text: str, limit: int = 32) -> str:
 
 def claim_id(draft: Draft) -> str:
     """A readable id that stays the same while the quoted text stays the same."""
-    digest = hashlib.sha1(fold(draft.quote)[0].encode("utf-8")).hexdigest()[:6]
+    digest = hashlib.sha1(fold_text(draft.quote).encode("utf-8")).hexdigest()[:6]
     return f"{draft.recognizer}-{_slug(draft.slug or draft.quote)}-{digest}"
 
 
-def _occurrence(
-    lesson: Lesson, draft: Draft, cache: dict[str, list[int]] | None = None
-) -> int | None:
+def _occurrence(lesson: Lesson, draft: Draft, cache: dict[str, list[int]]) -> int | None:
     """Which occurrence of the quote is the one at the draft's line (None when unique).
 
-    ``cache`` keeps each quote's occurrence lines (at most MAX_OCCURRENCES, as anchoring
-    counts them), so 5 000 drafts of one repeated sentence search the lesson once, not 5 000
-    times.
+    ``cache`` keeps each quote's occurrence lines, so 5 000 drafts of one repeated sentence
+    turn offsets into lines once, not 5 000 times.
     """
-    needle = fold(draft.quote)[0]
-    lines = None if cache is None else cache.get(needle)
+    needle = fold_text(draft.quote)
+    lines = cache.get(needle)
     if lines is None:
-        starts: list[int] = []
-        position = lesson.folded.find(needle)
-        while position != -1 and len(starts) < MAX_OCCURRENCES:
-            starts.append(position)
-            position = lesson.folded.find(needle, position + 1)
-        lines = [lesson.position(lesson.offsets[s])[0] for s in starts]
-        if cache is not None:
-            cache[needle] = lines
+        starts = lesson.occurrences(needle)[:MAX_OCCURRENCES]
+        lines = cache[needle] = [lesson.position(lesson.offsets[s])[0] for s in starts]
     if len(lines) <= 1:
         return None
     index = bisect.bisect_left(lines, draft.line)  # the first occurrence at or after the line

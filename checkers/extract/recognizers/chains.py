@@ -126,6 +126,8 @@ def _has_free_word(candidate: str) -> bool:
 
 def _as_expression(text: str) -> str:
     """Lesson notation that our grammar reads differently: ``2 x 3``, units after numbers."""
+    if not any(char.isalpha() or char == "×" for char in text):
+        return text  # every rewrite below needs a letter (a unit, a noun) or "×"
     text = _MULTIPLY_X.sub(" × ", text)
     text = _BYTE_UNIT.sub(r"(\1*\2)", text)
     text = _BYTES_WORD.sub(r"\1", text)

@@ -39,6 +39,8 @@ _PER_HEAD = re.compile(
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim width / heads = per-head size for each such sentence."""
     for source, number in logical_lines(document):
+        if "头" not in source and "head" not in source.lower():
+            continue  # a per-head size needs one of them, and plain() never adds either
         text, where = plain(source)
         for sentence in _SENTENCE.finditer(text):
             part = sentence.group(0)

@@ -150,6 +150,8 @@ def _fraction_saving(sentence: str, line: int) -> Draft | None:
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for a percentage or ratio stated from two counts."""
     for text, number in logical_lines(document):
+        if not (_PERCENT.search(text) or _RATIO.search(text)):
+            continue  # no sentence of the line can match either (most lines of a lesson)
         for match in _SENTENCE.finditer(text):
             sentence = match.group(0)
             if not (_PERCENT.search(sentence) or _RATIO.search(sentence)):
