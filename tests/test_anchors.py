@@ -58,3 +58,15 @@ def test_lesson_errors_name_the_file(tmp_path: Path) -> None:
         load_lesson(bad)
     with pytest.raises(LessonError, match="cannot read"):
         load_lesson(tmp_path / "missing.md")
+
+
+def test_occurrences_are_remembered_within_the_budget() -> None:
+    text = lesson()
+    assert text.occurrences("sameline") == text.occurrences("sameline")
+    assert len(text.occurrences("sameline")) == 2
+    assert "sameline" in text.found
+    # Past the budget a quote is searched again each time, with the same answer.
+    text.found_budget[0] = 0
+    assert text.occurrences("0.78") == (text.folded.find("0.78"),)
+    assert "0.78" not in text.found
+    assert text.anchor("same line", occurrence=2).line == 9
