@@ -75,9 +75,18 @@ def median_seconds(run: Callable[[], object], repeats: int) -> float:
 
 
 def clean_env() -> dict[str, str]:
-    """The environment for benchmark subprocesses: no CI annotations, no extra pytest options."""
+    """The environment for benchmark subprocesses: no CI annotations, no extra pytest options,
+    and bytecode caches written and read as on a normal install (a sandbox that sets
+    PYTHONDONTWRITEBYTECODE would otherwise compile, and pytest assertion-rewrite, every
+    lessoncheck module at each start; the untimed warm-up round fills the caches)."""
     env = dict(os.environ)
-    for name in ("GITHUB_ACTIONS", "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTHONPROFILEIMPORTTIME"):
+    for name in (
+        "GITHUB_ACTIONS",
+        "PYTEST_ADDOPTS",
+        "PYTEST_PLUGINS",
+        "PYTHONPROFILEIMPORTTIME",
+        "PYTHONDONTWRITEBYTECODE",
+    ):
         env.pop(name, None)
     return env
 
