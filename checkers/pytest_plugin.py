@@ -14,6 +14,7 @@ With ``--baseline FILE`` a failure recorded in the baseline is reported as *xfai
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -68,6 +69,33 @@ def pytest_configure(config: pytest.Config) -> None:
         except BaselineError as error:
             raise pytest.UsageError(f"lessoncheck: {error}") from None
     config.pluginmanager.register(_ReportCollector(config), "lessoncheck-reports")
+
+
+_FROZEN = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze what collection left alive, so the garbage collector stops walking it.
+
+    Checking a claim allocates thousands of short-lived objects; each collection they trigger
+    at Python's default threshold walks everything alive, and after collecting 10 000 claims
+    that is a lot (items, claims, lessons): freezing it made ``pytest claims/`` a fifth faster.
+    Collected items live until the session ends anyway; :func:`pytest_unconfigure` unfreezes
+    them, last of all (unfrozen before pytest's closing summary and collections, they made
+    those walk every object again: 2.8 s of a 10 000-claim run). A process that froze objects
+    itself is left alone.
+    """
+    if gc.get_freeze_count() == 0 and any(isinstance(i, ClaimItem) for i in session.items):
+        gc.freeze()
+        session.config.stash[_FROZEN] = True
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_FROZEN, False):
+        gc.unfreeze()
+        config.stash[_FROZEN] = False
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:

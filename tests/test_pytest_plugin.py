@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -123,3 +124,21 @@ def test_report_info_points_at_the_lesson(course: pytest.Pytester) -> None:
     items, _ = course.inline_genitems("claims/")
     location = items[1].reportinfo()
     assert Path(location[0]).name == "demo.md" and location[1] == 4
+
+
+_PROBE = """import gc
+
+
+def test_heap_is_frozen_while_claims_run():
+    assert (gc.get_freeze_count() > 0) == {frozen}
+"""
+
+
+@pytest.mark.parametrize(("with_claims", "frozen"), [(True, True), (False, False)])
+def test_collected_objects_are_frozen_only_in_a_session_with_claims(
+    course: pytest.Pytester, with_claims: bool, frozen: bool
+) -> None:
+    course.makepyfile(test_probe=_PROBE.format(frozen=frozen))
+    result = course.runpytest_inprocess("test_probe.py", *(["claims/"] if with_claims else []))
+    result.assert_outcomes(passed=4 if with_claims else 1, failed=1 if with_claims else 0)
+    assert gc.get_freeze_count() == 0  # and thawed when the session ends
