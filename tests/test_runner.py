@@ -96,3 +96,16 @@ def test_a_dead_worker_loses_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(runner, "_check_one_file", _dies_on_lesson_3)
     assert run_paths([Path("claims")], jobs=2) == serial
     assert "lesson-0003.yaml" in workers.read_text(encoding="utf-8")  # it did go to a worker
+
+
+def test_no_worker_processes_means_a_serial_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serial = _course(tmp_path, monkeypatch)
+
+    class NoProcesses:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            raise OSError("no /dev/shm here")
+
+    monkeypatch.setattr("concurrent.futures.ProcessPoolExecutor", NoProcesses)
+    assert run_paths([Path("claims")], jobs=2) == serial
