@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.bench_pytest import write_floor
 from benchmarks.make_course import load_cases, make_big_lesson, make_course
 from checkers.claims import load_claims_file
 from checkers.kinds import ALL_KINDS
@@ -55,3 +56,10 @@ def test_big_lesson_stays_under_its_size_and_scans(tmp_path: Path) -> None:
     assert findings and all(f.id != "(lesson)" for f in findings)
     assert any(f.verdict == "pass" for f in findings)
     assert any(f.verdict == "fail" for f in findings)
+
+
+@pytest.mark.parametrize("failing", [0, 3])
+def test_pytest_floor_fails_as_many_tests_as_asked(pytester: pytest.Pytester, failing: int) -> None:
+    floor = write_floor(pytester.path, 20, failing)
+    result = pytester.runpytest(str(floor), "-p", "no:lessoncheck")
+    result.assert_outcomes(passed=20 - failing, failed=failing)
