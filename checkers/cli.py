@@ -17,7 +17,7 @@ from pathlib import Path
 
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.report.text import format_finding
-from checkers.runner import Finding, run_paths, summarize
+from checkers.runner import Finding, map_files, run_paths, summarize
 
 __all__ = ["main"]
 
@@ -37,14 +37,6 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         default=[Path("claims")],
         help="claim files or folders of them (default: claims/)",
-    )
-    check.add_argument(
-        "-j",
-        "--jobs",
-        type=_jobs,
-        default="auto",
-        metavar="N",
-        help="worker processes for large courses (default: auto = one per CPU; 1 = none)",
     )
     _report_options(check)
 
@@ -130,12 +122,20 @@ def _jobs(text: str) -> int:
 
 
 def _report_options(command: argparse.ArgumentParser) -> None:
-    """The output options ``check`` and ``scan`` share: reports, quiet, baseline."""
+    """The options ``check`` and ``scan`` share: reports, quiet, worker processes, baseline."""
     command.add_argument(
         "--json", type=Path, metavar="FILE", help="also write the JSON report here"
     )
     command.add_argument("--report-dir", type=Path, metavar="DIR", help="write all reports here")
     command.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+    command.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default="auto",
+        metavar="N",
+        help="worker processes for large courses (default: auto = one per CPU; 1 = none)",
+    )
     _baseline_option(command)
 
 
@@ -241,10 +241,7 @@ def _scan(args: argparse.Namespace) -> int:
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
-    findings: list[Finding] = []
-    for lesson in args.lessons:
-        findings.extend(scan_lesson(lesson))
-    return _report(findings, args, baseline)
+    return _report(map_files(scan_lesson, list(args.lessons), args.jobs), args, baseline)
 
 
 _LESSON_SUFFIXES = (".md", ".markdown")

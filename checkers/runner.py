@@ -29,6 +29,7 @@ __all__ = [
     "Finding",
     "check_claim",
     "iter_claim_files",
+    "map_files",
     "run_file",
     "run_paths",
 ]
@@ -545,23 +546,31 @@ def iter_claim_files(paths: list[Path]) -> list[Path]:
 
 
 def run_paths(paths: list[Path], jobs: int = 1) -> list[Finding]:
-    """Load and run every claim file under ``paths``; findings in file order.
+    """Load and run every claim file under ``paths``; findings in file order (see
+    :func:`map_files` for ``jobs``)."""
+    return map_files(_check_one_file, iter_claim_files(paths), jobs)
 
-    With ``jobs`` > 1 and enough claims to be worth it, files are checked in that many worker
-    processes (the report is the same as a serial run's: same findings, same order).
+
+def map_files(
+    task: Callable[[Path], list[Finding]], files: list[Path], jobs: int = 1
+) -> list[Finding]:
+    """``task(file)`` for every file, findings in file order.
+
+    With ``jobs`` > 1 and files worth it together (:data:`PARALLEL_MIN_BYTES`), the files are
+    handled in that many worker processes; the findings are those of a serial run, in the
+    same order. ``task`` must be a module-level function (workers find it by name).
     """
-    files = iter_claim_files(paths)
     if jobs > 1 and len(files) > 1 and _bytes(files) >= PARALLEL_MIN_BYTES:
-        return _run_parallel(files, jobs)
+        return _run_parallel(task, files, jobs)
     findings: list[Finding] = []
     for path in files:
-        findings.extend(run_file(load_claims_file(path)))
+        findings.extend(task(path))
     return findings
 
 
 PARALLEL_MIN_BYTES = 100_000
-"""Claim files smaller than this together (about 400 claims) are checked in this process:
-starting workers and sending findings back costs more than it saves."""
+"""Files smaller than this together (about 400 claims, or a few long lessons) are handled in
+this process: starting workers and sending findings back costs more than it saves."""
 
 
 def _size(path: Path) -> int:
@@ -579,10 +588,13 @@ def _check_one_file(path: Path) -> list[Finding]:
     return run_file(load_claims_file(path))
 
 
-def _run_parallel(files: list[Path], jobs: int) -> list[Finding]:
-    """Check ``files`` in worker processes, one task per file, largest first (so no worker is
-    left with a big file at the end). Files whose worker died (killed for memory, say) are
-    checked again here, one by one, so the run reports every file as a serial run would."""
+def _run_parallel(
+    task: Callable[[Path], list[Finding]], files: list[Path], jobs: int
+) -> list[Finding]:
+    """``task`` over ``files`` in worker processes, one task per file, largest first (so no
+    worker is left with a big file at the end). Files whose worker died (killed for memory,
+    say) are handled again here, one by one, so the run reports every file as a serial run
+    would."""
     import multiprocessing
     from concurrent.futures import Future, ProcessPoolExecutor
 
@@ -595,19 +607,19 @@ def _run_parallel(files: list[Path], jobs: int) -> list[Finding]:
     try:
         with ProcessPoolExecutor(max_workers=min(jobs, len(files)), mp_context=context) as pool:
             futures: list[tuple[Path, Future[list[Finding]]]] = [
-                (path, pool.submit(_check_one_file, path)) for path in order
+                (path, pool.submit(task, path)) for path in order
             ]
             for path, future in futures:
                 try:
                     results[path] = future.result()
-                except Exception:  # a dead worker: check that file again below
+                except Exception:  # a dead worker: handle that file again below
                     continue
     except Exception:  # the pool itself could not start (no /dev/shm, process limits)
         pass
     findings: list[Finding] = []
     for path in files:
         found = results.get(path)
-        findings.extend(found if found is not None else _check_one_file(path))
+        findings.extend(found if found is not None else task(path))
     return findings
 
 

@@ -91,3 +91,25 @@ def test_jobs_do_not_change_the_verdicts(
     monkeypatch.chdir(project)
     assert main(["check", "-q", "-j", jobs]) == 1
     assert capsys.readouterr().out.strip() == "3 passed, 1 failed, 0 stale, 0 errors"
+
+
+def test_scan_in_worker_processes_reports_what_a_serial_scan_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from checkers import runner
+
+    corpus = Path(__file__).parent / "corpus"
+    (tmp_path / "content").mkdir()
+    lessons = sorted(corpus.rglob("*.md"))[:4]
+    for lesson in lessons:
+        (tmp_path / "content" / lesson.name).write_bytes(lesson.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(runner, "PARALLEL_MIN_BYTES", 0)  # workers even for four lessons
+    names = [f"content/{lesson.name}" for lesson in lessons]
+    reports = {}
+    for jobs in ("1", "2"):
+        main(["scan", "-q", "-j", jobs, "--json", f"scan-{jobs}.json", *names])
+        report = json.loads((tmp_path / f"scan-{jobs}.json").read_text(encoding="utf-8"))
+        reports[jobs] = report["findings"]
+    assert reports["1"] == reports["2"]
+    assert {f["verdict"] for f in reports["1"]} >= {"pass", "fail"}
