@@ -105,12 +105,18 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+MAX_AUTO_JOBS = 8
+"""``-j auto`` uses at most this many workers: each holds its own copy of the kinds and their
+libraries (about 100 MB), and a CI runner may report far more CPUs than it has memory for."""
+
+
 def _jobs(text: str) -> int:
     if text == "auto":
         try:
-            return len(os.sched_getaffinity(0))
+            cpus = len(os.sched_getaffinity(0))
         except AttributeError:  # not on Linux
-            return os.cpu_count() or 1
+            cpus = os.cpu_count() or 1
+        return min(cpus, MAX_AUTO_JOBS)
     try:
         value = int(text)
     except ValueError:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -113,3 +114,12 @@ def test_scan_in_worker_processes_reports_what_a_serial_scan_does(
         reports[jobs] = report["findings"]
     assert reports["1"] == reports["2"]
     assert {f["verdict"] for f in reports["1"]} >= {"pass", "fail"}
+
+
+def test_auto_jobs_follow_the_cpus_up_to_a_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    from checkers import cli
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    assert cli._jobs("auto") == cli.MAX_AUTO_JOBS
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert cli._jobs("auto") == 2
