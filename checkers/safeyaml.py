@@ -148,11 +148,12 @@ def _load_common(text: str) -> Located | None:
     """Read an ordinary claim file through libyaml's C event parser, or return ``None``.
 
     About 20 times faster than the pure-Python composer. "Ordinary" means what every real claim
-    file is: one document of mappings, lists and scalars, no anchors, aliases or tags, no
-    duplicate keys, nested at most MAX_DEPTH deep, at most FAST_MAX_CHARS long. Anything else,
-    a syntax error included, returns ``None`` and :func:`load` reads the text again with the
-    bounded loader, so errors and the rare legal oddity (an alias) get exactly one behaviour.
-    The events are consumed one at a time with an explicit stack, so nothing here recurses.
+    file is: one document of mappings, lists and scalars (anchors and aliases included, expanded
+    as the full loader expands them), no tags, no duplicate keys or anchors, nested at most
+    MAX_DEPTH deep, at most FAST_MAX_CHARS long and MAX_NODES values. Anything else, a syntax
+    error included, returns ``None`` and :func:`load` reads the text again with the bounded
+    loader, so errors and oddities get exactly one behaviour, and one wording. The events are
+    consumed one at a time with an explicit stack, so nothing here recurses.
     """
     if _CPARSER is None or len(text) > FAST_MAX_CHARS or _NON_PRINTABLE.search(text):
         return None
