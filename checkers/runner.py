@@ -21,7 +21,7 @@ from typing import Any
 from checkers.claims import Claim, ClaimsFile, Problem, load_claims_file, real_path
 from checkers.expr import ExprError
 from checkers.numbers import Printed
-from checkers.outcome import Outcome, Verdict, apply_corrections
+from checkers.outcome import KindInput, Outcome, Verdict, apply_corrections
 
 __all__ = [
     "CLAIM_SECONDS",
@@ -248,11 +248,26 @@ def _suggest_fix(run: _FileRun, quote: str, corrections: tuple[tuple[str, str], 
 
 
 def _claimed_text(claim: Claim) -> str:
-    claimed = getattr(claim.input, "claimed", None)
-    if isinstance(claimed, Printed):
-        return claimed.text
-    if isinstance(claimed, tuple):
-        return "[" + ", ".join(p.text for p in claimed if isinstance(p, Printed)) + "]"
+    """The claim's printed value(s) as one line: a number, ``[a, b]``, ``[[a, b], [c, d]]``,
+    ``{0: [a, b]}`` for chosen rows, ``scores: …; weights: …`` for stages of a computation."""
+    text = _printed_text(getattr(claim.input, "claimed", None))
+    return text if len(text) <= _CLAIMED_CLIP else text[: _CLAIMED_CLIP - 1] + "…"
+
+
+_CLAIMED_CLIP = 300
+"""Characters of a claimed value shown for a claim that could not be checked."""
+
+
+def _printed_text(value: Any) -> str:
+    if isinstance(value, Printed):
+        return value.text
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_printed_text(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {_printed_text(v)}" for key, v in value.items()) + "}"
+    if isinstance(value, KindInput):  # printed stages, one field each
+        stages = ((name, getattr(value, name)) for name in type(value).model_fields)
+        return "; ".join(f"{name}: {_printed_text(v)}" for name, v in stages if v is not None)
     return ""
 
 

@@ -109,3 +109,17 @@ def test_no_worker_processes_means_a_serial_run(
 
     monkeypatch.setattr("concurrent.futures.ProcessPoolExecutor", NoProcesses)
     assert run_paths([Path("claims")], jobs=2) == serial
+
+
+def test_a_stale_matrix_claim_still_shows_what_it_claimed(project: Path) -> None:
+    path = project / "claims" / "demo.yaml"
+    path.write_text(
+        "lesson: content/demo.md\nclaims:\n"
+        "  - id: causal\n    kind: masked_softmax\n    quote: 'a sentence no longer there'\n"
+        "    scores: [['1', '5'], ['0', '0']]\n    mask: causal\n"
+        "    claimed: [['1', '0'], ['0.50', '0.50']]\n",
+        encoding="utf-8",
+    )
+    (finding,) = run_file(load_claims_file(path))
+    assert finding.verdict == "stale"
+    assert finding.claimed == "[[1, 0], [0.50, 0.50]]"
