@@ -152,8 +152,11 @@ def _load_common(text: str) -> Located | None:
     as the full loader expands them), no tags, no duplicate keys or anchors, nested at most
     MAX_DEPTH deep, at most FAST_MAX_CHARS long and MAX_NODES values. Anything else, a syntax
     error included, returns ``None`` and :func:`load` reads the text again with the bounded
-    loader, so errors and oddities get exactly one behaviour, and one wording. The events are
-    consumed one at a time with an explicit stack, so nothing here recurses.
+    loader, so errors and oddities get one wording. Where both readers accept a text they read
+    the same data and positions (``fuzz/fuzz_expr.py`` and ``tests/test_safeyaml.py`` compare
+    them); libyaml is the more lenient of the two on a few malformed texts (a tab after a
+    value, ``|#`` with no space), which it reads rather than refuses. The events are consumed
+    one at a time with an explicit stack, so nothing here recurses.
     """
     if _CPARSER is None or len(text) > FAST_MAX_CHARS or _NON_PRINTABLE.search(text):
         return None
@@ -234,6 +237,10 @@ def _from_events(next_event: Any) -> Located:
             for entries in recording.values():
                 entries.append((path, here))
             if kind is yaml.ScalarEvent:
+                if event.implicit[0] and not event.value:
+                    # An empty value: libyaml places some (after "? key", in "{a: , b}")
+                    # elsewhere than PyYAML does; rare in a claim file, so the full loader reads it.
+                    raise _Unusual
                 value = scalars.value(event.value) if event.implicit[0] else event.value
                 if event.anchor is not None:
                     if event.anchor in anchors or event.anchor in recording:

@@ -4,7 +4,9 @@ Each input (any bytes, decoded as UTF-8 with replacement) goes through
 
 * ``checkers.expr``: ``parse``, ``evaluate``, ``evaluate_exact``, ``names``, ``split_chain``;
 * ``checkers.numbers``: ``parse_printed``, ``parse_printed_vector``;
-* ``checkers.safeyaml.load``;
+* ``checkers.safeyaml.load``, and its two readers side by side: whenever both the libyaml fast
+  path and the bounded pure-Python loader read a text, they must read the same data and
+  positions (libyaml alone accepts a few malformed texts; that is allowed);
 
 and may only return a value or raise that reader's own error (ExprError, NumberError,
 YamlError). Anything else, or a call slower than ``SLOW_SECONDS``, is a crash that libFuzzer
@@ -44,6 +46,10 @@ class TooSlow(AssertionError):
     """A reader took longer than SLOW_SECONDS on one input."""
 
 
+class Disagree(AssertionError):
+    """safeyaml's two readers read one text differently."""
+
+
 def _timed(call: Callable[[], T]) -> T:
     started = time.monotonic()
     try:
@@ -72,6 +78,17 @@ def check_text(text: str) -> None:
             _timed(lambda: reader(text))  # noqa: B023 - called at once
     with suppress(safeyaml.YamlError):
         _timed(lambda: safeyaml.load(text))
+    _yaml_readers_agree(text)
+
+
+def _yaml_readers_agree(text: str) -> None:
+    common = _timed(lambda: safeyaml._load_common(text))
+    try:
+        bounded = _timed(lambda: safeyaml._load_bounded(text))
+    except safeyaml.YamlError:
+        return
+    if common is not None and (common.data, common.positions) != (bounded.data, bounded.positions):
+        raise Disagree(f"{common.data!r} != {bounded.data!r}")
 
 
 def test_one_input(data: bytes) -> None:
