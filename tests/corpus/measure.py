@@ -19,6 +19,7 @@ CORPUS = Path(__file__).resolve().parent
 sys.path.insert(0, str(CORPUS.parent.parent))
 
 from checkers.anchors import Lesson, fold  # noqa: E402
+from checkers.extract.recognizers import ALL_RECOGNIZERS  # noqa: E402
 from checkers.scan import scan_lesson  # noqa: E402
 
 
@@ -64,16 +65,7 @@ def _recognizer(claim_id: str) -> str:
     return next((name for name in RECOGNIZERS if claim_id.startswith(name + "-")), "?")
 
 
-RECOGNIZERS = (
-    "chains",
-    "percentages",
-    "model_tables",
-    "memory_tables",
-    "positional",
-    "softmax_rows",
-    "table_formulas",
-    "heads",
-)
+RECOGNIZERS = tuple(ALL_RECOGNIZERS)
 
 
 def measure() -> Figures:

@@ -13,6 +13,7 @@ from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
     chains,
+    dtype_savings,
     heads,
     memory_tables,
     model_tables,
@@ -42,5 +43,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "table_formulas": table_formulas,
     "memory_tables": memory_tables,
     "heads": heads,
+    "dtype_savings": dtype_savings,
 }
 """Recogniser name → module."""

@@ -1,0 +1,99 @@
+"""Recogniser ``dtype_savings``: memory saved by storing numbers in a narrower type.
+
+Recognises, in English or Chinese, a narrower number type used instead of a wider one and the
+share of memory that saves: ``int8 (1 byte) instead of fp16 (2 bytes) saves 25%``, a following
+clause ``int4 (half a byte) saves 75%`` (against the same wider type), ``用 int8 代替 fp16 可节省
+50% 显存``. The saving is 1 − narrow bits / wide bits; the type decides the bits (a byte count
+printed beside it is the lesson's own gloss, and is not read). A clause that names no
+percentage, or a "narrower" type that is not narrower, drafts nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from checkers.extract.document import Document, logical_lines
+from checkers.extract.draft import Draft
+from checkers.extract.latex import plain
+
+__all__ = ["BITS", "recognize"]
+
+NAME = "dtype_savings"
+
+BITS = {
+    "fp32": 32, "float32": 32, "fp16": 16, "float16": 16, "bf16": 16,
+    "bfloat16": 16, "fp8": 8, "int8": 8, "int4": 4, "nf4": 4, "fp4": 4,
+}  # fmt: skip
+"""Bits per number of each storage type a lesson names."""
+
+_TYPE = r"(?<![A-Za-z0-9_])(" + "|".join(sorted(BITS, key=len, reverse=True)) + r")(?![A-Za-z0-9_])"
+_INSTEAD = re.compile(
+    _TYPE + r"[^;；。]{0,60}?\binstead\s+of\s+" + _TYPE
+    + r"|(?:用|改用|换成|使用)\s*" + _TYPE + r"[^;；。]{0,30}?(?:代替|替代|取代|替换)\s*" + _TYPE,
+    re.IGNORECASE,
+)  # fmt: skip
+_ANY_TYPE = re.compile(_TYPE, re.IGNORECASE)
+_SAVES = re.compile(
+    r"(?:\bsaves?\b|\bsaving\b|节省|节约|省下|省去|减少)[^%％;；。\d]{0,20}(\d+(?:\.\d+)?)\s*[%％]",
+    re.IGNORECASE,
+)
+# Clauses end at ";" and at a full stop that is not a decimal point ("0.5 GiB").
+_CLAUSE = re.compile(r"[^;；。]+?(?:[;；。]|\.(?!\d)|$)")
+
+
+def recognize(document: Document) -> Iterator[Draft]:
+    """Draft an ``arithmetic`` claim 1 − narrow/wide bits = the printed saving."""
+    for source, number in logical_lines(document):
+        if not _ANY_TYPE.search(source) or ("%" not in source and "％" not in source):
+            continue
+        text, where = plain(source)
+        wide: str | None = None
+        for clause in _CLAUSE.finditer(text):
+            part, offset = clause.group(0), clause.start()
+            instead = _INSTEAD.search(part)
+            if instead is not None:
+                groups = instead.groups()
+                narrow_at = 0 if groups[0] else 2
+                narrow, wide = groups[narrow_at], groups[narrow_at + 1]
+                start = instead.start(narrow_at + 1)
+            else:
+                types = _ANY_TYPE.findall(part)
+                if wide is None or len(types) != 1:
+                    continue
+                found = _ANY_TYPE.search(part)
+                assert found is not None
+                narrow, start = found.group(1), found.start()
+            saves = _SAVES.search(part, start)
+            if saves is None:
+                continue
+            draft = _draft(source, where, number, narrow, wide, saves.group(1) + "%",
+                           offset + start, offset + saves.end())  # fmt: skip
+            if draft is not None:
+                yield draft
+
+
+def _draft(
+    source: str,
+    where: list[int],
+    line: int,
+    narrow: str,
+    wide: str | None,
+    claimed: str,
+    start: int,
+    end: int,
+) -> Draft | None:
+    if wide is None:
+        return None
+    narrow_bits, wide_bits = BITS[narrow.lower()], BITS[wide.lower()]
+    if narrow_bits >= wide_bits:
+        return None
+    return Draft(
+        kind="arithmetic",
+        quote=source[where[start] : where[end - 1] + 1],
+        line=line,
+        fields={"expression": f"1 − {narrow_bits}/{wide_bits}", "claimed": claimed},
+        confidence=0.7,
+        recognizer=NAME,
+        slug=f"{narrow.lower()}-instead-of-{wide.lower()}",
+    )
