@@ -17,6 +17,7 @@ from checkers.extract.recognizers import (
     heads,
     memory_tables,
     model_tables,
+    param_memory,
     percentages,
     positional,
     softmax_rows,
@@ -44,5 +45,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "memory_tables": memory_tables,
     "heads": heads,
     "dtype_savings": dtype_savings,
+    "param_memory": param_memory,
 }
 """Recogniser name → module."""

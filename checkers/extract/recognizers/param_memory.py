@@ -1,0 +1,76 @@
+"""Recogniser ``param_memory``: a model's weights in a storage type, stated in prose.
+
+Recognises, within one logical line, a parameter count (``15 亿``, ``7B``, ``1.1 亿``) and a
+storage type followed directly by the memory it takes: ``换成 fp16 则为 3 GB``, ``用 int8：70 GB``,
+``a 7B model in fp16 takes 14 GB``. The memory is count × bytes per number of the type.
+Counts followed by 字节/bytes are sizes, not parameters, and are skipped; the line must name
+one parameter count (it may repeat, in any notation: ``70B（700 亿）``), or nothing is drafted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from checkers.data import parse_count
+from checkers.extract.document import Document, logical_lines
+from checkers.extract.draft import Draft
+from checkers.extract.latex import plain
+from checkers.extract.recognizers.dtype_savings import BITS
+
+__all__ = ["recognize"]
+
+NAME = "param_memory"
+
+_COUNT = re.compile(
+    r"(?<![\d.,])(\d+(?:\.\d+)?)\s*(万亿|亿|万|[KMBT])(?![A-Za-z])(?!\s*(?:字节|bytes?\b))"
+)
+_TYPES = "|".join(sorted(BITS, key=len, reverse=True))
+_TAKES = re.compile(
+    r"(?<![A-Za-z0-9_])(" + _TYPES + r")(?![A-Za-z0-9_])\s*"
+    r"(?:(?:存储|计算|的话)\s*)?"
+    r"(?:则为|则是|则需|就是|需要|只要|为|是|占|[:：]|"
+    r"(?:it\s+)?(?:takes|needs|requires|is|would\s+(?:take|need|be))\b)"
+    r"\s*(?:约|大约|about|roughly|≈|~)?\s*(\d+(?:\.\d+)?\s*(?:GB|MB|TB|GiB|MiB|TiB))(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_IEC = re.compile(r"\d\s*[KMGT]iB\b")
+_POWER = {"万": 4, "亿": 8, "万亿": 12, "K": 3, "M": 6, "B": 9, "T": 12}
+"""Power of ten of each count suffix."""
+
+
+def recognize(document: Document) -> Iterator[Draft]:
+    """Draft an ``arithmetic`` claim count × bytes per number = the printed memory."""
+    # A lesson that writes KiB/GiB itself means powers of 1000 by KB/GB; one that never does
+    # may mean either, and the verdict says which reading matched.
+    prefixes = "decimal" if _IEC.search(document.text) else "either"
+    for source, number in logical_lines(document):
+        if not _TAKES.search(source):
+            continue
+        text, where = plain(source)
+        counts: dict[float, tuple[str, str]] = {}  # by value: "70B" and "700 亿" are one count
+        for match in _COUNT.finditer(text):
+            digits, scale = match.group(1), match.group(2).upper()
+            printed = parse_count(f"{digits}{scale}")
+            if printed is not None:
+                counts.setdefault(printed.value, (digits, scale))
+        if len(counts) != 1:
+            continue  # no parameter count, or several: which one is meant is unclear
+        ((digits, scale),) = counts.values()
+        for takes in _TAKES.finditer(text):
+            dtype, memory = takes.group(1).lower(), takes.group(2)
+            per_number = BITS[dtype] / 8
+            per_text = f"{per_number:g}"
+            yield Draft(
+                kind="arithmetic",
+                quote=source[where[takes.start()] : where[takes.end() - 1] + 1],
+                line=number,
+                fields={
+                    "expression": f"{digits} × 10^{_POWER[scale]} × {per_text}",
+                    "claimed": memory,
+                    "prefixes": prefixes,
+                },
+                confidence=0.6,
+                recognizer=NAME,
+                slug=f"{digits}{scale}-{dtype}",
+            )
