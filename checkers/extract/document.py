@@ -107,6 +107,11 @@ class Document:
         # and would make a line number point at the wrong line.
         return _NEWLINES.split(self.text)
 
+    @cached_property
+    def logical(self) -> tuple[tuple[str, int], ...]:
+        """:func:`logical_lines`, joined once: every recogniser reads them."""
+        return tuple(_logical_lines(self))
+
     def lines(self) -> Iterator[tuple[Block, Line]]:
         """Every line of every block, with the block it belongs to."""
         for block in self.blocks:
@@ -244,6 +249,10 @@ def logical_lines(document: Document) -> Iterator[tuple[str, int]]:
     line starting with ``=`` (or following one that ends with ``=``) continues the one above,
     as worked calculations are laid out.
     """
+    return iter(document.logical)
+
+
+def _logical_lines(document: Document) -> Iterator[tuple[str, int]]:
     for block in document.blocks:
         if block.kind in ("paragraph", "heading"):
             if block.lines:
