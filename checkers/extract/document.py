@@ -108,6 +108,13 @@ class Document:
         return _NEWLINES.split(self.text)
 
     @cached_property
+    def byte_prefixes(self) -> str:
+        """How drafted arithmetic reads KB, MB, GB: a lesson that writes KiB/GiB itself means
+        powers of 1000 by them (``decimal``); one that never does may mean either, and the
+        verdict says which reading matched (``either``)."""
+        return "decimal" if _IEC.search(self.text) else "either"
+
+    @cached_property
     def logical(self) -> tuple[tuple[str, int], ...]:
         """:func:`logical_lines`, joined once: every recogniser reads them."""
         return tuple(_logical_lines(self))
@@ -132,6 +139,7 @@ def _parser(front_matter: bool = True) -> MarkdownIt:
 
 
 # Line breaks as markdown-it counts them (its "normalize" rule), so line numbers agree.
+_IEC = re.compile(r"\d\s*[KMGT]iB\b")
 _NEWLINES = re.compile(r"\r\n?|\n")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _FRONT_MATTER = re.compile(r"^-{3,}\s*$")

@@ -63,7 +63,6 @@ PARSE_BUDGET = 1_000_000
 work; the longest real lesson uses 30 000). A hostile lesson of 100 000 equations drafts
 what the budget covers and no more."""
 _budget = [PARSE_BUDGET]  # what is left of it for the lesson being recognised
-_IEC = re.compile(r"\d\s*[KMGT]iB\b")
 _DECIMAL_BYTES = byte_units("decimal")
 _BYTE_NAMES = frozenset(_DECIMAL_BYTES)
 _MULTIPLY_X = re.compile(r"(?<=\d)\s+[x×X]\s+(?=\d)")
@@ -385,9 +384,7 @@ def _draft(
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every evaluable equation chain in the lesson."""
-    # A lesson that writes KiB/GiB itself means powers of 1000 by KB/GB; one that never does
-    # may mean either, and the verdict says which reading matched.
-    prefixes = "decimal" if _IEC.search(document.text) else "either"
+    prefixes = document.byte_prefixes
     _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
         text, where = plain(source)

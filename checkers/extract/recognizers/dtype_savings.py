@@ -17,7 +17,7 @@ from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
 
-__all__ = ["BITS", "recognize"]
+__all__ = ["BITS", "TYPE_PATTERN", "recognize"]
 
 NAME = "dtype_savings"
 
@@ -27,13 +27,18 @@ BITS = {
 }  # fmt: skip
 """Bits per number of each storage type a lesson names."""
 
-_TYPE = r"(?<![A-Za-z0-9_])(" + "|".join(sorted(BITS, key=len, reverse=True)) + r")(?![A-Za-z0-9_])"
+TYPE_PATTERN = (
+    r"(?<![A-Za-z0-9_])(" + "|".join(sorted(BITS, key=len, reverse=True)) + r")(?![A-Za-z0-9_])"
+)
+"""A storage type named on its own (``int8``, not ``int80``), as one group; match it with
+re.IGNORECASE."""
 _INSTEAD = re.compile(
-    _TYPE + r"[^;；。]{0,60}?\binstead\s+of\s+" + _TYPE
-    + r"|(?:用|改用|换成|使用)\s*" + _TYPE + r"[^;；。]{0,30}?(?:代替|替代|取代|替换)\s*" + _TYPE,
+    TYPE_PATTERN + r"[^;；。]{0,60}?\binstead\s+of\s+" + TYPE_PATTERN
+    + r"|(?:用|改用|换成|使用)\s*" + TYPE_PATTERN
+    + r"[^;；。]{0,30}?(?:代替|替代|取代|替换)\s*" + TYPE_PATTERN,
     re.IGNORECASE,
 )  # fmt: skip
-_ANY_TYPE = re.compile(_TYPE, re.IGNORECASE)
+_ANY_TYPE = re.compile(TYPE_PATTERN, re.IGNORECASE)
 _SAVES = re.compile(
     r"(?:\bsaves?\b|\bsaving\b|节省|节约|省下|省去|减少)[^%％;；。\d]{0,20}(\d+(?:\.\d+)?)\s*[%％]",
     re.IGNORECASE,
@@ -58,12 +63,10 @@ def recognize(document: Document) -> Iterator[Draft]:
                 narrow, wide = groups[narrow_at], groups[narrow_at + 1]
                 start = instead.start(narrow_at + 1)
             else:
-                types = _ANY_TYPE.findall(part)
+                types = list(_ANY_TYPE.finditer(part))
                 if wide is None or len(types) != 1:
                     continue
-                found = _ANY_TYPE.search(part)
-                assert found is not None
-                narrow, start = found.group(1), found.start()
+                narrow, start = types[0].group(1), types[0].start()
             saves = _SAVES.search(part, start)
             if saves is None:
                 continue
@@ -78,13 +81,11 @@ def _draft(
     where: list[int],
     line: int,
     narrow: str,
-    wide: str | None,
+    wide: str,
     claimed: str,
     start: int,
     end: int,
 ) -> Draft | None:
-    if wide is None:
-        return None
     narrow_bits, wide_bits = BITS[narrow.lower()], BITS[wide.lower()]
     if narrow_bits >= wide_bits:
         return None

@@ -16,7 +16,7 @@ from checkers.data import parse_count
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
-from checkers.extract.recognizers.dtype_savings import BITS
+from checkers.extract.recognizers.dtype_savings import BITS, TYPE_PATTERN
 
 __all__ = ["recognize"]
 
@@ -25,25 +25,21 @@ NAME = "param_memory"
 _COUNT = re.compile(
     r"(?<![\d.,])(\d+(?:\.\d+)?)\s*(万亿|亿|万|[KMBT])(?![A-Za-z])(?!\s*(?:字节|bytes?\b))"
 )
-_TYPES = "|".join(sorted(BITS, key=len, reverse=True))
 _TAKES = re.compile(
-    r"(?<![A-Za-z0-9_])(" + _TYPES + r")(?![A-Za-z0-9_])\s*"
+    TYPE_PATTERN + r"\s*"
     r"(?:(?:存储|计算|的话)\s*)?"
     r"(?:则为|则是|则需|就是|需要|只要|为|是|占|[:：]|"
     r"(?:it\s+)?(?:takes|needs|requires|is|would\s+(?:take|need|be))\b)"
     r"\s*(?:约|大约|about|roughly|≈|~)?\s*(\d+(?:\.\d+)?\s*(?:GB|MB|TB|GiB|MiB|TiB))(?![A-Za-z])",
     re.IGNORECASE,
 )
-_IEC = re.compile(r"\d\s*[KMGT]iB\b")
 _POWER = {"万": 4, "亿": 8, "万亿": 12, "K": 3, "M": 6, "B": 9, "T": 12}
 """Power of ten of each count suffix."""
 
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim count × bytes per number = the printed memory."""
-    # A lesson that writes KiB/GiB itself means powers of 1000 by KB/GB; one that never does
-    # may mean either, and the verdict says which reading matched.
-    prefixes = "decimal" if _IEC.search(document.text) else "either"
+    prefixes = document.byte_prefixes
     for source, number in logical_lines(document):
         if not _TAKES.search(source):
             continue
