@@ -30,7 +30,7 @@ _FLOOR = """import pytest
 
 @pytest.mark.parametrize("i", range({count}))
 def test_item(i):
-    if i % {count} < {failing}:
+    if i < {failing}:
         pytest.fail(f"claim {{i}} does not hold: printed 0.38, recomputed 0.40", pytrace=False)
 """
 
@@ -54,10 +54,11 @@ def run(course: Course, repeats: int) -> list[Row]:
     ratio."""
     root = course.root
     count, failing = course.claims, len(course.failing)
-    floors = {
-        "all passing": write_floor(root / "floor", count),
-        f"{failing:,} failing": write_floor(
-            root / "floor", count, failing, name="test_floor_failing.py"
+    floors = {  # label → (test file, how many of its tests fail)
+        "all passing": (write_floor(root / "floor", count), 0),
+        f"{failing:,} failing": (
+            write_floor(root / "floor", count, failing, name="test_floor_failing.py"),
+            failing,
         ),
     }
     claims_command = pytest_command("claims")
@@ -65,9 +66,9 @@ def run(course: Course, repeats: int) -> list[Row]:
     if _failed(output) != failing:
         raise RuntimeError(f"expected {failing} failing claims:\n{output[-3000:]}")
     commands = {"claims": (claims_command, (0, 1))}
-    for label, floor in floors.items():
+    for label, (floor, fails) in floors.items():
         command = pytest_command(str(floor.relative_to(root)), "-p", "no:lessoncheck")
-        commands[label] = (command, (0, 1) if failing else (0,))
+        commands[label] = (command, (1,) if fails else (0,))
     timings = compare(commands, root, repeats)
     claims = timings["claims"]
     rows = []
