@@ -45,15 +45,19 @@ def test_summary_counts(project: Path) -> None:
     assert counts == {"total": 4, "pass": 3, "fail": 1, "stale": 0, "error": 0}
 
 
-def test_uses_cycle_is_an_error_not_a_hang(project: Path) -> None:
+def write_claims(project: Path, claims: str) -> None:
+    """Replace the demo claim file's claims with ``claims`` (YAML list items)."""
     path = project / "claims" / "demo.yaml"
-    path.write_text(
-        "lesson: content/demo.md\nclaims:\n"
+    path.write_text(f"lesson: content/demo.md\nclaims:\n{claims}", encoding="utf-8")
+
+
+def test_uses_cycle_is_an_error_not_a_hang(project: Path) -> None:
+    write_claims(
+        project,
         "  - {id: a, kind: arithmetic, quote: '512/8=64', uses: {x: b}, expression: x,"
         " claimed: 1}\n"
         "  - {id: b, kind: arithmetic, quote: '512/8=64', uses: {x: a}, expression: x,"
         " claimed: 1}\n",
-        encoding="utf-8",
     )
     result = findings(project)
     assert {f.verdict for f in result.values()} == {"error"}  # type: ignore[attr-defined]
@@ -112,14 +116,12 @@ def test_no_worker_processes_means_a_serial_run(
 
 
 def test_a_stale_matrix_claim_still_shows_what_it_claimed(project: Path) -> None:
-    path = project / "claims" / "demo.yaml"
-    path.write_text(
-        "lesson: content/demo.md\nclaims:\n"
+    write_claims(
+        project,
         "  - id: causal\n    kind: masked_softmax\n    quote: 'a sentence no longer there'\n"
         "    scores: [['1', '5'], ['0', '0']]\n    mask: causal\n"
         "    claimed: [['1', '0'], ['0.50', '0.50']]\n",
-        encoding="utf-8",
     )
-    (finding,) = run_file(load_claims_file(path))
-    assert finding.verdict == "stale"
-    assert finding.claimed == "[[1, 0], [0.50, 0.50]]"
+    (finding,) = findings(project).values()
+    assert finding.verdict == "stale"  # type: ignore[attr-defined]
+    assert finding.claimed == "[[1, 0], [0.50, 0.50]]"  # type: ignore[attr-defined]
