@@ -142,6 +142,21 @@ def _write(path: Path, data: str | bytes) -> None:
         path.write_text(data, encoding="utf-8", newline="")
 
 
+def _filled(size: int, piece: Callable[[int], str]) -> str:
+    """``piece(0) + piece(1) + …``, stopping once ``size`` characters are reached."""
+    parts, total, k = [], 0, 0
+    while total < size:
+        parts.append(piece(k))
+        total += len(parts[-1])
+        k += 1
+    return "".join(parts)
+
+
+def _claim_file(lesson: str, claims: str) -> str:
+    """A claim file for ``content/<lesson>`` whose ``claims:`` list is ``claims`` (YAML)."""
+    return f"lesson: content/{lesson}\nclaims:\n{claims}"
+
+
 # ------------------------------------------------------------------------------ lessons
 
 
@@ -181,24 +196,12 @@ def _escapes() -> str:
 
 def _many_equations() -> str:
     # Distinct equations, one per paragraph, just under the lesson size limit (1 MB).
-    parts, size, k = [], 0, 0
-    while size < 950_000:
-        line = f"Step {k}: {k} + 1 = {k + 2}\n\n"
-        parts.append(line)
-        size += len(line)
-        k += 1
-    return "".join(parts)
+    return _filled(950_000, lambda k: f"Step {k}: {k} + 1 = {k + 2}\n\n")
 
 
 def _near_limit_line() -> str:
     # One line of distinct equations just under the limit: the recognisers' budget is hit.
-    parts, size, k = [], 0, 0
-    while size < 990_000:
-        piece = f"{k} + {k} = {2 * k + 1}, "
-        parts.append(piece)
-        size += len(piece)
-        k += 1
-    return "".join(parts) + "\n"
+    return _filled(990_000, lambda k: f"{k} + {k} = {2 * k + 1}, ") + "\n"
 
 
 def _deep_lists() -> str:
@@ -303,7 +306,7 @@ SPECIAL_LESSONS: dict[str, Callable[[], str | bytes]] = {
 
 
 def _many_problems() -> str:
-    return "lesson: content/good.md\nclaims:\n" + "- {}\n" * 50_000
+    return _claim_file("good.md", "- {}\n" * 50_000)
 
 
 def _many_values_lesson() -> str:
@@ -316,7 +319,7 @@ def _many_valid() -> str:
         f" claimed: '{i}'}}\n"
         for i in range(6_000)
     )
-    return "lesson: content/many_values.md\nclaims:\n" + claims
+    return _claim_file("many_values.md", claims)
 
 
 def _stale_many() -> str:
@@ -326,7 +329,7 @@ def _stale_many() -> str:
         " claimed: '1'}\n"
         for i in range(6_000)
     )
-    return "lesson: content/many_values.md\nclaims:\n" + claims
+    return _claim_file("many_values.md", claims)
 
 
 def _uses_chain() -> str:
@@ -338,23 +341,23 @@ def _uses_chain() -> str:
             f"- {{id: c{i}, kind: arithmetic, quote: 'v{i} = {i}', expression: '{i}',"
             f" claimed: '{i}'{uses}}}\n"
         )
-    return "lesson: content/many_values.md\nclaims:\n" + "".join(claims)
+    return _claim_file("many_values.md", "".join(claims))
 
 
 def _huge_vector() -> str:
     items = ", ".join(["0.5"] * 45_000)
-    return (
-        "lesson: content/good.md\nclaims:\n"
+    return _claim_file(
+        "good.md",
         '  - id: huge-vector\n    kind: softmax\n    quote: "0.6×0.4 + 0.2×0.7 = 0.38"\n'
-        f"    scores: [{items}]\n    claimed: [{items}]\n"
+        f"    scores: [{items}]\n    claimed: [{items}]\n",
     )
 
 
 BIG_CLAIM_FILES: dict[str, Callable[[], str | bytes]] = {
     "redos.yaml": _redos_claims,
     "deep_flow.yaml": lambda: "lesson: content/good.md\nclaims: " + "[" * 100_000 + "]" * 100_000,
-    "deep_block.yaml": lambda: (
-        "lesson: content/good.md\nclaims:\n" + "".join("  " * i + "- \n" for i in range(1, 200))
+    "deep_block.yaml": lambda: _claim_file(
+        "good.md", "".join("  " * i + "- \n" for i in range(1, 200))
     ),
     "many_problems.yaml": _many_problems,
     "many_valid.yaml": _many_valid,
