@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from checkers import cli, runner
 from checkers.cli import main
 
 
@@ -97,7 +98,6 @@ def test_jobs_do_not_change_the_verdicts(
 def test_scan_in_worker_processes_reports_what_a_serial_scan_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from checkers import runner
 
     corpus = Path(__file__).parent / "corpus"
     (tmp_path / "content").mkdir()
@@ -117,7 +117,6 @@ def test_scan_in_worker_processes_reports_what_a_serial_scan_does(
 
 
 def test_auto_jobs_follow_the_cpus_up_to_a_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    from checkers import cli
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
     assert cli._jobs("auto") == cli.MAX_AUTO_JOBS
