@@ -134,11 +134,11 @@ def test_heap_is_frozen_while_claims_run():
 """
 
 
-@pytest.mark.parametrize(("with_claims", "frozen"), [(True, True), (False, False)])
+@pytest.mark.parametrize("with_claims", [True, False])
 def test_collected_objects_are_frozen_only_in_a_session_with_claims(
-    course: pytest.Pytester, with_claims: bool, frozen: bool
+    course: pytest.Pytester, with_claims: bool
 ) -> None:
-    course.makepyfile(test_probe=_PROBE.format(frozen=frozen))
+    course.makepyfile(test_probe=_PROBE.format(frozen=with_claims))
     result = course.runpytest_inprocess("test_probe.py", *(["claims/"] if with_claims else []))
     result.assert_outcomes(passed=4 if with_claims else 1, failed=1 if with_claims else 0)
     assert gc.get_freeze_count() == 0  # and thawed when the session ends
