@@ -140,7 +140,7 @@ def _report_options(command: argparse.ArgumentParser) -> None:
         type=_jobs,
         default="auto",
         metavar="N",
-        help="worker processes for large courses (default: auto = one per CPU, at most 8; 1 = none)",
+        help="worker processes for large courses (default: auto = one per CPU, at most 8)",
     )
     _baseline_option(command)
 

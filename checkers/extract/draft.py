@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from checkers.outcome import KindInput
+
 __all__ = ["Draft"]
 
 
@@ -26,6 +28,6 @@ class Draft:
     """Which recogniser drafted it."""
     slug: str = ""
     """A short readable name for the claim id (``score-0-58x0-71``)."""
-    checked: Any = field(default=None, compare=False, repr=False)
+    checked: KindInput | None = field(default=None, compare=False, repr=False)
     """The kind's validated input for ``fields``, once :func:`checkers.extract.draft_claims`
     accepted the draft (so ``scan`` does not validate it a second time)."""
