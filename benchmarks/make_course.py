@@ -312,7 +312,7 @@ def _section(rng: random.Random, index: int) -> list[str]:
 def make_big_lesson(path: Path, *, size: int = 990_000, seed: int = 0) -> Path:
     """Write a lesson of at most ``size`` bytes (UTF-8) of fresh worked examples and prose.
 
-    The default stays under the largest lesson read (``checkers.anchors.MAX_LESSON_BYTES``).
+    The default stays under the largest lesson read (``checkers.files.MAX_LESSON_BYTES``).
     """
     rng = random.Random(seed)
     lines = ["# A long synthetic lesson", ""]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-import stat
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -19,8 +18,9 @@ from itertools import compress
 from operator import not_
 from pathlib import Path
 
+from checkers.files import MAX_LESSON_BYTES, NotText, decode_text, read_regular_file
+
 __all__ = [
-    "MAX_LESSON_BYTES",
     "MAX_OCCURRENCES",
     "Anchor",
     "AnchorError",
@@ -29,12 +29,8 @@ __all__ = [
     "fold",
     "fold_text",
     "load_lesson",
-    "read_regular_file",
 ]
 
-MAX_LESSON_BYTES = 1_000_000
-"""Largest lesson read; a long course chapter is under 100 KB. Everything downstream (folding,
-Markdown parsing, drafting) is linear or budgeted in the lesson's size, so this bounds it."""
 MAX_OCCURRENCES = 1000
 """Occurrences of one quote counted; a quote that appears more often must quote more text."""
 FOUND_BUDGET = 200_000
@@ -246,23 +242,6 @@ class LessonError(ValueError):
     """A lesson file that cannot be read as UTF-8 text."""
 
 
-def read_regular_file(path: Path, limit: int) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; ValueError (with a reason, but
-    not the path) for anything else. ``/dev/zero``, a FIFO or ``/proc/...`` behind a symlink
-    must not hang the run or fill its memory, so the file type is checked before opening and
-    the read is bounded even when the size on disk is wrong (``/proc`` files report 0)."""
-    info = path.stat()
-    if not stat.S_ISREG(info.st_mode):
-        raise ValueError("not a regular file")
-    if info.st_size > limit:
-        raise ValueError(f"larger than {limit:,} bytes")
-    with path.open("rb") as stream:
-        data = stream.read(limit + 1)
-    if len(data) > limit:
-        raise ValueError(f"larger than {limit:,} bytes")
-    return data
-
-
 @lru_cache(maxsize=256)
 def _load(path: Path, mtime_ns: int, size: int) -> Lesson:
     try:
@@ -271,16 +250,13 @@ def _load(path: Path, mtime_ns: int, size: int) -> Lesson:
         raise LessonError(f"{path}: cannot read lesson: {error}") from None
     except OSError as error:
         raise LessonError(f"{path}: cannot read lesson ({error.strerror})") from None
-    if b"\x00" in data:
-        utf16 = data[:2] in (b"\xff\xfe", b"\xfe\xff")
-        hint = "; it looks like UTF-16: save it as UTF-8" if utf16 else ""
-        raise LessonError(f"{path}: not a text file (contains NUL bytes){hint}")
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise LessonError(
-            f"{path}: not valid UTF-8 (byte {error.start}: {data[error.start : error.start + 1]!r})"
-        ) from None
+        text = decode_text(data)
+    except NotText as error:
+        if error.start is None:
+            hint = "; it looks like UTF-16: save it as UTF-8" if error.utf16 else ""
+            raise LessonError(f"{path}: not a text file (contains NUL bytes){hint}") from None
+        raise LessonError(f"{path}: not valid UTF-8 (byte {error.start}: {error.byte!r})") from None
     return Lesson.from_text(path, text)
 
 

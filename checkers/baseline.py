@@ -30,9 +30,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from checkers.anchors import fold
+from checkers.files import write_atomic
 
 if TYPE_CHECKING:
-    from checkers.runner import Finding
+    from checkers.finding import Finding
 
 __all__ = [
     "DEFAULT_FILE",
@@ -187,8 +188,6 @@ class Baseline:
 
     def write(self, path: Path) -> None:
         """Write the file atomically."""
-        from checkers.report import write_atomic
-
         write_atomic(path, self.to_text())
 
     def matches(self, finding: Finding) -> bool:

@@ -17,7 +17,6 @@ all its other claims, and each problem carries ``file:line:column`` and what was
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,13 +26,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from checkers import safeyaml
-from checkers.anchors import (
-    Anchor,
-    AnchorError,
-    Lesson,
-    LessonError,
-    load_lesson,
+from checkers.anchors import Anchor, AnchorError, Lesson, LessonError, load_lesson
+from checkers.files import (
+    NotText,
+    decode_text,
+    default_root,
     read_regular_file,
+    real_path,
+    resolve_in_project,
+    search_root,
 )
 from checkers.kinds import Kind
 from checkers.numbers import Tolerance
@@ -50,7 +51,6 @@ __all__ = [
     "build_claims_file",
     "load_claims_file",
     "read_claims_text",
-    "real_path",
 ]
 
 _ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
@@ -200,75 +200,20 @@ def read_claims_text(path: Path) -> str:
     except (OSError, RuntimeError):
         message = "the claim file is a symbolic link that never reaches a file (a loop)"
         raise safeyaml.YamlError(message, None) from None
-    if not target.is_relative_to(real_path(_search_root(path))):
+    if not target.is_relative_to(real_path(search_root(path))):
         raise safeyaml.YamlError("the claim file is a link to a file outside the project", None)
     try:
         data = read_regular_file(path, safeyaml.MAX_BYTES)
     except ValueError as error:
         raise safeyaml.YamlError(f"cannot read the claim file: {error}", None) from None
-    if b"\x00" in data:
-        raise safeyaml.YamlError("not a text file (contains NUL bytes)", None)
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
+        return decode_text(data)
+    except NotText as error:
+        if error.start is None:
+            raise safeyaml.YamlError("not a text file (contains NUL bytes)", None) from None
         raise safeyaml.YamlError(
             f"not valid UTF-8 (invalid byte at offset {error.start})", None
         ) from None
-
-
-_PROJECT_MARKERS = (".git", "pyproject.toml")
-
-
-def _search_root(path: Path) -> Path:
-    """The folder a claim file's lesson is looked up to (never above it): the nearest folder
-    above the claim file holding ``.git`` or ``pyproject.toml``, else :func:`_default_root`.
-    Without this bound, ``lesson: etc/passwd`` would be found in ``/``."""
-    absolute = Path(os.path.abspath(path))  # symlinks are not followed: where it was found
-    for folder in absolute.parents:
-        if any((folder / marker).exists() for marker in _PROJECT_MARKERS):
-            return folder
-    # As _default_root, but without following a link the file itself may be.
-    cwd = Path(os.getcwd())
-    if absolute.is_relative_to(cwd):
-        return cwd
-    return absolute.parent.parent if absolute.parent.name == "claims" else absolute.parent
-
-
-def real_path(path: Path) -> Path:
-    """``path.resolve()``, or the absolute path when resolving fails: a symlink loop
-    (``loop.md -> loop.md``) raises RuntimeError in Python 3.11 instead of returning."""
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):
-        return Path(os.path.abspath(path))
-
-
-def _escapes(path: Path, root: Path) -> bool:
-    """True when ``path`` (through symlinks) is not inside ``root``."""
-    try:
-        return not path.resolve().is_relative_to(real_path(root))
-    except (OSError, RuntimeError):  # a symlink loop
-        return True
-
-
-def _resolve_lesson(claims_path: Path, lesson: str) -> tuple[Path, Path] | str:
-    """(lesson file, project root), or why the lesson path is unacceptable."""
-    relative = Path(lesson)
-    if relative.is_absolute() or ".." in relative.parts or "\x00" in lesson:
-        return f"lesson path {lesson!r} must be relative to the project and stay inside it"
-    bound = real_path(_search_root(claims_path))
-    start = Path(os.path.abspath(claims_path)).parent
-    for folder in (start, *start.parents):
-        if not real_path(folder).is_relative_to(bound):
-            break  # never look above the project
-        candidate = folder / relative
-        if not candidate.is_file() and (candidate.is_symlink() or candidate.exists()):
-            return f"lesson {lesson!r} is not a regular file"
-        if candidate.is_file():
-            if _escapes(candidate, bound):
-                return f"lesson {lesson!r} is a link to a file outside the project"
-            return candidate, real_path(folder)
-    return f"lesson {lesson!r} not found next to {claims_path.name} or in any folder above it"
 
 
 def _pydantic_problems(
@@ -306,19 +251,9 @@ def _pydantic_problems(
     return problems
 
 
-def _default_root(path: Path) -> Path:
-    """Project root to report paths against before the lesson is known: the working folder
-    when the file is inside it, else the folder above ``claims/``."""
-    resolved = real_path(path.parent) / path.name  # the file itself may be a hostile link
-    cwd = real_path(Path.cwd())
-    if resolved.is_relative_to(cwd):
-        return cwd
-    return resolved.parent.parent if resolved.parent.name == "claims" else resolved.parent
-
-
 def load_claims_file(path: Path) -> ClaimsFile:
     """Load, validate and anchor one claim file. Never raises for bad content."""
-    root = _default_root(path)
+    root = default_root(path)
     try:
         located = safeyaml.load(read_claims_text(path))
     except safeyaml.YamlError as error:
@@ -345,7 +280,7 @@ def build_claims_file(
     ``checked`` holds inputs already validated from the same fields, by claim index (``scan``
     validated each draft to decide whether to keep it).
     """
-    root = _default_root(path)
+    root = default_root(path)
     data = located.data
     top_fields = ("lesson", "claims")
     if not isinstance(data, dict):
@@ -388,9 +323,9 @@ def build_claims_file(
         lesson_problem = "the claim file names no lesson"
     else:
         resolved = (
-            (lesson_file, _default_root(lesson_file))
+            (lesson_file, default_root(lesson_file))
             if lesson_file is not None
-            else _resolve_lesson(path, lesson)
+            else resolve_in_project(path, lesson, "lesson")
         )
         if isinstance(resolved, str):
             problems.append(Problem(path, located.position(("lesson",)), resolved))

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
+from checkers.finding import Finding, summary_line
 from checkers.report.text import format_finding
-from checkers.runner import Finding, map_files, run_paths, summarize
+from checkers.runner import map_files, run_paths
 
 __all__ = ["main"]
 
@@ -165,15 +166,6 @@ def exit_code(findings: Sequence[Finding], comparison: Comparison | None = None)
     if any(f.verdict in ("fail", "stale") for f in counted):
         return EXIT_FINDINGS
     return EXIT_OK
-
-
-def summary_line(findings: Sequence[Finding]) -> str:
-    """``12 passed, 3 failed, 1 stale, 0 errors`` — the closing line CI logs show."""
-    counts = summarize(list(findings))
-    return (
-        f"{counts['pass']} passed, {counts['fail']} failed, {counts['stale']} stale, "
-        f"{counts['error']} errors"
-    )
 
 
 def _missing(paths: Sequence[Path]) -> bool:

@@ -40,7 +40,9 @@ import yaml
 
 from checkers.anchors import AnchorError, Lesson, fold
 from checkers.claims import Claim, ClaimsFile, load_claims_file
-from checkers.runner import Finding, iter_claim_files, run_file
+from checkers.files import write_atomic
+from checkers.finding import Finding, summary_line
+from checkers.runner import iter_claim_files, run_file
 
 __all__ = [
     "FixPlan",
@@ -223,7 +225,6 @@ class FixPlan:
 
     def write(self) -> None:
         """Write the lessons, then the claim files, each atomically."""
-        from checkers.report import write_atomic
 
         for path in self.changed_files():
             write_atomic(path, ("\ufeff" if path in self.boms else "") + self.texts[path])
@@ -1233,7 +1234,6 @@ def _count(number: int, noun: str) -> str:
 
 def describe(plan: FixPlan, *, written: bool) -> list[str]:
     """Lines for the terminal: what was (or would be) rewritten, what was not and why."""
-    from checkers.cli import summary_line
 
     verb = "rewrote" if written else "would rewrite"
     lines: list[str] = []

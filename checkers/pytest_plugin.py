@@ -28,8 +28,9 @@ import pytest
 from checkers.baseline import Baseline, BaselineError
 from checkers.baseline import load as load_baseline
 from checkers.claims import Claim, ClaimsFile, load_claims_file
+from checkers.finding import FILE_LABEL, Finding
 from checkers.report.text import format_finding
-from checkers.runner import FILE_LABEL, Finding, check_claim, problem_finding
+from checkers.runner import check_claim, claim_problem_finding
 
 __all__ = ["ClaimFailure", "ClaimItem", "ClaimsYamlFile"]
 
@@ -156,7 +157,7 @@ class ClaimItem(pytest.Item):
             for p in self.claims_file.problems
             if p.claim_id == (None if self.label == FILE_LABEL else self.label)
         ]
-        return problem_finding(self.claims_file, problems, self.label)
+        return claim_problem_finding(self.claims_file, problems, self.label)
 
     def runtest(self) -> None:
         finding = self._finding()

@@ -13,21 +13,21 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
-from functools import lru_cache
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from checkers.claims import Claim, ClaimsFile, Problem, load_claims_file, real_path
+from checkers.claims import Claim, ClaimsFile, Problem, load_claims_file
 from checkers.expr import ExprError
+from checkers.finding import FILE_LABEL, Finding, Verdict, problem_finding, relative_to_root
 from checkers.numbers import Printed
-from checkers.outcome import KindInput, Outcome, Verdict, apply_corrections
+from checkers.outcome import KindInput, Outcome, apply_corrections
 
 __all__ = [
     "CLAIM_SECONDS",
     "FILE_SECONDS",
-    "Finding",
     "check_claim",
+    "claim_problem_finding",
     "iter_claim_files",
     "map_files",
     "run_file",
@@ -40,83 +40,6 @@ FILE_SECONDS = 60.0
 """Checking time the claims of one claim file may use together (real files need well under a
 second). Once it is spent, the file's remaining claims become errors without running: 50 000
 claims that each run into the per-claim limit cost a minute, not three days."""
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One claim's result, in the shape of the JSON report (design.md, ``version: 1``)."""
-
-    id: str
-    """Claim id (``claim[N]`` when the claim had none)."""
-    kind: str
-    """Claim kind, or ``""`` when it could not be read."""
-    claims_file: str
-    """The claim file, relative to the project root."""
-    source: str
-    """The lesson file, relative to the project root."""
-    line: int | None
-    """Lesson line of the quote (claim-file line for errors in the claim file itself)."""
-    quote: str
-    """The quoted lesson text."""
-    verdict: Verdict
-    """pass, fail, stale or error."""
-    claimed: str
-    """The value as printed."""
-    expected: str
-    """The recomputed value."""
-    tolerance: str
-    """The tolerance used, and why."""
-    message: str
-    """One line an author understands."""
-    fix: str | None
-    """The quote with the corrected number at the printed precision."""
-    details: tuple[str, ...] = ()
-    """Further explanation lines."""
-    inherits: tuple[str, ...] = ()
-    """Upstream claims whose error this claim carries forward although it is right itself."""
-    column: int | None = None
-    """Column of ``line``."""
-    location_kind: str = "lesson"
-    """``lesson`` when line points into the lesson, ``claims`` when into the claim file."""
-
-    def to_json(self) -> dict[str, Any]:
-        """A plain dict for the JSON report (fields in declaration order)."""
-        # Not dataclasses.asdict: its deep copy is most of the cost of a finding, and every
-        # field here is a str, an int, None or a tuple of str.
-        data = {name: getattr(self, name) for name in _FINDING_FIELDS}
-        data["details"] = list(self.details)
-        data["inherits"] = list(self.inherits)
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Finding:
-        """Rebuild a finding from :meth:`to_json` (e.g. sent back by an xdist worker)."""
-        values = dict(data)
-        values["details"] = tuple(values.get("details", ()))
-        values["inherits"] = tuple(values.get("inherits", ()))
-        return cls(**values)
-
-    @property
-    def where(self) -> str:
-        """``content/lesson.md:143`` — what an editor jumps to."""
-        if self.location_kind == "lesson":
-            return f"{self.source}:{self.line}" if self.line else self.source
-        if self.line and self.column:
-            return f"{self.claims_file}:{self.line}:{self.column}"
-        return self.claims_file
-
-
-_FINDING_FIELDS = tuple(f.name for f in fields(Finding))
-
-
-@lru_cache(maxsize=256)  # once per file, not per finding: 200 000 findings, 400 000 resolves
-def _relative(path: Path | None, root: Path) -> str:
-    if path is None:
-        return ""
-    try:
-        return real_path(path).relative_to(root).as_posix()
-    except ValueError:
-        return path.as_posix()
 
 
 @dataclass
@@ -463,8 +386,8 @@ def check_claim(claims_file: ClaimsFile, claim: Claim) -> Finding:
     base: dict[str, Any] = {
         "id": claim.id,
         "kind": claim.header.kind,
-        "claims_file": _relative(claims_file.path, root),
-        "source": _relative(claim.lesson_path, root),
+        "claims_file": relative_to_root(claims_file.path, root),
+        "source": relative_to_root(claim.lesson_path, root),
         "quote": claim.header.quote,
     }
     if claim.anchor is None:
@@ -503,30 +426,15 @@ def check_claim(claims_file: ClaimsFile, claim: Claim) -> Finding:
     )
 
 
-def problem_finding(claims_file: ClaimsFile, problems: list[Problem], label: str) -> Finding:
-    """An error finding for a claim (or file) that did not load."""
-    first = problems[0]
-    return Finding(
-        id=label,
-        kind="",
-        claims_file=_relative(claims_file.path, claims_file.root),
-        source=_relative(claims_file.lesson_path, claims_file.root),
-        line=first.position.line if first.position else None,
-        column=first.position.column if first.position else None,
-        location_kind="claims",
-        quote="",
-        verdict="error",
-        claimed="",
-        expected="",
-        tolerance="",
-        message=first.message,
-        fix=None,
-        details=tuple(f"{p.location()}: {p.message}" for p in problems[1:]),
+def claim_problem_finding(claims_file: ClaimsFile, problems: list[Problem], label: str) -> Finding:
+    """The error finding for a claim (or the whole file) of ``claims_file`` that did not load."""
+    return problem_finding(
+        problems,
+        label,
+        claims_file=claims_file.path,
+        lesson=claims_file.lesson_path,
+        root=claims_file.root,
     )
-
-
-FILE_LABEL = "(file)"
-"""Node name for problems that concern the whole claim file rather than one claim."""
 
 
 def run_file(claims_file: ClaimsFile) -> list[Finding]:
@@ -534,7 +442,7 @@ def run_file(claims_file: ClaimsFile) -> list[Finding]:
     findings: list[Finding] = []
     file_problems = [p for p in claims_file.problems if p.claim_id is None]
     if file_problems:
-        findings.append(problem_finding(claims_file, file_problems, FILE_LABEL))
+        findings.append(claim_problem_finding(claims_file, file_problems, FILE_LABEL))
     by_id = {c.id: c for c in claims_file.claims}
     by_label: dict[str, list[Problem]] = {}  # grouped once: a file may hold 50 000 problems
     for problem in claims_file.problems:
@@ -545,7 +453,7 @@ def run_file(claims_file: ClaimsFile) -> list[Finding]:
         if claim is not None:
             findings.append(check_claim(claims_file, claim))
         elif label in by_label:
-            findings.append(problem_finding(claims_file, by_label[label], label))
+            findings.append(claim_problem_finding(claims_file, by_label[label], label))
     return findings
 
 
@@ -636,11 +544,3 @@ def _run_parallel(
         found = results.get(path)
         findings.extend(found if found is not None else task(path))
     return findings
-
-
-def summarize(findings: list[Finding]) -> dict[str, int]:
-    """Counts per verdict, plus the total."""
-    counts = {"total": len(findings), "pass": 0, "fail": 0, "stale": 0, "error": 0}
-    for finding in findings:
-        counts[finding.verdict] += 1
-    return counts

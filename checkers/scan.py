@@ -11,11 +11,12 @@ from pathlib import Path
 
 from checkers import safeyaml
 from checkers.anchors import Lesson, LessonError, load_lesson
-from checkers.claims import build_claims_file, read_claims_text, real_path
+from checkers.claims import build_claims_file, read_claims_text
 from checkers.extract import draft_claims, to_claim_data
 from checkers.extract.merge import MergeResult, merge_claims
-from checkers.report import write_atomic
-from checkers.runner import Finding, run_file
+from checkers.files import link_outside_working_folder, real_path, write_atomic
+from checkers.finding import Finding
+from checkers.runner import run_file
 
 __all__ = ["extract_lesson", "scan_lesson"]
 
@@ -45,29 +46,9 @@ def _error(path: Path, message: str) -> Finding:
     )
 
 
-def _outside(path: Path) -> str | None:
-    """Why a path inside the working folder must not be followed, or None.
-
-    The operator names lessons (``content/*.md``), but the files come from a pull request: a
-    committed link ``content/x.md -> /etc/passwd`` (or ``claims -> /tmp``) must not make CI read
-    or write outside the checkout. A path the operator names outside the folder is their
-    choice and is used as given.
-    """
-    here = Path(os.path.abspath(Path.cwd()))
-    if not Path(os.path.abspath(path)).is_relative_to(here):
-        return None
-    try:
-        target = path.resolve()
-    except (OSError, RuntimeError):
-        return "is a symbolic link that never reaches a file (a loop)"
-    if not target.is_relative_to(real_path(Path.cwd())):
-        return "is a link to a file outside the project"
-    return None
-
-
 def _read_lesson(path: Path) -> Lesson | str:
     """The lesson, or why it cannot be read (the message names the file)."""
-    refused = _outside(path)
+    refused = link_outside_working_folder(path)
     if refused is not None:
         return f"{path}: the lesson {refused}; not read"
     try:
@@ -115,7 +96,7 @@ def _refuse_target(claims_dir: Path, target: Path) -> str | None:
     """Why ``extract`` must not touch ``target``, or None. It writes only inside the claims
     folder, and reads an existing claim file only once it passed the same checks as ``check``
     (size, text, safe YAML), so the round-trip YAML library never sees hostile input."""
-    refused = _outside(claims_dir)
+    refused = link_outside_working_folder(claims_dir)
     if refused is not None:
         return f"{claims_dir}: the claims folder {refused.replace('file', 'folder')}"
     if target.is_symlink():

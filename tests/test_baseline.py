@@ -19,7 +19,7 @@ from checkers.baseline import (
     parse,
 )
 from checkers.cli import main
-from checkers.runner import Finding
+from checkers.finding import Finding
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from checkers.cli import main
+from checkers.finding import Finding
 from checkers.fix import number_changes, number_tokens, plan_fix
-from checkers.runner import Finding, run_paths
+from checkers.runner import run_paths
 from tests.conftest import CLAIMS, LESSON
 
 ROOT = Path(__file__).resolve().parent.parent

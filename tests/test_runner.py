@@ -8,7 +8,8 @@ import pytest
 from benchmarks.make_course import make_course
 from checkers import runner
 from checkers.claims import load_claims_file
-from checkers.runner import Finding, run_file, run_paths, summarize
+from checkers.finding import Finding, summarize
+from checkers.runner import run_file, run_paths
 
 
 def findings(project: Path) -> dict[str, object]:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from checkers.runner import Finding, run_paths
+from checkers.finding import Finding
+from checkers.runner import run_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,8 +12,6 @@ explanation lines) are shared by every writer so that the formats always agree.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,35 +22,14 @@ __all__ = [
     "location",
     "needs_attention",
     "ordered",
-    "write_atomic",
     "write_reports",
 ]
 
 if TYPE_CHECKING:
-    from checkers.runner import Finding
+    from checkers.finding import Finding
 
 REPORT_FILES = ("report.json", "report.md", "report.html", "report.sarif")
 """The files :func:`write_reports` writes, in that order."""
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that the file is either the old one or the complete new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        # mkstemp creates the file 0600; reports are meant to be read (CI artifacts, web
-        # servers), so keep the mode of the file being replaced, or use an ordinary 0644.
-        try:
-            mode = path.stat().st_mode & 0o777
-        except OSError:
-            mode = 0o644
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:

@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from checkers.finding import Finding, summarize
 from checkers.report import explain, location, needs_attention
 from checkers.report.text import printable
-from checkers.runner import Finding, summarize
 
 __all__ = [
     "MAX_ANNOTATIONS",

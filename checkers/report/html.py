@@ -27,9 +27,9 @@ from pathlib import Path
 import jinja2
 
 from checkers import __version__
-from checkers.anchors import MAX_LESSON_BYTES
-from checkers.report import needs_attention, ordered, write_atomic
-from checkers.runner import Finding, summarize
+from checkers.files import MAX_LESSON_BYTES, inside, read_regular_file, write_atomic
+from checkers.finding import Finding, summarize
+from checkers.report import needs_attention, ordered
 
 __all__ = ["anchor_id", "read_lessons", "render", "slug", "write"]
 
@@ -204,18 +204,16 @@ def read_lessons(findings: Iterable[Finding], root: Path) -> dict[str, str]:
     Only regular files inside ``root`` are read: the path comes from a claim file in a pull
     request, and the page is published, so it must not be able to embed any other file.
     """
-    base = root.resolve()
     texts: dict[str, str] = {}
     for source in sorted({f.source for f in findings if f.source}):
-        try:
-            path = (base / source).resolve()
-            if not path.is_relative_to(base) or not path.is_file():
-                continue
-            if path.stat().st_size > MAX_LESSON_BYTES:
-                continue
-            texts[source] = path.read_bytes().decode("utf-8-sig", errors="replace")
-        except (OSError, ValueError, RuntimeError):  # RuntimeError: a symlink loop
+        path = inside(root, source)
+        if path is None:
             continue
+        try:
+            data = read_regular_file(path, MAX_LESSON_BYTES)
+        except (OSError, ValueError):
+            continue
+        texts[source] = data.decode("utf-8-sig", errors="replace")
     return texts
 
 

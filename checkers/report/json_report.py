@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from checkers.report import write_atomic
-from checkers.runner import Finding, summarize
+from checkers.files import write_atomic
+from checkers.finding import Finding, summarize
 
 __all__ = ["VERSION", "build", "write"]
 

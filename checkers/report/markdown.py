@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote as url_quote
 
-from checkers.report import location, needs_attention, ordered, write_atomic
+from checkers.files import write_atomic
+from checkers.finding import Finding, summarize
+from checkers.report import location, needs_attention, ordered
 from checkers.report.text import shorten
-from checkers.runner import Finding, summarize
 
 __all__ = ["MAX_ROWS", "escape", "link", "render", "write"]
 

@@ -17,8 +17,9 @@ from typing import Any
 from urllib.parse import quote as url_quote
 
 from checkers import __version__
-from checkers.report import explain, location, needs_attention, write_atomic
-from checkers.runner import Finding
+from checkers.files import write_atomic
+from checkers.finding import Finding
+from checkers.report import explain, location, needs_attention
 
 __all__ = ["FINGERPRINT", "SCHEMA", "SRCROOT", "build", "rule_id", "write"]
 

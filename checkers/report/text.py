@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from checkers.runner import Finding
+from checkers.finding import Finding
 
 __all__ = ["format_finding", "printable", "shorten"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from checkers.runner import Finding
+from checkers.finding import Finding
 
 LESSON_PATH = "content/demo.md"
 CLAIMS_PATH = "claims/demo.yaml"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from checkers.cli import main
+from checkers.finding import Finding
 from checkers.report import github, markdown
-from checkers.runner import Finding
 from tests.conftest import CLAIMS, LESSON
 from tests.report import ERROR, EVIL, FAIL, FILE_ERROR, FINDINGS, PASS, STALE, many_failures
 

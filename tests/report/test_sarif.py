@@ -8,9 +8,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from checkers.finding import Finding
 from checkers.kinds import ALL_KINDS
 from checkers.report import sarif
-from checkers.runner import Finding
 from tests.report import ERROR, EVIL, FAIL, FILE_ERROR, FINDINGS, PASS, PROBLEMS, STALE
 
 LEVELS = {"none", "note", "warning", "error"}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from checkers.finding import Finding
 from checkers.report.text import format_finding, printable
-from checkers.runner import Finding
 from tests.report import FAIL
 
 

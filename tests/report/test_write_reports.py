@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from checkers.report import REPORT_FILES, write_atomic, write_reports
+from checkers.files import write_atomic
+from checkers.report import REPORT_FILES, write_reports
 from tests.report import FINDINGS, LESSON, LESSON_PATH, PROBLEMS
 from tests.report.test_html import by_class, parse
 

@@ -1,0 +1,194 @@
+"""Every rule for reading or writing a file inside the project, in one place.
+
+Lessons and claim files arrive in pull requests, so a path read from one (``lesson:``), or a
+committed symbolic link (``content/x.md -> /etc/passwd``), must not make CI read, embed or write
+anything outside the checkout. Files are read only as regular files of bounded size, so
+``/dev/zero``, a FIFO or ``/proc/...`` behind a link cannot hang a run or fill its memory, and
+files are written atomically, so a reader never sees half a report, claim file or lesson.
+
+Used by lesson and claim loading, ``scan``/``extract``, ``fix``, the baseline and the reports.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+__all__ = [
+    "MAX_LESSON_BYTES",
+    "NotText",
+    "decode_text",
+    "default_root",
+    "escapes",
+    "inside",
+    "link_outside_working_folder",
+    "read_regular_file",
+    "real_path",
+    "resolve_in_project",
+    "search_root",
+    "write_atomic",
+]
+
+MAX_LESSON_BYTES = 1_000_000
+"""Largest lesson read; a long course chapter is under 100 KB. Everything downstream (folding,
+Markdown parsing, drafting) is linear or budgeted in the lesson's size, so this bounds it."""
+
+PROJECT_MARKERS = (".git", "pyproject.toml")
+"""Files whose folder is taken as the project root (see :func:`search_root`)."""
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that the file is either the old one or the complete new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        # mkstemp creates the file 0600; reports are meant to be read (CI artifacts, web
+        # servers), so keep the mode of the file being replaced, or use an ordinary 0644.
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            mode = 0o644
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; ValueError (with a reason, but
+    not the path) for anything else. ``/dev/zero``, a FIFO or ``/proc/...`` behind a symlink
+    must not hang the run or fill its memory, so the file type is checked before opening and
+    the read is bounded even when the size on disk is wrong (``/proc`` files report 0)."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("not a regular file")
+    if info.st_size > limit:
+        raise ValueError(f"larger than {limit:,} bytes")
+    with path.open("rb") as stream:
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit:,} bytes")
+    return data
+
+
+class NotText(ValueError):
+    """Bytes that are not UTF-8 text; each caller words the message for its own file."""
+
+    def __init__(self, *, start: int | None, byte: bytes = b"", utf16: bool = False) -> None:
+        super().__init__("not a text file" if start is None else f"not UTF-8 at byte {start}")
+        self.start = start
+        """Offset of the first invalid byte; None when the data holds NUL bytes."""
+        self.byte = byte
+        """The invalid byte itself."""
+        self.utf16 = utf16
+        """True when NUL bytes come with a UTF-16 byte-order mark."""
+
+
+def decode_text(data: bytes) -> str:
+    """``data`` as UTF-8 text (a byte-order mark dropped); :class:`NotText` when it holds NUL
+    bytes (a binary or UTF-16 file) or is not valid UTF-8."""
+    if b"\x00" in data:
+        raise NotText(start=None, utf16=data[:2] in (b"\xff\xfe", b"\xfe\xff"))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise NotText(start=error.start, byte=data[error.start : error.start + 1]) from None
+
+
+def real_path(path: Path) -> Path:
+    """``path.resolve()``, or the absolute path when resolving fails: a symlink loop
+    (``loop.md -> loop.md``) raises RuntimeError in Python 3.11 instead of returning."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))
+
+
+def escapes(path: Path, root: Path) -> bool:
+    """True when ``path`` (through symlinks) is not inside ``root``."""
+    try:
+        return not path.resolve().is_relative_to(real_path(root))
+    except (OSError, RuntimeError):  # a symlink loop
+        return True
+
+
+def inside(root: Path, relative: str) -> Path | None:
+    """``root / relative`` resolved, when it stays inside ``root`` through any links; else None."""
+    try:
+        base = root.resolve()
+        path = (base / relative).resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop
+        return None
+    return path if path.is_relative_to(base) else None
+
+
+def search_root(path: Path) -> Path:
+    """The folder a claim file's lesson is looked up to (never above it): the nearest folder
+    above the claim file holding ``.git`` or ``pyproject.toml``, else what :func:`default_root`
+    would say. Without this bound, ``lesson: etc/passwd`` would be found in ``/``."""
+    absolute = Path(os.path.abspath(path))  # symlinks are not followed: where it was found
+    for folder in absolute.parents:
+        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+            return folder
+    # As default_root, but without following a link the file itself may be.
+    cwd = Path(os.getcwd())
+    if absolute.is_relative_to(cwd):
+        return cwd
+    return absolute.parent.parent if absolute.parent.name == "claims" else absolute.parent
+
+
+def default_root(path: Path) -> Path:
+    """Project root to report paths against before the lesson is known: the working folder
+    when the file is inside it, else the folder above ``claims/``."""
+    resolved = real_path(path.parent) / path.name  # the file itself may be a hostile link
+    cwd = real_path(Path.cwd())
+    if resolved.is_relative_to(cwd):
+        return cwd
+    return resolved.parent.parent if resolved.parent.name == "claims" else resolved.parent
+
+
+def resolve_in_project(near: Path, name: str, what: str) -> tuple[Path, Path] | str:
+    """(file, the folder it was found in) for a relative ``name`` written in the file ``near``
+    (a claim file's ``lesson:``), looked up next to it and in every folder above it up to the
+    project root; or why the name is unacceptable. ``what`` names the file in messages."""
+    relative = Path(name)
+    if relative.is_absolute() or ".." in relative.parts or "\x00" in name:
+        return f"{what} path {name!r} must be relative to the project and stay inside it"
+    bound = real_path(search_root(near))
+    start = Path(os.path.abspath(near)).parent
+    for folder in (start, *start.parents):
+        if not real_path(folder).is_relative_to(bound):
+            break  # never look above the project
+        candidate = folder / relative
+        if not candidate.is_file() and (candidate.is_symlink() or candidate.exists()):
+            return f"{what} {name!r} is not a regular file"
+        if candidate.is_file():
+            if escapes(candidate, bound):
+                return f"{what} {name!r} is a link to a file outside the project"
+            return candidate, real_path(folder)
+    return f"{what} {name!r} not found next to {near.name} or in any folder above it"
+
+
+def link_outside_working_folder(path: Path) -> str | None:
+    """Why a path inside the working folder must not be followed, or None.
+
+    The operator names lessons (``content/*.md``), but the files come from a pull request: a
+    committed link ``content/x.md -> /etc/passwd`` (or ``claims -> /tmp``) must not make CI read
+    or write outside the checkout. A path the operator names outside the folder is their
+    choice and is used as given.
+    """
+    here = Path(os.path.abspath(Path.cwd()))
+    if not Path(os.path.abspath(path)).is_relative_to(here):
+        return None
+    try:
+        target = path.resolve()
+    except (OSError, RuntimeError):
+        return "is a symbolic link that never reaches a file (a loop)"
+    if not target.is_relative_to(real_path(Path.cwd())):
+        return "is a link to a file outside the project"
+    return None
