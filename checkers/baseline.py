@@ -7,7 +7,7 @@ baseline entries whose claim now holds are reported as "fixed since the baseline
 can shrink as the course gets corrected.
 
 An entry is (claim file, claim id, fingerprint), where the fingerprint is the SHA-256 of the
-quote and the claimed value, whitespace-folded like quote anchoring (:func:`checkers.anchors.fold`).
+quote and the claimed value, whitespace-folded like quote anchoring (:func:`checkers.lesson.fold`).
 Editing the wrong number into another wrong number therefore makes a *new* failure, while
 re-wrapping the sentence does not. A finding that has no claim file (``lessoncheck scan``)
 matches an entry on its lesson and fingerprint instead, and so does a claim that was renamed.
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from checkers.anchors import fold
 from checkers.files import write_atomic
+from checkers.lesson import fold
 
 if TYPE_CHECKING:
     from checkers.finding import Finding

@@ -26,7 +26,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from checkers import safeyaml
-from checkers.anchors import Anchor, AnchorError, Lesson, LessonError, load_lesson
 from checkers.files import (
     NotText,
     decode_text,
@@ -37,6 +36,7 @@ from checkers.files import (
     search_root,
 )
 from checkers.kinds import Kind
+from checkers.lesson import Anchor, AnchorError, Lesson, LessonError, load_lesson
 from checkers.numbers import Tolerance
 from checkers.outcome import Context, KindInput, check_variable_names
 from checkers.registry import UnknownKind, did_you_mean, lookup

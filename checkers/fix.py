@@ -2,7 +2,7 @@
 
 For every failing claim whose checker suggests a fix (the quote with the corrected numbers at
 their printed precision), the quote is located in the lesson the way claims are anchored
-(whitespace and full-width tolerant, :mod:`checkers.anchors`) and only the numbers that change
+(whitespace and full-width tolerant, :mod:`checkers.lesson`) and only the numbers that change
 are replaced inside that span, so the lesson keeps its formatting. The claim file is updated to
 match: the ``quote:`` text and the ``claimed:`` value, edited in place at the character positions
 the safe YAML composer reports, so comments, quoting and layout survive byte for byte (a
@@ -38,10 +38,10 @@ from typing import Any
 
 import yaml
 
-from checkers.anchors import AnchorError, Lesson, fold
 from checkers.claims import Claim, ClaimsFile, load_claims_file
 from checkers.files import write_atomic
 from checkers.finding import Finding, summary_line
+from checkers.lesson import AnchorError, Lesson, fold
 from checkers.runner import iter_claim_files, run_file
 
 __all__ = [

@@ -10,12 +10,12 @@ import os
 from pathlib import Path
 
 from checkers import safeyaml
-from checkers.anchors import Lesson, LessonError, load_lesson
 from checkers.claims import build_claims_file, read_claims_text
 from checkers.extract import draft_claims, to_claim_data
 from checkers.extract.merge import MergeResult, merge_claims
 from checkers.files import link_outside_working_folder, real_path, write_atomic
 from checkers.finding import Finding
+from checkers.lesson import Lesson, LessonError, load_lesson
 from checkers.runner import run_file
 
 __all__ = ["extract_lesson", "scan_lesson"]

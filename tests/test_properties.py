@@ -20,12 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checkers import expr, safeyaml
-from checkers.anchors import Lesson
 from checkers.claims import HEADER_FIELDS, ClaimHeader, build_claims_file
 from checkers.extract import draft_claims, to_claim_data
 from checkers.extract.document import parse_document
 from checkers.finding import Finding
 from checkers.kinds import ALL_KINDS, KIND_MODULES
+from checkers.lesson import Lesson
 from checkers.numbers import NumberError, Printed, parse_printed, parse_printed_vector
 from checkers.outcome import KindInput
 from checkers.runner import run_file

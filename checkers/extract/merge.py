@@ -17,7 +17,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from checkers.anchors import AnchorError, Lesson, fold
+from checkers.lesson import AnchorError, Lesson, fold
 
 __all__ = ["MergeResult", "merge_claims"]
 

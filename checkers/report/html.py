@@ -106,7 +106,7 @@ def _environment() -> jinja2.Environment:
 
 
 def _split_lines(text: str) -> list[str]:
-    # Same numbering as checkers.anchors: lines end at "\n" only (not at \f, \u2028, ...).
+    # Same numbering as checkers.lesson: lines end at "\n" only (not at \f, \u2028, ...).
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

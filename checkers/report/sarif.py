@@ -166,7 +166,7 @@ def build(findings: Sequence[Finding]) -> dict[str, Any]:
                         "rules": rules,
                     }
                 },
-                # Columns come from Python string offsets (checkers.anchors), i.e. code points.
+                # Columns come from Python string offsets (checkers.lesson), i.e. code points.
                 "columnKind": "unicodeCodePoints",
                 "results": [_result(f, rule_index) for f in needs_attention(findings)],
             }

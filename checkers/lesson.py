@@ -1,6 +1,12 @@
-"""Quote anchoring: find a claim's quote in its lesson and derive the lesson line.
+"""A lesson: its text read once and folded once, and where a claim's quote sits in it.
 
-Claims never store line numbers. The quote is searched in the lesson with whitespace ignored and
+:class:`Lesson` is what every part that reads lessons shares (claim loading, ``scan``,
+``extract``, ``fix``); :func:`load_lesson` reads one from disk (through :mod:`checkers.files`)
+or takes text already in memory, so ``scan`` and ``fix`` never write scratch copies.
+
+Anchoring lives here too, because it is a question asked of a lesson's folded text and its
+caches (:meth:`Lesson.anchor`, :meth:`Lesson.occurrences`), not a separate step. Claims never
+store line numbers. The quote is searched in the lesson with whitespace ignored and
 full-width characters folded to half-width (``０．５`` matches ``0.5``), but digits, signs and
 superscripts must match: a changed number is a changed claim. A quote that is no longer in the
 lesson makes its claim *stale*; a quote that occurs more than once needs ``occurrence:``.
@@ -260,8 +266,13 @@ def _load(path: Path, mtime_ns: int, size: int) -> Lesson:
     return Lesson.from_text(path, text)
 
 
-def load_lesson(path: Path) -> Lesson:
-    """Read and fold a lesson once per run (cached on path, size and modification time)."""
+def load_lesson(path: Path, text: str | None = None) -> Lesson:
+    """Read and fold a lesson once per run (cached on path, size and modification time).
+
+    With ``text``, the lesson at ``path`` is that text, as ``fix`` holds it while rewriting:
+    nothing is read, and nothing is cached (the caller knows when its text changes)."""
+    if text is not None:
+        return Lesson.from_text(path, text)
     try:
         info = path.stat()
     except OSError as error:

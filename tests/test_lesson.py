@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from checkers.anchors import AnchorError, Lesson, LessonError, load_lesson
+from checkers.lesson import AnchorError, Lesson, LessonError, load_lesson
 
 LESSON = """# Title
 
