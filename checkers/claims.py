@@ -251,11 +251,18 @@ def _pydantic_problems(
     return problems
 
 
-def load_claims_file(path: Path) -> ClaimsFile:
-    """Load, validate and anchor one claim file. Never raises for bad content."""
+def load_claims_file(
+    path: Path, text: str | None = None, *, lesson_text: str | None = None
+) -> ClaimsFile:
+    """Load, validate and anchor one claim file. Never raises for bad content.
+
+    ``text`` and ``lesson_text`` are the claim file's and its lesson's contents when the caller
+    holds them in memory (``fix`` while rewriting): those files are then not read, though the
+    lesson is still looked up from ``lesson:`` (its path and project root come from disk).
+    """
     root = default_root(path)
     try:
-        located = safeyaml.load(read_claims_text(path))
+        located = safeyaml.load(read_claims_text(path) if text is None else text)
     except safeyaml.YamlError as error:
         return ClaimsFile(
             path, None, None, root, (), (Problem(path, error.position, error.message),), ()
@@ -264,7 +271,7 @@ def load_claims_file(path: Path) -> ClaimsFile:
         return ClaimsFile(
             path, None, None, root, (), (Problem(path, None, f"cannot read: {error.strerror}"),), ()
         )
-    return build_claims_file(path, located)
+    return build_claims_file(path, located, lesson_text=lesson_text)
 
 
 def build_claims_file(
@@ -272,11 +279,13 @@ def build_claims_file(
     located: safeyaml.Located,
     *,
     lesson_file: Path | None = None,
+    lesson_text: str | None = None,
     checked: Sequence[KindInput | None] = (),
 ) -> ClaimsFile:
     """Validate and anchor claims already parsed (from a file, or drafted in memory by ``scan``).
 
-    ``lesson_file`` names the lesson directly instead of resolving the ``lesson:`` field.
+    ``lesson_file`` names the lesson directly instead of resolving the ``lesson:`` field;
+    ``lesson_text`` is the lesson's text when the caller holds it (see :func:`load_lesson`).
     ``checked`` holds inputs already validated from the same fields, by claim index (``scan``
     validated each draft to decide whether to keep it).
     """
@@ -333,7 +342,7 @@ def build_claims_file(
         else:
             lesson_path, root = resolved
             try:
-                lesson_obj = load_lesson(lesson_path)
+                lesson_obj = load_lesson(lesson_path, lesson_text)
             except LessonError as error:
                 lesson_problem = str(error)
                 problems.append(Problem(path, located.position(("lesson",)), lesson_problem))

@@ -26,12 +26,15 @@ __all__ = [
     "Comparison",
     "NumberError",
     "Printed",
+    "Token",
     "Tolerance",
     "Unit",
+    "apply_corrections",
     "byte_units",
     "compare",
     "compare_vector",
     "format_like",
+    "number_tokens",
     "parse_printed",
     "parse_printed_vector",
     "printed_tolerance",
@@ -406,3 +409,73 @@ def format_like_plain(value: float) -> str:
     if math.isinf(value):
         return "∞" if value > 0 else "−∞"
     return "0"
+
+
+# Printed numbers in running text: where they sit in a quote, and the quote with some replaced.
+
+
+@dataclass(frozen=True)
+class Token:
+    """A printed number inside a text: ``text[start:end]``."""
+
+    start: int
+    """Offset of its first character."""
+    end: int
+    """Offset just after its last character."""
+    text: str
+    """The number as printed (full-width digits and a unicode minus kept)."""
+
+    @property
+    def norm(self) -> str:
+        """The number as compared: full-width folded, unicode minus as ``-``."""
+        return self.text.translate(_TOKEN_FOLD)
+
+
+_TOKEN_FOLD = {**_FULL_WIDTH, ord("−"): "-", ord("–"): "-"}
+_DIGIT = "0-9０-９"
+_TOKEN = re.compile(
+    rf"(?<![{_DIGIT}A-Za-z_.．])"  # not inside another number or a name such as w1
+    rf"(?:(?<![{_DIGIT}A-Za-z_)\]）］])[-−])?"  # a sign, unless it is a binary minus
+    rf"[{_DIGIT}]+(?:[.．][{_DIGIT}]+)?"
+)
+
+
+def number_tokens(text: str) -> list[Token]:
+    """The printed numbers of ``text`` in order (``x1``, ``W₂`` and ``10⁻⁵``'s exponent are not)."""
+    return [Token(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+
+
+_NUMBER_EDGE = r"(?<![\d.])"
+_NUMBER_END = r"(?![\d])"
+
+
+def apply_corrections(quote: str, corrections: Sequence[tuple[str, str]]) -> str | None:
+    """The quote with each printed number replaced by its correction, or None if not found.
+
+    Corrections are matched in order, as one pattern, at the last place in the quote where they
+    all occur: a claimed value usually ends its sentence (``… = 0.78``), after the inputs.
+    A correction's printed text may carry its unit (``14 GB``, ``50%``), so it is matched as
+    written rather than through :func:`number_tokens`.
+    """
+    if not corrections:
+        return None
+    # From the right: the last occurrence of the last number, then of the one before it to its
+    # left, and so on — one linear scan per correction, whatever the quote looks like.
+    spans: list[tuple[int, int]] = []
+    limit = len(quote)
+    for old, _ in reversed(corrections):
+        pattern = re.compile(f"{_NUMBER_EDGE}{re.escape(old)}{_NUMBER_END}")
+        found = [m for m in pattern.finditer(quote, 0, limit) if m.end() <= limit]
+        if not found:
+            return None
+        spans.append((found[-1].start(), found[-1].end()))
+        limit = found[-1].start()
+    spans.reverse()
+    pieces: list[str] = []
+    cursor = 0
+    for (start, end), (_, new) in zip(spans, corrections, strict=True):
+        pieces.append(quote[cursor:start])
+        pieces.append(new)
+        cursor = end
+    pieces.append(quote[cursor:])
+    return "".join(pieces)

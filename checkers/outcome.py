@@ -34,6 +34,7 @@ __all__ = [
     "PrintedVector",
     "Verdict",
     "from_comparisons",
+    "printed_text",
 ]
 
 Verdict = Literal["pass", "fail", "stale", "error"]
@@ -87,9 +88,51 @@ def check_variable_names(variables: dict[str, _T]) -> dict[str, _T]:
 
 
 class KindInput(BaseModel):
-    """Base of every kind's input model: frozen, and unknown fields are an error."""
+    """Base of every kind's input model: frozen, and unknown fields are an error.
+
+    Besides ``check``, the runner and ``fix`` rely on what this class declares, never on a
+    kind's own field names: :attr:`printed` (the value as printed, which ``uses:`` takes and a
+    claim that could not be checked shows), and, for kinds whose quote prints a computation,
+    :attr:`expression_text` and :meth:`step_corrections` (the printed steps ``fix`` may
+    rewrite).
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    @property
+    def printed(self) -> object:
+        """The claim's value as the lesson prints it: a :class:`Printed`, a vector or matrix of
+        them, chosen rows, printed stages (another input model), or None."""
+        # Every kind names its printed value ``claimed``; the ones without one have none.
+        return getattr(self, "claimed", None)
+
+    @property
+    def expression_text(self) -> str | None:
+        """The computation as the quote prints it (``0.58×0.71 + 0.74×0.52``), for lining the
+        two up; None for kinds whose fields are not copied from the quote as one expression."""
+        return None
+
+    def step_corrections(self, variables: Mapping[str, float]) -> dict[int, str]:
+        """Printed intermediate steps of :attr:`expression_text` that no longer hold once its
+        inputs are ``variables`` (``uses:`` names → values): {index of the number among
+        :func:`checkers.numbers.number_tokens` of the expression: corrected text}."""
+        return {}
+
+
+def printed_text(value: object) -> str:
+    """A printed value (:attr:`KindInput.printed`) as one line: a number, ``[a, b]``,
+    ``[[a, b], [c, d]]``, ``{0: [a, b]}`` for chosen rows, ``scores: …; weights: …`` for
+    stages of a computation."""
+    if isinstance(value, Printed):
+        return value.text
+    if isinstance(value, tuple):
+        return "[" + ", ".join(printed_text(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key}: {printed_text(v)}" for key, v in value.items()) + "}"
+    if isinstance(value, KindInput):  # printed stages, one field each
+        stages = ((name, getattr(value, name)) for name in type(value).model_fields)
+        return "; ".join(f"{name}: {printed_text(v)}" for name, v in stages if v is not None)
+    return ""
 
 
 @dataclass(frozen=True)
@@ -193,37 +236,3 @@ def _full(comparison: Comparison) -> str:
 
 def _join(parts: Sequence[str], vector: bool) -> str:
     return "[" + ", ".join(parts) + "]" if vector else ", ".join(parts)
-
-
-_NUMBER_EDGE = r"(?<![\d.])"
-_NUMBER_END = r"(?![\d])"
-
-
-def apply_corrections(quote: str, corrections: Sequence[tuple[str, str]]) -> str | None:
-    """The quote with each printed number replaced by its correction, or None if not found.
-
-    Corrections are matched in order, as one pattern, at the last place in the quote where they
-    all occur: a claimed value usually ends its sentence (``… = 0.78``), after the inputs.
-    """
-    if not corrections:
-        return None
-    # From the right: the last occurrence of the last number, then of the one before it to its
-    # left, and so on — one linear scan per correction, whatever the quote looks like.
-    spans: list[tuple[int, int]] = []
-    limit = len(quote)
-    for old, _ in reversed(corrections):
-        pattern = re.compile(f"{_NUMBER_EDGE}{re.escape(old)}{_NUMBER_END}")
-        found = [m for m in pattern.finditer(quote, 0, limit) if m.end() <= limit]
-        if not found:
-            return None
-        spans.append((found[-1].start(), found[-1].end()))
-        limit = found[-1].start()
-    spans.reverse()
-    pieces: list[str] = []
-    cursor = 0
-    for (start, end), (_, new) in zip(spans, corrections, strict=True):
-        pieces.append(quote[cursor:start])
-        pieces.append(new)
-        cursor = end
-    pieces.append(quote[cursor:])
-    return "".join(pieces)

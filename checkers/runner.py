@@ -20,8 +20,8 @@ from typing import Any
 from checkers.claims import Claim, ClaimsFile, Problem, load_claims_file
 from checkers.expr import ExprError
 from checkers.finding import FILE_LABEL, Finding, Verdict, problem_finding, relative_to_root
-from checkers.numbers import Printed
-from checkers.outcome import KindInput, Outcome, apply_corrections
+from checkers.numbers import Printed, apply_corrections
+from checkers.outcome import Outcome, printed_text
 
 __all__ = [
     "CLAIM_SECONDS",
@@ -171,9 +171,8 @@ def _suggest_fix(run: _FileRun, quote: str, corrections: tuple[tuple[str, str], 
 
 
 def _claimed_text(claim: Claim) -> str:
-    """The claim's printed value(s) as one line: a number, ``[a, b]``, ``[[a, b], [c, d]]``,
-    ``{0: [a, b]}`` for chosen rows, ``scores: …; weights: …`` for stages of a computation."""
-    text = _printed_text(getattr(claim.input, "claimed", None))
+    """The claim's printed value(s) as one line, clipped (see :func:`printed_text`)."""
+    text = printed_text(claim.input.printed)
     return text if len(text) <= _CLAIMED_CLIP else text[: _CLAIMED_CLIP - 1] + "…"
 
 
@@ -181,21 +180,8 @@ _CLAIMED_CLIP = 300
 """Characters of a claimed value shown for a claim that could not be checked."""
 
 
-def _printed_text(value: Any) -> str:
-    if isinstance(value, Printed):
-        return value.text
-    if isinstance(value, tuple):
-        return "[" + ", ".join(_printed_text(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{key}: {_printed_text(v)}" for key, v in value.items()) + "}"
-    if isinstance(value, KindInput):  # printed stages, one field each
-        stages = ((name, getattr(value, name)) for name in type(value).model_fields)
-        return "; ".join(f"{name}: {_printed_text(v)}" for name, v in stages if v is not None)
-    return ""
-
-
 def _printed_value(claim: Claim) -> float | None:
-    claimed = getattr(claim.input, "claimed", None)
+    claimed = claim.input.printed
     return claimed.value if isinstance(claimed, Printed) else None
 
 

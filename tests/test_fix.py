@@ -12,7 +12,8 @@ import pytest
 
 from checkers.cli import main
 from checkers.finding import Finding
-from checkers.fix import number_changes, number_tokens, plan_fix
+from checkers.fix import number_changes, plan_fix
+from checkers.numbers import number_tokens
 from checkers.runner import run_paths
 from tests.conftest import CLAIMS, LESSON
 

@@ -23,11 +23,12 @@ continues with 0.27 is consistent.
 from __future__ import annotations
 
 import dataclasses
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from checkers.expr import evaluate, parse, split_chain
+from checkers.expr import Binary, ExprError, Number, evaluate, parse, split_chain
 from checkers.intervals import printed_interval
 from checkers.numbers import (
     BYTE_PREFIXES,
@@ -35,6 +36,8 @@ from checkers.numbers import (
     Printed,
     byte_units,
     compare,
+    format_like,
+    number_tokens,
     parse_printed,
     read_binary,
 )
@@ -49,7 +52,7 @@ from checkers.outcome import (
     from_comparisons,
 )
 
-__all__ = ["Input", "check"]
+__all__ = ["Input", "chain_step_corrections", "check"]
 
 
 class Input(KindInput):
@@ -69,6 +72,16 @@ class Input(KindInput):
     @classmethod
     def _names_are_free(cls, value: dict[str, Printed]) -> dict[str, Printed]:
         return check_variable_names(value)
+
+    @property
+    def expression_text(self) -> str:
+        """The expression, as copied from the quote."""
+        return self.expression
+
+    def step_corrections(self, variables: Mapping[str, float]) -> dict[int, str]:
+        """Printed later sides of the chain that ``variables`` (with ``where:``) change."""
+        known = {name: printed.value for name, printed in self.where.items()}
+        return chain_step_corrections(self.expression, {**known, **variables})
 
 
 def _variables(claim: Input, context: Context, reading: str) -> dict[str, float]:
@@ -216,3 +229,63 @@ def _vector_side_agrees(side: str, value: tuple[float, ...]) -> bool:
     return len(printed) == len(value) and all(
         compare(p, v).ok for p, v in zip(printed, value, strict=True)
     )
+
+
+def _spine(node: Any) -> list[tuple[str, Any]]:
+    """Top-level terms of a sum: [("+", a), ("-", b), ...] (the first term's sign is "+")."""
+    if isinstance(node, Binary) and node.op in "+-":
+        return [*_spine(node.left), (node.op, node.right)]
+    return [("+", node)]
+
+
+def chain_step_corrections(expression: str, variables: dict[str, float]) -> dict[int, str]:
+    """Printed steps of ``a = b = c`` that are no longer roundings of the first side (what
+    ``fix`` rewrites in a worked example once an input changed).
+
+    A later side that is one printed number is the rounding of the whole first side; a later
+    side that is a sum of printed numbers, term for term like the first side, is the rounding of
+    each term (``0.31×0.52 + … = 0.161 + …``). Returns {expression number token: new text}.
+    """
+    try:
+        sides = split_chain(expression)
+        if len(sides) < 2:
+            return {}
+        first = parse(sides[0][1])
+        first_terms = _spine(first)
+        total = evaluate(first, variables)
+        term_values = [evaluate(term, variables) for _, term in first_terms]
+    except (ExprError, ArithmeticError, ValueError, KeyError, TypeError, RecursionError):
+        return {}
+    if not isinstance(total, float):
+        return {}
+    tokens = number_tokens(expression)
+    changes: dict[int, str] = {}
+    for _relation, side, column in sides[1:]:
+        in_side = [i for i, t in enumerate(tokens) if column <= t.start < column + len(side)]
+        try:
+            node = parse(side)
+        except ExprError:
+            continue
+        if isinstance(node, Number):
+            targets: list[Any] = [(node, total)]
+        else:
+            terms = _spine(node)
+            same_shape = len(terms) == len(first_terms) and all(
+                isinstance(term, Number) and op == first_op
+                for (op, term), (first_op, _) in zip(terms, first_terms, strict=True)
+            )
+            if not same_shape:
+                continue
+            targets = [(term, value) for (_, term), value in zip(terms, term_values, strict=True)]
+        if len(in_side) != len(targets):
+            continue
+        for index, (number, value) in zip(in_side, targets, strict=True):
+            if not isinstance(value, float):
+                break
+            try:
+                printed = parse_printed(number.text)
+            except NumberError:
+                break
+            if not compare(printed, value).ok:
+                changes[index] = format_like(printed, value)
+    return changes
