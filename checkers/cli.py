@@ -17,8 +17,9 @@ from pathlib import Path
 
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.finding import Finding, summary_line
+from checkers.parallel import map_files
 from checkers.report.text import format_finding
-from checkers.runner import map_files, run_paths
+from checkers.runner import run_paths
 
 __all__ = ["main"]
 

@@ -30,12 +30,13 @@ from checkers.baseline import load as load_baseline
 from checkers.claims import Claim, ClaimsFile, load_claims_file
 from checkers.finding import FILE_LABEL, Finding
 from checkers.report.text import format_finding
-from checkers.runner import check_claim, claim_problem_finding
+from checkers.runner import RecentRuns, check_claim, claim_problem_finding
 
 __all__ = ["ClaimFailure", "ClaimItem", "ClaimsYamlFile"]
 
 _PROPERTY = "lessoncheck_finding"
 _BASELINE = pytest.StashKey[Baseline]()
+_RUNS = pytest.StashKey[RecentRuns]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -69,6 +70,7 @@ def pytest_configure(config: pytest.Config) -> None:
             )
         except BaselineError as error:
             raise pytest.UsageError(f"lessoncheck: {error}") from None
+    config.stash[_RUNS] = RecentRuns()
     config.pluginmanager.register(_ReportCollector(config), "lessoncheck-reports")
 
 
@@ -151,7 +153,7 @@ class ClaimItem(pytest.Item):
 
     def _finding(self) -> Finding:
         if self.claim is not None:
-            return check_claim(self.claims_file, self.claim)
+            return check_claim(self.claims_file, self.claim, self.config.stash[_RUNS])
         problems = [
             p
             for p in self.claims_file.problems

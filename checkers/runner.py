@@ -1,6 +1,9 @@
-"""Running claims: one loaded claim in, one :class:`Finding` out.
+"""Running claims: one loaded claim in, one :class:`~checkers.finding.Finding` out.
 
-Shared by the pytest plugin and the CLI, so both report exactly the same thing. A claim that
+Shared by the pytest plugin and the CLI, so both report exactly the same thing. This module is
+the claim check itself (budgets, errors turned into findings, suggested fixes); the ``uses:``
+graph is :mod:`checkers.uses`, the time limit :mod:`checkers.timelimit`, and runs over many
+files in worker processes :mod:`checkers.parallel`. A claim that
 takes inputs from other claims (``uses:``) is checked twice: with the upstream values *as
 printed* (that decides its verdict), and with the upstream values *as recomputed*, so a step that
 is right given its printed inputs but carries an upstream mistake says so instead of failing.
@@ -8,11 +11,8 @@ is right given its printed inputs but carries an upstream mistake says so instea
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,14 +22,18 @@ from checkers.expr import ExprError
 from checkers.finding import FILE_LABEL, Finding, Verdict, problem_finding, relative_to_root
 from checkers.numbers import Printed, apply_corrections
 from checkers.outcome import Outcome, printed_text
+from checkers.parallel import map_files
+from checkers.timelimit import ClaimTimeout, time_limit
+from checkers.uses import cycle_through, cyclic, upstream_first
 
 __all__ = [
     "CLAIM_SECONDS",
     "FILE_SECONDS",
+    "FileRun",
+    "RecentRuns",
     "check_claim",
     "claim_problem_finding",
     "iter_claim_files",
-    "map_files",
     "run_file",
     "run_paths",
 ]
@@ -43,13 +47,18 @@ claims that each run into the per-claim limit cost a minute, not three days."""
 
 
 @dataclass
-class _FileRun:
-    """Outcomes computed so far in one claim file, so upstream claims run once."""
+class FileRun:
+    """One claim file being checked: outcomes computed so far (so upstream claims run once)
+    and the time its checks have used."""
 
     claims_file: ClaimsFile
+    """The loaded file."""
     outcomes: dict[str, Outcome] = field(default_factory=dict)
+    """Outcome of every claim computed so far, by id."""
     by_id: dict[str, Claim] = field(init=False)
     """The file's claims by id, built once (not once per claim: files may hold 50 000)."""
+    uses: dict[str, dict[str, str]] = field(init=False)
+    """The ``uses:`` graph: claim id → its variables' upstream claim ids."""
     on_cycle: set[str] = field(init=False)
     """Ids of claims whose ``uses:`` lead back to themselves, found once per file."""
     spent: float = 0.0
@@ -57,55 +66,34 @@ class _FileRun:
 
     def __post_init__(self) -> None:
         self.by_id = {c.id: c for c in self.claims_file.claims}
-        self.on_cycle = _cyclic(self.by_id)
+        self.uses = {c.id: c.header.uses for c in self.claims_file.claims}
+        self.on_cycle = cyclic(self.uses)
 
 
-_RUNS: dict[Path, _FileRun] = {}
-_KEPT_RUNS = 4
-"""Files whose outcomes stay cached. The pytest plugin checks one file's items in a row, and a
-run over hundreds of files must not keep every claim alive (Python's garbage collector walks
-everything alive, so a run that kept all 10,000 claims spent 15% of its time there)."""
+KEPT_RUNS = 4
+"""Files whose outcomes :class:`RecentRuns` keeps. The pytest plugin checks one file's items in
+a row, and a run over hundreds of files must not keep every claim alive (Python's garbage
+collector walks everything alive, so a run that kept all 10,000 claims spent 15% of its time
+there)."""
 
 
-class ClaimTimeout(BaseException):
-    """A check ran past :data:`CLAIM_SECONDS`.
+class RecentRuns:
+    """The :class:`FileRun` of the last :data:`KEPT_RUNS` claim files checked claim by claim
+    (the pytest plugin's items), so a claim's upstream claims are not recomputed per item."""
 
-    A BaseException, like KeyboardInterrupt, so that an ``except Exception`` inside a kind
-    cannot swallow it and run on with the alarm already spent.
-    """
+    def __init__(self) -> None:
+        self._runs: dict[Path, FileRun] = {}
 
-
-@contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """Interrupt a runaway check on the main thread (SIGALRM); elsewhere, only measure."""
-    use_alarm = (
-        hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-        # None: a handler installed outside Python (libFuzzer, an embedding program), which
-        # could not be put back; leave its alarm alone and only measure.
-        and signal.getsignal(signal.SIGALRM) is not None
-    )
-    if not use_alarm:
-        yield
-        return
-
-    def _raise(signum: int, frame: object) -> None:
-        raise ClaimTimeout
-
-    # An outer alarm (pytest-timeout's signal method, say) is paused, not cancelled: it is
-    # re-armed afterwards with what was left of it, and it bounds our own limit.
-    outer, interval = signal.setitimer(signal.ITIMER_REAL, 0)
-    previous = signal.signal(signal.SIGALRM, _raise)
-    started = time.monotonic()
-    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer) if outer else seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        if outer:
-            left = outer - (time.monotonic() - started)
-            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3), interval)
+    def of(self, claims_file: ClaimsFile) -> FileRun:
+        """The run of ``claims_file``, started when it is new (or was loaded again)."""
+        run = self._runs.get(claims_file.path)
+        if run is None or run.claims_file is not claims_file:
+            run = FileRun(claims_file)
+            self._runs.pop(claims_file.path, None)
+            while len(self._runs) >= KEPT_RUNS:
+                del self._runs[next(iter(self._runs))]  # the oldest
+            self._runs[claims_file.path] = run
+        return run
 
 
 def _clip(text: str, limit: int = 300) -> str:
@@ -113,7 +101,7 @@ def _clip(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _safe_check(run: _FileRun, check: Callable[[], Outcome], claimed: str) -> Outcome:
+def _safe_check(run: FileRun, check: Callable[[], Outcome], claimed: str) -> Outcome:
     left = FILE_SECONDS - run.spent
     if left <= 0:
         message = (
@@ -124,7 +112,7 @@ def _safe_check(run: _FileRun, check: Callable[[], Outcome], claimed: str) -> Ou
     limit = min(CLAIM_SECONDS, left)
     started = time.monotonic()
     try:
-        with _time_limit(limit):
+        with time_limit(limit):
             return check()
     except ClaimTimeout:
         message = f"check took longer than {limit:g} s and was stopped"
@@ -152,7 +140,7 @@ MAX_FIX_CORRECTIONS = 64
 """Most numbers one suggested fix rewrites; a claim with more gets no ``fix`` line."""
 
 
-def _suggest_fix(run: _FileRun, quote: str, corrections: tuple[tuple[str, str], ...]) -> str | None:
+def _suggest_fix(run: FileRun, quote: str, corrections: tuple[tuple[str, str], ...]) -> str | None:
     """The quote with its numbers corrected, or None. ``apply_corrections`` matches the numbers
     with one regular expression, which backtracks exponentially on a hostile quote (1 000
     copies of one number and a last number that is absent), so it runs under the same time
@@ -162,7 +150,7 @@ def _suggest_fix(run: _FileRun, quote: str, corrections: tuple[tuple[str, str], 
         return None
     started = time.monotonic()
     try:
-        with _time_limit(left):
+        with time_limit(left):
             return apply_corrections(quote, corrections)
     except (ClaimTimeout, RecursionError, MemoryError, ValueError):
         return None
@@ -185,48 +173,26 @@ def _printed_value(claim: Claim) -> float | None:
     return claimed.value if isinstance(claimed, Printed) else None
 
 
-def _outcome(run: _FileRun, claim: Claim) -> Outcome:
+def _outcome(run: FileRun, claim: Claim) -> Outcome:
     cached = run.outcomes.get(claim.id)
     if cached is not None:
         return cached
     # Upstream claims first, deepest first, so that _compute always finds its inputs computed:
     # a `uses:` chain 50 000 claims long must not become 50 000 nested Python calls.
-    for step in _upstream_first(run, claim):
-        if step.id not in run.outcomes:
-            run.outcomes[step.id] = _compute(run, step)
+    for step in upstream_first(run.uses, claim.id, run.outcomes):
+        if step not in run.outcomes:
+            run.outcomes[step] = _compute(run, run.by_id[step])
     return run.outcomes[claim.id]
 
 
-def _upstream_first(run: _FileRun, claim: Claim) -> list[Claim]:
-    """``claim`` and the not yet computed claims it uses, directly or not, in post-order
-    (every claim after the claims it uses), by an explicit-stack depth-first search."""
-    order: list[Claim] = []
-    seen = {claim.id}
-    stack = [(claim, iter(claim.header.uses.values()))]
-    while stack:
-        node, upstream_ids = stack[-1]
-        following = next(
-            (u for u in upstream_ids if u in run.by_id and u not in seen and u not in run.outcomes),
-            None,
-        )
-        if following is None:
-            stack.pop()
-            order.append(node)
-        else:
-            seen.add(following)
-            upstream = run.by_id[following]
-            stack.append((upstream, iter(upstream.header.uses.values())))
-    return order
-
-
-def _compute(run: _FileRun, claim: Claim) -> Outcome:
+def _compute(run: FileRun, claim: Claim) -> Outcome:
     claimed = _claimed_text(claim)
     by_id = run.by_id
     printed_vars: dict[str, float] = {}
     true_vars: dict[str, float] = {}
     upstream_failed: list[str] = []
     if claim.id in run.on_cycle:
-        cycle = _cycle_through(by_id, claim.id, run.on_cycle)
+        cycle = cycle_through(run.uses, claim.id, run.on_cycle)
         shown = " → ".join(cycle) if cycle else f"{claim.id} → … → {claim.id}"
         return Outcome("error", claimed, "", "", f"uses: forms a cycle {shown}; nothing to start")
     for name, upstream_id in claim.header.uses.items():
@@ -274,80 +240,7 @@ def _compute(run: _FileRun, claim: Claim) -> Outcome:
     )
 
 
-def _cyclic(by_id: dict[str, Claim]) -> set[str]:
-    """Ids of the claims on a ``uses:`` cycle: strongly connected components of more than one
-    claim, or a claim that uses itself (Tarjan's algorithm, with an explicit stack)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    component: list[str] = []
-    on_stack: set[str] = set()
-    cyclic: set[str] = set()
-    for root in by_id:
-        if root in index:
-            continue
-        work = [(root, iter(by_id[root].header.uses.values()))]
-        index[root] = low[root] = len(index)
-        component.append(root)
-        on_stack.add(root)
-        while work:
-            node, upstream_ids = work[-1]
-            for upstream in upstream_ids:
-                if upstream not in by_id:
-                    continue
-                if upstream not in index:
-                    index[upstream] = low[upstream] = len(index)
-                    component.append(upstream)
-                    on_stack.add(upstream)
-                    work.append((upstream, iter(by_id[upstream].header.uses.values())))
-                    break
-                if upstream in on_stack:
-                    low[node] = min(low[node], index[upstream])
-            else:
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == index[node]:
-                    members: list[str] = []
-                    while True:
-                        member = component.pop()
-                        on_stack.discard(member)
-                        members.append(member)
-                        if member == node:
-                            break
-                    if len(members) > 1 or node in by_id[node].header.uses.values():
-                        cyclic.update(members)
-    return cyclic
-
-
-_CYCLE_SEARCH = 10_000
-"""Claims visited at most to spell out one cycle in a message."""
-
-
-def _cycle_through(by_id: dict[str, Claim], start: str, on_cycle: set[str]) -> list[str]:
-    """The ids of a shortest ``uses:`` cycle through ``start`` ([start, …, start]), by a
-    bounded breadth-first search among the claims on cycles; [] when the search gives up."""
-    came_from: dict[str, str] = {}
-    frontier = [start]
-    visited = 0
-    while frontier and visited < _CYCLE_SEARCH:
-        following: list[str] = []
-        for node in frontier:
-            visited += 1
-            for upstream in by_id[node].header.uses.values():
-                if upstream == start:
-                    path = [node]
-                    while path[-1] != start:
-                        path.append(came_from[path[-1]])
-                    return [start, *reversed(path[:-1]), start]
-                if upstream in on_cycle and upstream not in came_from:
-                    came_from[upstream] = node
-                    following.append(upstream)
-        frontier = following
-    return []
-
-
-def _upstream_failures(run: _FileRun, claim: Claim) -> tuple[str, ...]:
+def _upstream_failures(run: FileRun, claim: Claim) -> tuple[str, ...]:
     return tuple(
         upstream_id
         for upstream_id in claim.header.uses.values()
@@ -355,19 +248,16 @@ def _upstream_failures(run: _FileRun, claim: Claim) -> tuple[str, ...]:
     )
 
 
-def _file_run(claims_file: ClaimsFile) -> _FileRun:
-    run = _RUNS.get(claims_file.path)
-    if run is None or run.claims_file is not claims_file:
-        run = _FileRun(claims_file)
-        _RUNS.pop(claims_file.path, None)
-        while len(_RUNS) >= _KEPT_RUNS:
-            del _RUNS[next(iter(_RUNS))]  # the oldest
-        _RUNS[claims_file.path] = run
-    return run
+def check_claim(claims_file: ClaimsFile, claim: Claim, runs: RecentRuns | None = None) -> Finding:
+    """Check one claim of a loaded file (anchoring problems become stale/error findings).
+
+    ``runs`` keeps the file's outcomes between calls; without it, the claims this one uses
+    are computed afresh."""
+    return _check(runs.of(claims_file) if runs is not None else FileRun(claims_file), claim)
 
 
-def check_claim(claims_file: ClaimsFile, claim: Claim) -> Finding:
-    """Check one claim of a loaded file (anchoring problems become stale/error findings)."""
+def _check(run: FileRun, claim: Claim) -> Finding:
+    claims_file = run.claims_file
     root = claims_file.root
     base: dict[str, Any] = {
         "id": claim.id,
@@ -390,7 +280,6 @@ def check_claim(claims_file: ClaimsFile, claim: Claim) -> Finding:
             message=claim.anchor_problem or "the claim could not be anchored",
             fix=None,
         )
-    run = _file_run(claims_file)
     outcome = _outcome(run, claim)
     fix = (
         _suggest_fix(run, claim.header.quote, outcome.corrections)
@@ -429,15 +318,15 @@ def run_file(claims_file: ClaimsFile) -> list[Finding]:
     file_problems = [p for p in claims_file.problems if p.claim_id is None]
     if file_problems:
         findings.append(claim_problem_finding(claims_file, file_problems, FILE_LABEL))
-    by_id = {c.id: c for c in claims_file.claims}
+    run = FileRun(claims_file)
     by_label: dict[str, list[Problem]] = {}  # grouped once: a file may hold 50 000 problems
     for problem in claims_file.problems:
         if problem.claim_id is not None:
             by_label.setdefault(problem.claim_id, []).append(problem)
     for label in claims_file.order:
-        claim = by_id.get(label)
+        claim = run.by_id.get(label)
         if claim is not None:
-            findings.append(check_claim(claims_file, claim))
+            findings.append(_check(run, claim))
         elif label in by_label:
             findings.append(claim_problem_finding(claims_file, by_label[label], label))
     return findings
@@ -460,73 +349,5 @@ def run_paths(paths: list[Path], jobs: int = 1) -> list[Finding]:
     return map_files(_check_one_file, iter_claim_files(paths), jobs)
 
 
-def map_files(
-    task: Callable[[Path], list[Finding]], files: list[Path], jobs: int = 1
-) -> list[Finding]:
-    """``task(file)`` for every file, findings in file order.
-
-    With ``jobs`` > 1 and files worth it together (:data:`PARALLEL_MIN_BYTES`), the files are
-    handled in that many worker processes; the findings are those of a serial run, in the
-    same order. ``task`` must be a module-level function (workers find it by name).
-    """
-    if jobs > 1 and len(files) > 1 and _bytes(files) >= PARALLEL_MIN_BYTES:
-        return _run_parallel(task, files, jobs)
-    findings: list[Finding] = []
-    for path in files:
-        findings.extend(task(path))
-    return findings
-
-
-PARALLEL_MIN_BYTES = 100_000
-"""Files smaller than this together (about 400 claims, or a few long lessons) are handled in
-this process: starting workers and sending findings back costs more than it saves."""
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:  # reported when the file is loaded
-        return 0
-
-
-def _bytes(files: list[Path]) -> int:
-    return sum(_size(path) for path in files)
-
-
 def _check_one_file(path: Path) -> list[Finding]:
     return run_file(load_claims_file(path))
-
-
-def _run_parallel(
-    task: Callable[[Path], list[Finding]], files: list[Path], jobs: int
-) -> list[Finding]:
-    """``task`` over ``files`` in worker processes, one task per file, largest first (so no
-    worker is left with a big file at the end). Files whose worker died (killed for memory,
-    say) are handled again here, one by one, so the run reports every file as a serial run
-    would."""
-    import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
-
-    methods = multiprocessing.get_all_start_methods()
-    # fork starts a worker in milliseconds with every module already imported; elsewhere
-    # (macOS, Windows) the platform's default start method.
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    results: dict[Path, list[Finding]] = {}
-    order = sorted(files, key=_size, reverse=True)
-    try:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(files)), mp_context=context) as pool:
-            futures: list[tuple[Path, Future[list[Finding]]]] = [
-                (path, pool.submit(task, path)) for path in order
-            ]
-            for path, future in futures:
-                try:
-                    results[path] = future.result()
-                except Exception:  # a dead worker: handle that file again below
-                    continue
-    except Exception:  # the pool itself could not start (no /dev/shm, process limits)
-        pass
-    findings: list[Finding] = []
-    for path in files:
-        found = results.get(path)
-        findings.extend(found if found is not None else task(path))
-    return findings

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from checkers import cli, runner
+from checkers import cli, parallel
 from checkers.cli import main
 
 
@@ -105,7 +105,7 @@ def test_scan_in_worker_processes_reports_what_a_serial_scan_does(
     for lesson in lessons:
         (tmp_path / "content" / lesson.name).write_bytes(lesson.read_bytes())
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(runner, "PARALLEL_MIN_BYTES", 0)  # workers even for four lessons
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)  # workers even for four lessons
     names = [f"content/{lesson.name}" for lesson in lessons]
     reports = {}
     for jobs in ("1", "2"):

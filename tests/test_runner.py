@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.make_course import make_course
-from checkers import runner
+from checkers import parallel, runner
 from checkers.claims import load_claims_file
 from checkers.finding import Finding, summarize
 from checkers.runner import run_file, run_paths
@@ -67,7 +67,7 @@ def test_uses_cycle_is_an_error_not_a_hang(project: Path) -> None:
 def _course(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Finding]:
     course = make_course(tmp_path / "course", lessons=6, claims=120)
     monkeypatch.chdir(course.root)
-    monkeypatch.setattr(runner, "PARALLEL_MIN_BYTES", 0)  # workers even for this small course
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)  # workers even for this small course
     serial = run_paths([Path("claims")])
     assert {f.verdict for f in serial} == {"pass", "fail"}
     return serial
