@@ -35,10 +35,9 @@ from checkers.files import (
     resolve_in_project,
     search_root,
 )
-from checkers.kinds import Kind
+from checkers.kinds.base import Context, Kind, KindInput, check_variable_names
 from checkers.lesson import Anchor, AnchorError, Lesson, LessonError, load_lesson
 from checkers.numbers import Tolerance
-from checkers.outcome import Context, KindInput, check_variable_names
 from checkers.registry import UnknownKind, did_you_mean, lookup
 from checkers.safeyaml import Position
 

@@ -9,14 +9,15 @@ turns a list of individual checks into one Outcome with one readable message.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
 from pydantic import PlainValidator
 
-from checkers.numbers import Comparison, NumberError, Printed, parse_printed_vector
-from checkers.outcome import Outcome, PrintedVector, from_comparisons
+from checkers.kinds.base import Context, Outcome, PrintedVector, from_comparisons
+from checkers.numbers import Comparison, NumberError, Printed, compare, parse_printed_vector
 
 __all__ = [
     "Check",
@@ -25,6 +26,7 @@ __all__ = [
     "PrintedRows",
     "Row",
     "combine",
+    "divisor_checks",
     "number_text",
     "printed_text",
     "resolve_row",
@@ -245,7 +247,14 @@ def combine(
         if pass_note:
             message += f"; {pass_note}"
         return Outcome(
-            "pass", claimed_text, expected_text, tolerance_text, message, (), all_details, value
+            verdict="pass",
+            claimed=claimed_text,
+            expected=expected_text,
+            tolerance=tolerance_text,
+            message=message,
+            corrections=(),
+            details=all_details,
+            value=value,
         )
     shown = failures[:3]
     message = "; ".join(shown)
@@ -254,17 +263,44 @@ def combine(
         all_details = (*all_details, *failures)
     corrections = tuple(pair for check in checks if not check.ok for pair in check.corrections())
     return Outcome(
-        "fail",
-        claimed_text,
-        expected_text,
-        tolerance_text,
-        message,
-        corrections,
-        all_details,
-        value,
+        verdict="fail",
+        claimed=claimed_text,
+        expected=expected_text,
+        tolerance=tolerance_text,
+        message=message,
+        corrections=corrections,
+        details=all_details,
+        value=value,
     )
 
 
 def with_decimals(printed: Printed, decimals: int) -> Printed:
     """The same printed number read at ``decimals`` decimals (its text unchanged)."""
     return replace(printed, decimals=decimals)
+
+
+def divisor_checks(
+    divide_by: Printed | None, scale: str, d_k: int | None, width: int, context: Context
+) -> tuple[float, str, list[Check]]:
+    """The divisor to use, its text for messages, and a check that a printed √d_k is right.
+
+    ``divide_by`` is used as printed (the lesson divided by 1.41, not by 1.41421…); when d_k is
+    also stated, the printed divisor must itself be √d_k at its printed precision.
+    """
+    checks: list[Check] = []
+    if divide_by is not None:
+        if d_k is not None:
+            root = math.sqrt(d_k)
+            checks.append(
+                Check(f"√d_k (d_k = {d_k})", (compare(divide_by, root, context.tolerance),))
+            )
+        return divide_by.value, _bare(divide_by.text), checks
+    if scale == "sqrt_dk":
+        dimension = d_k if d_k is not None else width
+        return math.sqrt(dimension), f"√{dimension}", checks
+    return 1.0, "", checks
+
+
+def _bare(text: str) -> str:
+    """A printed number without its "about" mark: ``≈1.41`` → ``1.41``."""
+    return re.sub(r"^(?:≈|~|∼|约|大约|about\s)\s*", "", text)

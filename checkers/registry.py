@@ -8,7 +8,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-from checkers.kinds import ALL_KINDS, Kind
+from checkers.kinds import ALL_KINDS
+from checkers.kinds.base import Kind
 
 __all__ = ["UnknownKind", "did_you_mean", "lookup"]
 

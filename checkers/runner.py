@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from checkers.claims import Claim, ClaimsFile, Problem, load_claims_file
 from checkers.expr import ExprError
 from checkers.finding import FILE_LABEL, Finding, Verdict, problem_finding, relative_to_root
+from checkers.kinds.base import Outcome, error, printed_text
 from checkers.numbers import Printed, apply_corrections
-from checkers.outcome import Outcome, printed_text
 from checkers.parallel import map_files
 from checkers.timelimit import ClaimTimeout, time_limit
 from checkers.uses import cycle_through, cyclic, upstream_first
@@ -108,7 +108,7 @@ def _safe_check(run: FileRun, check: Callable[[], Outcome], claimed: str) -> Out
             f"not checked: the claims of this file already took the {FILE_SECONDS:g} s "
             "they may use together"
         )
-        return Outcome(verdict="error", claimed=claimed, expected="", tolerance="", message=message)
+        return error(message, claimed)
     limit = min(CLAIM_SECONDS, left)
     started = time.monotonic()
     try:
@@ -118,22 +118,22 @@ def _safe_check(run: FileRun, check: Callable[[], Outcome], claimed: str) -> Out
         message = f"check took longer than {limit:g} s and was stopped"
         if limit < CLAIM_SECONDS:
             message += f" (the rest of the {FILE_SECONDS:g} s its claim file may use)"
-    except ExprError as error:
-        message = f"cannot evaluate: {_clip(error.message)}"
-    except (ArithmeticError, ValueError) as error:
-        message = f"cannot evaluate: {_clip(str(error))}"
+    except ExprError as raised:
+        message = f"cannot evaluate: {_clip(raised.message)}"
+    except (ArithmeticError, ValueError) as raised:
+        message = f"cannot evaluate: {_clip(str(raised))}"
     except RecursionError:
         message = "expression nests too deeply to evaluate"
     except MemoryError:
         message = "check needed too much memory and was stopped"
-    except Exception as error:  # a bug in a kind must cost one claim, not the whole run
+    except Exception as raised:  # a bug in a kind must cost one claim, not the whole run
         message = (
-            f"internal error while checking ({type(error).__name__}: {_clip(str(error))}); "
+            f"internal error while checking ({type(raised).__name__}: {_clip(str(raised))}); "
             "please report it with this claim"
         )
     finally:
         run.spent += time.monotonic() - started
-    return Outcome(verdict="error", claimed=claimed, expected="", tolerance="", message=message)
+    return error(message, claimed)
 
 
 MAX_FIX_CORRECTIONS = 64
@@ -194,21 +194,16 @@ def _compute(run: FileRun, claim: Claim) -> Outcome:
     if claim.id in run.on_cycle:
         cycle = cycle_through(run.uses, claim.id, run.on_cycle)
         shown = " → ".join(cycle) if cycle else f"{claim.id} → … → {claim.id}"
-        return Outcome("error", claimed, "", "", f"uses: forms a cycle {shown}; nothing to start")
+        return error(f"uses: forms a cycle {shown}; nothing to start", claimed)
     for name, upstream_id in claim.header.uses.items():
         upstream = by_id.get(upstream_id)
         if upstream is None:
             why = "is not a valid claim in this file"
-            return Outcome("error", claimed, "", "", f"uses: {name} = {upstream_id!r} {why}")
+            return error(f"uses: {name} = {upstream_id!r} {why}", claimed)
         printed = _printed_value(upstream)
         if printed is None:
-            return Outcome(
-                "error",
-                claimed,
-                "",
-                "",
-                f"uses: {name} = {upstream_id!r}, but that claim has no single printed value",
-            )
+            why = "but that claim has no single printed value"
+            return error(f"uses: {name} = {upstream_id!r}, {why}", claimed)
         upstream_outcome = _outcome(run, upstream)
         printed_vars[name] = printed
         recomputed = upstream_outcome.value
@@ -228,15 +223,10 @@ def _compute(run: FileRun, claim: Claim) -> Outcome:
     )
     if true_outcome.verdict == "fail":
         carried += f"; from the true upstream values it would be {true_outcome.expected}"
-    return Outcome(
-        outcome.verdict,
-        outcome.claimed,
-        outcome.expected,
-        outcome.tolerance,
-        f"{outcome.message}; {carried}",
-        outcome.corrections,
-        (*outcome.details, f"inherits: {carried}"),
-        outcome.value,
+    return replace(
+        outcome,
+        message=f"{outcome.message}; {carried}",
+        details=(*outcome.details, f"inherits: {carried}"),
     )
 
 

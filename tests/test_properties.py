@@ -25,9 +25,9 @@ from checkers.extract import draft_claims, to_claim_data
 from checkers.extract.document import parse_document
 from checkers.finding import Finding
 from checkers.kinds import ALL_KINDS, KIND_MODULES
+from checkers.kinds.base import KindInput
 from checkers.lesson import Lesson
 from checkers.numbers import NumberError, Printed, parse_printed, parse_printed_vector
-from checkers.outcome import KindInput
 from checkers.runner import run_file
 from checkers.scan import scan_lesson
 from tests.hypothesis_profiles import PROFILE

@@ -19,8 +19,8 @@ from checkers.extract.document import parse_document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import ALL_RECOGNIZERS
 from checkers.kinds import ALL_KINDS
+from checkers.kinds.base import KindInput
 from checkers.lesson import MAX_OCCURRENCES, Lesson, fold_text
-from checkers.outcome import KindInput
 
 __all__ = ["Draft", "claim_id", "draft_claims", "to_claim_data"]
 

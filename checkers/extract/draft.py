@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from checkers.outcome import KindInput
+from checkers.kinds.base import KindInput
 
 __all__ = ["Draft"]
 

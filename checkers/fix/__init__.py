@@ -14,7 +14,7 @@ a dependent claim's quote prints the upstream value (found by lining its express
 quote, or as the only such number), that number is rewritten too, the dependent is checked
 again and fixed in turn, and printed intermediate steps (``= 0.156 + 0.273 + 0.221``) are
 recomputed term by term by the kind that knows them
-(:meth:`checkers.outcome.KindInput.step_corrections`). A worked example is rewritten as a
+(:meth:`checkers.kinds.base.KindInput.step_corrections`). A worked example is rewritten as a
 whole or not at all.
 
 Nothing is written that has not been verified: every plan is run through the checks first, on

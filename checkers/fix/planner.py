@@ -3,8 +3,8 @@ holds, worked examples carried along (a claim that prints an upstream value is r
 it), a group of claims rewritten as a whole or not at all, and hints about what the rewrite
 could not know.
 
-The planner asks a claim's input only what :class:`checkers.outcome.KindInput` declares
-(:attr:`~checkers.outcome.KindInput.printed`, ``expression_text``, ``step_corrections``), so it
+The planner asks a claim's input only what :class:`checkers.kinds.base.KindInput` declares
+(:attr:`~checkers.kinds.base.KindInput.printed`, ``expression_text``, ``step_corrections``), so it
 knows no kind by name.
 """
 

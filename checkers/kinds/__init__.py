@@ -3,10 +3,11 @@
 Each kind is a module with the same small interface (like pre-commit's languages):
 
 * a docstring naming the YAML fields it reads;
-* ``Input``: a :class:`checkers.outcome.KindInput` model of those fields;
-* ``check(input, context) -> Outcome``: pure numerics, no I/O.
+* ``Input``: a :class:`checkers.kinds.base.KindInput` model of those fields;
+* ``check(fields, context) -> Outcome``: pure numerics, no I/O.
 
-To add a kind, write ``checkers/kinds/<name>.py`` and add it to :data:`KIND_MODULES`.
+That interface is :class:`checkers.kinds.base.Kind`. To add a kind, write
+``checkers/kinds/<name>.py`` and add it to :data:`checkers.catalog.KINDS` (module and summary).
 
 A kind's module is imported the first time a claim of that kind is looked up, so a run of
 ``arithmetic`` claims never pays for numpy or sympy (``statistic``), and start-up stays short.
@@ -16,47 +17,17 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, cast
+
+from checkers.catalog import KINDS
 
 if TYPE_CHECKING:
-    from checkers.outcome import Context, KindInput, Outcome
+    from checkers.kinds.base import Kind
 
-__all__ = ["ALL_KINDS", "KIND_MODULES", "Kind"]
-
-
-class Kind(Protocol):
-    """The interface every kind module provides."""
-
-    @property
-    def Input(self) -> type[KindInput]:
-        """The model of the YAML fields this kind reads."""
-        ...
-
-    # ``claim`` is the module's own Input; typed Any so each module may name its own model.
-    def check(self, claim: Any, context: Context, /) -> Outcome:
-        """Recompute the claim and judge it against the printed values."""
-        ...
+__all__ = ["ALL_KINDS", "KIND_MODULES"]
 
 
-KIND_MODULES: dict[str, str] = {
-    "activation": "checkers.kinds.activation",
-    "arithmetic": "checkers.kinds.arithmetic",
-    "attention": "checkers.kinds.attention",
-    "counting": "checkers.kinds.counting",
-    "ffn": "checkers.kinds.ffn",
-    "identity": "checkers.kinds.identity",
-    "masked_softmax": "checkers.kinds.masked_softmax",
-    "memory": "checkers.kinds.memory",
-    "model_config": "checkers.kinds.model_config",
-    "norm": "checkers.kinds.norm",
-    "positional": "checkers.kinds.positional",
-    "projection": "checkers.kinds.projection",
-    "residual": "checkers.kinds.residual",
-    "scaling": "checkers.kinds.scaling",
-    "scores": "checkers.kinds.scores",
-    "softmax": "checkers.kinds.softmax",
-    "statistic": "checkers.kinds.statistic",
-}
+KIND_MODULES: dict[str, str] = {name: entry.module for name, entry in KINDS.items()}
 """Kind name (the ``kind:`` field of a claim) → module implementing it."""
 
 

@@ -44,9 +44,7 @@ from typing import Any, Literal
 
 from pydantic import model_validator
 
-from checkers.numbers import Comparison, Printed, Tolerance, compare
-from checkers.numerics import gelu, gelu_tanh, relu, sigmoid, silu
-from checkers.outcome import (
+from checkers.kinds.base import (
     Context,
     KindInput,
     Outcome,
@@ -54,6 +52,8 @@ from checkers.outcome import (
     PrintedVector,
     from_comparisons,
 )
+from checkers.numbers import Comparison, Printed, Tolerance, compare
+from checkers.numerics import gelu, gelu_tanh, relu, sigmoid, silu
 
 __all__ = ["FUNCTIONS", "Input", "check"]
 
@@ -175,21 +175,21 @@ def _implementations(function: str) -> tuple[str, ...]:
     return _ACCEPTED.get(function, (function,))
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Apply the named activation to the printed inputs and compare with the claimed values."""
-    vector = isinstance(claim.claimed, tuple)
-    inputs = claim.inputs if isinstance(claim.inputs, tuple) else (claim.inputs,)
-    claimed = claim.claimed if isinstance(claim.claimed, tuple) else (claim.claimed,)
+    vector = isinstance(fields.claimed, tuple)
+    inputs = fields.inputs if isinstance(fields.inputs, tuple) else (fields.inputs,)
+    claimed = fields.claimed if isinstance(fields.claimed, tuple) else (fields.claimed,)
     checked = min(len(inputs), len(claimed))
     inputs, claimed = inputs[:checked], claimed[:checked]
     readings = _readings(claimed, context.tolerance)
     x_values = [p.value for p in inputs]
-    label = _CALLS[claim.function]
-    texts = [p.text for p in inputs] + (["…"] if claim.elided else [])
+    label = _CALLS[fields.function]
+    texts = [p.text for p in inputs] + (["…"] if fields.elided else [])
     what = f"{label}({_join(texts, vector)})"
 
     tried: list[tuple[str, list[Comparison]]] = []
-    for name in _implementations(claim.function):
+    for name in _implementations(fields.function):
         function = FUNCTIONS[name][1]
         comparisons = _compare(readings, [function(x) for x in x_values])
         tried.append((name, comparisons))
@@ -198,9 +198,9 @@ def check(claim: Input, context: Context) -> Outcome:
     name, comparisons = next(((n, c) for n, c in tried if all(x.ok for x in c)), tried[0])
     outcome = from_comparisons(comparisons, what=what, vector=vector)
     notes: list[str] = []
-    if claim.function.startswith("gelu"):  # two GELUs exist; say which one the values are
+    if fields.function.startswith("gelu"):  # two GELUs exist; say which one the values are
         notes.append(f"computed as {FUNCTIONS[name][0]}")
-    if claim.elided:
+    if fields.elided:
         notes.append(
             f"checked the {checked} printed entr{'y' if checked == 1 else 'ies'}; "
             "the rest are elided ('…')"
@@ -209,7 +209,7 @@ def check(claim: Input, context: Context) -> Outcome:
         suffix = f" ({'; '.join(notes)})" if notes else ""
         return replace(outcome, message=outcome.message + suffix, details=tuple(notes))
     message = outcome.message
-    other = _matching_other(claim.function, readings, x_values)
+    other = _matching_other(fields.function, readings, x_values)
     if other is not None:
         message += f" — {other}"
     if notes:

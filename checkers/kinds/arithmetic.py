@@ -30,6 +30,16 @@ from pydantic import Field, field_validator
 
 from checkers.expr import Binary, ExprError, Number, evaluate, parse, split_chain
 from checkers.intervals import printed_interval
+from checkers.kinds.base import (
+    Context,
+    KindInput,
+    Outcome,
+    PrintedNumber,
+    PrintedVector,
+    check_variable_names,
+    error,
+    from_comparisons,
+)
 from checkers.numbers import (
     BYTE_PREFIXES,
     NumberError,
@@ -40,16 +50,6 @@ from checkers.numbers import (
     number_tokens,
     parse_printed,
     read_binary,
-)
-from checkers.outcome import (
-    Context,
-    KindInput,
-    Outcome,
-    PrintedNumber,
-    PrintedVector,
-    check_variable_names,
-    error,
-    from_comparisons,
 )
 
 __all__ = ["Input", "chain_step_corrections", "check"]
@@ -84,21 +84,21 @@ class Input(KindInput):
         return chain_step_corrections(self.expression, {**known, **variables})
 
 
-def _variables(claim: Input, context: Context, reading: str) -> dict[str, float]:
+def _variables(fields: Input, context: Context, reading: str) -> dict[str, float]:
     values = byte_units(reading)
-    values.update({name: printed.value for name, printed in claim.where.items()})
+    values.update({name: printed.value for name, printed in fields.where.items()})
     values.update(context.variables)
     return values
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Recompute the expression from its printed inputs and compare with ``claimed``."""
-    outcome = _check_reading(claim, context, "decimal")
-    if claim.prefixes == "binary":
-        return _check_reading(claim, context, "binary")
-    if claim.prefixes == "decimal" or outcome.ok or not _has_byte_prefix(claim):
+    outcome = _check_reading(fields, context, "decimal")
+    if fields.prefixes == "binary":
+        return _check_reading(fields, context, "binary")
+    if fields.prefixes == "decimal" or outcome.ok or not _has_byte_prefix(fields):
         return outcome
-    binary = _check_reading(claim, context, "binary")
+    binary = _check_reading(fields, context, "binary")
     if not binary.ok:
         return outcome
     return dataclasses.replace(
@@ -109,23 +109,23 @@ def check(claim: Input, context: Context) -> Outcome:
     )
 
 
-def _has_byte_prefix(claim: Input) -> bool:
-    printed = claim.claimed if isinstance(claim.claimed, tuple) else (claim.claimed,)
+def _has_byte_prefix(fields: Input) -> bool:
+    printed = fields.claimed if isinstance(fields.claimed, tuple) else (fields.claimed,)
     in_claimed = any(p.unit is not None and p.unit.symbol in BYTE_PREFIXES for p in printed)
-    return in_claimed or any(symbol in claim.expression for symbol in BYTE_PREFIXES)
+    return in_claimed or any(symbol in fields.expression for symbol in BYTE_PREFIXES)
 
 
-def _check_reading(claim: Input, context: Context, reading: str) -> Outcome:
+def _check_reading(fields: Input, context: Context, reading: str) -> Outcome:
     """The check with byte prefixes read one way (``decimal`` or ``binary``)."""
-    variables = _variables(claim, context, reading)
-    claimed: Printed | tuple[Printed, ...] = claim.claimed
+    variables = _variables(fields, context, reading)
+    claimed: Printed | tuple[Printed, ...] = fields.claimed
     if reading == "binary":
         claimed = (
             tuple(read_binary(p) for p in claimed)
             if isinstance(claimed, tuple)
             else read_binary(claimed)
         )
-    sides = split_chain(claim.expression)
+    sides = split_chain(fields.expression)
     first_text = sides[0][1]
     value = evaluate(parse(first_text), variables)
     details: list[str] = []
@@ -161,27 +161,28 @@ def _check_reading(claim: Input, context: Context, reading: str) -> Outcome:
             if from_step.ok:
                 exact = outcome.expected
                 return Outcome(
-                    "pass",
-                    outcome.claimed,
-                    from_step.describe(),
-                    outcome.tolerance,
-                    f"{' '.join(step_text.split())} = {claimed.text} holds from the printed "
-                    f"step ({from_step.tolerance.reason}); from the exact {what} it is {exact}",
-                    (),
-                    tuple(details),
-                    step_value,
+                    verdict="pass",
+                    claimed=outcome.claimed,
+                    expected=from_step.describe(),
+                    tolerance=outcome.tolerance,
+                    message=f"{' '.join(step_text.split())} = {claimed.text} holds from the "
+                    f"printed step ({from_step.tolerance.reason}); from the exact {what} it is "
+                    f"{exact}",
+                    corrections=(),
+                    details=tuple(details),
+                    value=step_value,
                 )
     if details and outcome.verdict == "pass":
         # The result is right, but an intermediate step printed in the chain is not.
         return Outcome(
-            "fail",
-            outcome.claimed,
-            outcome.expected,
-            outcome.tolerance,
-            f"{what}: the result holds but an intermediate step does not: {details[0]}",
-            (),
-            tuple(details),
-            outcome.value,
+            verdict="fail",
+            claimed=outcome.claimed,
+            expected=outcome.expected,
+            tolerance=outcome.tolerance,
+            message=f"{what}: the result holds but an intermediate step does not: {details[0]}",
+            corrections=(),
+            details=tuple(details),
+            value=outcome.value,
         )
     return outcome
 

@@ -62,8 +62,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from checkers.kinds.scores import divisor_checks
-from checkers.kinds.softmax import compare_probability, probability_decimals, sum_problem
+from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, error
 from checkers.matrices import (
     Check,
     Matrix,
@@ -71,13 +70,14 @@ from checkers.matrices import (
     PrintedRows,
     Row,
     combine,
+    divisor_checks,
     number_text,
     select_rows,
     vector_text,
 )
 from checkers.numbers import Tolerance, compare, parse_printed
 from checkers.numerics import UndefinedError, softmax
-from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, error
+from checkers.probability import compare_probability, probability_decimals, sum_problem
 
 __all__ = ["Input", "Stages", "check"]
 
@@ -243,26 +243,26 @@ def _texts(row: Sequence[_Value]) -> str:
 class _Run:
     """The computation, stage by stage, collecting checks."""
 
-    def __init__(self, claim: Input, context: Context) -> None:
-        self.claim = claim
+    def __init__(self, fields: Input, context: Context) -> None:
+        self.fields = fields
         self.context = context
         self.items: list[Check | str] = []
         self.details: list[str] = []
         self.last: list[float] = []
-        self.stages = claim.claimed or Stages()
-        self.count = claim._row_count() or 0
+        self.stages = fields.claimed or Stages()
+        self.count = fields._row_count() or 0
 
     def name(self, index: int) -> str:
-        return self.claim.tokens[index] if self.claim.tokens else str(index)
+        return self.fields.tokens[index] if self.fields.tokens else str(index)
 
     def given_weights(self) -> list[tuple[int, Row]]:
         """Weight rows the claim gives as inputs."""
-        if self.claim.weights is None:
+        if self.fields.weights is None:
             return []
-        return select_rows(self.claim.weights, self.claim.tokens, self._key_count())
+        return select_rows(self.fields.weights, self.fields.tokens, self._key_count())
 
     def _key_count(self) -> int:
-        for matrix in (self.claim.V, self.claim.K, self.claim.X):
+        for matrix in (self.fields.V, self.fields.K, self.fields.X):
             if matrix is not None:
                 return len(matrix)
         return self.count
@@ -271,20 +271,20 @@ class _Run:
         rows = getattr(self.stages, stage)
         if rows is None:
             return []
-        return select_rows(rows, self.claim.tokens, self.count)
+        return select_rows(rows, self.fields.tokens, self.count)
 
     def projection(self, letter: str) -> tuple[_Rows, list[list[float]]]:
         """(rows used downstream, true rows) of Q, K or V."""
-        weight = getattr(self.claim, f"W_{letter.lower()}")
+        weight = getattr(self.fields, f"W_{letter.lower()}")
         if weight is None:
-            given: Matrix | None = getattr(self.claim, letter)
+            given: Matrix | None = getattr(self.fields, letter)
             if given is None:
                 raise ValueError(
                     f"{letter} is needed here: give {letter}, or X and W_{letter.lower()}"
                 )
             values = [[p.value for p in row] for row in given]
             return _from_printed(given), values
-        inputs = self.claim.X or ()
+        inputs = self.fields.X or ()
         true = _project(inputs, weight)
         used = _from_floats(true)
         for i, row in self.printed(letter):
@@ -336,27 +336,29 @@ class _Run:
             self.last = list(computed[i])
 
 
-def _visible(claim: Input, i: int, j: int) -> bool:
-    return claim.mask != "causal" or j <= i
+def _visible(fields: Input, i: int, j: int) -> bool:
+    return fields.mask != "causal" or j <= i
 
 
-def _softmax_row(claim: Input, i: int, row: Sequence[float]) -> list[float]:
-    masked = [v if _visible(claim, i, j) else -math.inf for j, v in enumerate(row)]
+def _softmax_row(fields: Input, i: int, row: Sequence[float]) -> list[float]:
+    masked = [v if _visible(fields, i, j) else -math.inf for j, v in enumerate(row)]
     return [float(w) for w in softmax(masked)]
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Check each printed stage from the stage before it, and the multi-head sizes."""
-    run = _Run(claim, context)
+    run = _Run(fields, context)
     try:
-        if claim.claimed is not None and any(getattr(claim.claimed, s) is not None for s in STAGES):
+        if fields.claimed is not None and any(
+            getattr(fields.claimed, s) is not None for s in STAGES
+        ):
             _stages(run)
     except UndefinedError as undefined:
         return error(str(undefined))
     except ValueError as problem:
         return error(str(problem))
     _dimensions(run)
-    what = "the attention example" if claim.claimed is not None else "each multi-head size"
+    what = "the attention example" if fields.claimed is not None else "each multi-head size"
     return combine(
         run.items,
         what=what,
@@ -390,7 +392,7 @@ def _stages(run: _Run) -> None:
 
 def _attend(run: _Run, Q_used: _Rows, K_used: _Rows) -> tuple[dict[int, list[_Value]], float]:
     """Scores, scaled scores and weights; returns the weights as used and the exact divisor."""
-    claim, context = run.claim, run.context
+    fields, context = run.fields, run.context
     n, m = len(Q_used), len(K_used)
     names = [run.name(i) for i in range(max(n, m))]
     width = len(K_used[0])
@@ -414,7 +416,7 @@ def _attend(run: _Run, Q_used: _Rows, K_used: _Rows) -> tuple[dict[int, list[_Va
     run.matrix_stage("scores", scores, score_how, scores_used, "score")
     # Stage 2: scaled = scores / divisor, from the scores as used.
     divisor, divisor_text, divisor_items = divisor_checks(
-        claim.divide_by, claim.scale, claim.d_k, width, context
+        fields.divide_by, fields.scale, fields.d_k, width, context
     )
     run.items.extend(divisor_items)
     scaled = [[s.value / divisor for s in row] for row in scores_used]
@@ -429,7 +431,7 @@ def _attend(run: _Run, Q_used: _Rows, K_used: _Rows) -> tuple[dict[int, list[_Va
     printed_weights = dict(run.printed("weights"))
     decimals = probability_decimals(list(printed_weights.values()))
     for i in range(n):
-        weights = _softmax_row(claim, i, [s.value for s in scaled_used[i]])
+        weights = _softmax_row(fields, i, [s.value for s in scaled_used[i]])
         weights_used[i] = [_Value(w, number_text(w)) for w in weights]
         if i not in printed_weights:
             continue
@@ -439,7 +441,7 @@ def _attend(run: _Run, Q_used: _Rows, K_used: _Rows) -> tuple[dict[int, list[_Va
                 f"weights row {names[i]} has {len(printed)} entries, expected {len(weights)}"
             )
         label = f"weights({names[i]})"
-        shown = [s.text if _visible(claim, i, j) else "−∞" for j, s in enumerate(scaled_used[i])]
+        shown = [s.text if _visible(fields, i, j) else "−∞" for j, s in enumerate(scaled_used[i])]
         run.items.append(
             Check(
                 label,
@@ -458,10 +460,10 @@ def _attend(run: _Run, Q_used: _Rows, K_used: _Rows) -> tuple[dict[int, list[_Va
         weights_used[i] = [_Value(p.value, p.text) for p in printed]
         run.last = weights
     # The unrounded chain divides by √d_k itself where the printed divisor stands for it.
-    if claim.divide_by is not None:
-        exact_divisor = math.sqrt(claim.d_k) if claim.d_k is not None else divisor
-    elif claim.scale == "sqrt_dk":
-        exact_divisor = math.sqrt(claim.d_k if claim.d_k is not None else width)
+    if fields.divide_by is not None:
+        exact_divisor = math.sqrt(fields.d_k) if fields.d_k is not None else divisor
+    elif fields.scale == "sqrt_dk":
+        exact_divisor = math.sqrt(fields.d_k if fields.d_k is not None else width)
     else:
         exact_divisor = 1.0
     return weights_used, exact_divisor
@@ -513,7 +515,7 @@ def _true_chain(
     divisor: float,
 ) -> None:
     """Details: every printed stage recomputed from unrounded, correct values end to end."""
-    claim = run.claim
+    fields = run.fields
     rows = sorted(
         {i for stage in ("scores", "scaled", "weights", "output") for i, _ in run.printed(stage)}
     )
@@ -521,7 +523,7 @@ def _true_chain(
         name = run.name(i)
         scores = [math.fsum(q * k for q, k in zip(Q[i], K[j], strict=True)) for j in range(len(K))]
         scaled = [s / divisor for s in scores]
-        weights = _softmax_row(claim, i, scaled)
+        weights = _softmax_row(fields, i, scaled)
         parts = [
             f"scores {vector_text(scores)}",
             f"scaled {vector_text(scaled)}",
@@ -537,41 +539,43 @@ def _true_chain(
 
 def _dimensions(run: _Run) -> None:
     """Exact multi-head size checks."""
-    claim = run.claim
-    heads = claim.heads
+    fields = run.fields
+    heads = fields.heads
     if heads is None:
-        if claim.concat_dim is not None or (claim.d_head is not None and claim.d_model is not None):
+        if fields.concat_dim is not None or (
+            fields.d_head is not None and fields.d_model is not None
+        ):
             run.items.append("multi-head sizes need heads: the number of heads")
         return
-    d_head = claim.d_head
-    if claim.d_model is not None:
-        if claim.d_model % heads:
+    d_head = fields.d_head
+    if fields.d_model is not None:
+        if fields.d_model % heads:
             run.items.append(
-                f"d_model = {claim.d_model} does not split into {heads} heads: "
-                f"{claim.d_model} / {heads} = {number_text(claim.d_model / heads)} is not a whole "
-                "number"
+                f"d_model = {fields.d_model} does not split into {heads} heads: "
+                f"{fields.d_model} / {heads} = {number_text(fields.d_model / heads)} is not a "
+                "whole number"
             )
         elif d_head is not None:
             run.items.append(
                 Check(
                     "d_head",
-                    (compare(parse_printed(d_head), claim.d_model / heads, EXACT),),
-                    how=f"d_model / heads = {claim.d_model} / {heads}",
+                    (compare(parse_printed(d_head), fields.d_model / heads, EXACT),),
+                    how=f"d_model / heads = {fields.d_model} / {heads}",
                 )
             )
         else:
-            d_head = claim.d_model // heads
-            run.details.append(f"d_head = {claim.d_model} / {heads} = {d_head}")
-    if claim.concat_dim is not None:
-        d_v = claim.d_v if claim.d_v is not None else d_head
+            d_head = fields.d_model // heads
+            run.details.append(f"d_head = {fields.d_model} / {heads} = {d_head}")
+    if fields.concat_dim is not None:
+        d_v = fields.d_v if fields.d_v is not None else d_head
         if d_v is None:
             run.items.append("concat_dim needs d_v or d_head (or d_model) to recompute heads × d_v")
             return
-        source = "d_v" if claim.d_v is not None else "d_head"
+        source = "d_v" if fields.d_v is not None else "d_head"
         run.items.append(
             Check(
                 "concat_dim",
-                (compare(parse_printed(claim.concat_dim), heads * d_v, EXACT),),
+                (compare(parse_printed(fields.concat_dim), heads * d_v, EXACT),),
                 how=f"heads × {source} = {heads} × {d_v}",
             )
         )

@@ -62,8 +62,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from checkers.numbers import Comparison, Printed, compare
-from checkers.outcome import (
+from checkers.kinds.base import (
     Context,
     KindInput,
     Outcome,
@@ -71,6 +70,7 @@ from checkers.outcome import (
     error,
     from_comparisons,
 )
+from checkers.numbers import Comparison, Printed, compare
 
 __all__ = ["Input", "check"]
 
@@ -162,26 +162,26 @@ class Input(KindInput):
         return self
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Recompute the scenario's count exactly and compare it with the printed values."""
-    if claim.scenario == "kv_cache":
-        return _kv_cache(claim, context)
-    if claim.scenario == "mlm":
-        return _masked_lm(claim, context)
-    if claim.scenario == "causal_lm":
-        return _causal_lm(claim, context)
-    if claim.scenario == "gradient_decay":
-        return _gradient_decay(claim, context)
-    return _head_split(claim, context)
+    if fields.scenario == "kv_cache":
+        return _kv_cache(fields, context)
+    if fields.scenario == "mlm":
+        return _masked_lm(fields, context)
+    if fields.scenario == "causal_lm":
+        return _causal_lm(fields, context)
+    if fields.scenario == "gradient_decay":
+        return _gradient_decay(fields, context)
+    return _head_split(fields, context)
 
 
 # ------------------------------------------------------------------------------ scenarios
 
 
-def _kv_cache(claim: Input, context: Context) -> Outcome:
-    assert claim.steps is not None  # the validator requires it
-    steps = claim.steps
-    prompt = claim.prompt or 1
+def _kv_cache(fields: Input, context: Context) -> Outcome:
+    assert fields.steps is not None  # the validator requires it
+    steps = fields.steps
+    prompt = fields.prompt or 1
     # Step i (1-based) sees prompt + i − 1 tokens; without a cache all of them are projected.
     without = steps * prompt + steps * (steps - 1) // 2
     # With a cache the prompt is projected once, then one new token per later step.
@@ -208,13 +208,13 @@ def _kv_cache(claim: Input, context: Context) -> Outcome:
     ]
     over = f"over {steps} step{'s' if steps != 1 else ''}"
     named: list[tuple[str, Printed | None, Fraction]] = [
-        (f"K/V projections without a cache {over}", claim.without_cache, Fraction(without)),
-        (f"K/V projections with a cache {over}", claim.with_cache, Fraction(with_cache)),
-        (f"the KV cache's saving {over}", claim.saving, saving),
-        (f"projections without/with the cache {over}", claim.speedup, speedup),
+        (f"K/V projections without a cache {over}", fields.without_cache, Fraction(without)),
+        (f"K/V projections with a cache {over}", fields.with_cache, Fraction(with_cache)),
+        (f"the KV cache's saving {over}", fields.saving, saving),
+        (f"projections without/with the cache {over}", fields.speedup, speedup),
     ]
-    if claim.without_cache is not None and prompt == 1:
-        details += _kv_hints(claim.without_cache, steps)
+    if fields.without_cache is not None and prompt == 1:
+        details += _kv_hints(fields.without_cache, steps)
     return _outcome(named, context, details)
 
 
@@ -229,18 +229,18 @@ def _kv_hints(printed: Printed, steps: int) -> list[str]:
     return [text for count, text in hints.items() if printed.value == count and count > 0]
 
 
-def _masked_lm(claim: Input, context: Context) -> Outcome:
-    assert claim.tokens is not None and claim.mask_rate is not None and claim.claimed is not None
-    rate = _exact(claim.mask_rate)
-    positions = claim.tokens * rate
+def _masked_lm(fields: Input, context: Context) -> Outcome:
+    assert fields.tokens is not None and fields.mask_rate is not None and fields.claimed is not None
+    rate = _exact(fields.mask_rate)
+    positions = fields.tokens * rate
     # google-research/bert create_pretraining_data.py: max(1, int(round(len(tokens) * prob))),
     # capped by max_predictions_per_seq; Python 3's round() breaks ties to even.
     reference = max(1, round(positions))
     details = [
-        f"{claim.tokens} tokens × {claim.mask_rate.text} masked = {_fraction_text(positions)} "
+        f"{fields.tokens} tokens × {fields.mask_rate.text} masked = {_fraction_text(positions)} "
         "positions (BERT predicts only the masked tokens; Devlin et al. 2018 mask 15%)",
-        f"BERT's create_pretraining_data.py masks max(1, round({claim.tokens} × "
-        f"{claim.mask_rate.text})) = {reference} positions per sequence, before its "
+        f"BERT's create_pretraining_data.py masks max(1, round({fields.tokens} × "
+        f"{fields.mask_rate.text})) = {reference} positions per sequence, before its "
         "max_predictions_per_seq cap",
     ]
     if positions.denominator != 1:
@@ -248,74 +248,74 @@ def _masked_lm(claim: Input, context: Context) -> Outcome:
             f"{_fraction_text(positions)} is not a whole number of positions: it is the "
             "expected count, a printed whole number is judged as its rounding"
         )
-    what = f"masked positions, {claim.tokens} × {claim.mask_rate.text}"
-    return _outcome([(what, claim.claimed, positions)], context, details)
+    what = f"masked positions, {fields.tokens} × {fields.mask_rate.text}"
+    return _outcome([(what, fields.claimed, positions)], context, details)
 
 
-def _causal_lm(claim: Input, context: Context) -> Outcome:
-    assert claim.tokens is not None and claim.claimed is not None
-    positions = claim.tokens - 1
+def _causal_lm(fields: Input, context: Context) -> Outcome:
+    assert fields.tokens is not None and fields.claimed is not None
+    positions = fields.tokens - 1
     details = [
-        f"each of positions 2…{claim.tokens} is predicted from the tokens before it; position 1 "
-        f"has no context, so {claim.tokens} − 1 = {positions} positions are supervised",
+        f"each of positions 2…{fields.tokens} is predicted from the tokens before it; position 1 "
+        f"has no context, so {fields.tokens} − 1 = {positions} positions are supervised",
     ]
-    what = f"predicted positions, {claim.tokens} − 1"
-    return _outcome([(what, claim.claimed, Fraction(positions))], context, details)
+    what = f"predicted positions, {fields.tokens} − 1"
+    return _outcome([(what, fields.claimed, Fraction(positions))], context, details)
 
 
-def _gradient_decay(claim: Input, context: Context) -> Outcome:
-    assert claim.factor is not None and claim.steps is not None and claim.claimed is not None
-    factor_text = claim.factor.text
-    steps = claim.steps
+def _gradient_decay(fields: Input, context: Context) -> Outcome:
+    assert fields.factor is not None and fields.steps is not None and fields.claimed is not None
+    factor_text = fields.factor.text
+    steps = fields.steps
     if steps <= MAX_EXACT_POWER_STEPS:
-        remaining = float(_exact(claim.factor) ** steps)
+        remaining = float(_exact(fields.factor) ** steps)
         exact_note = "exact rational power"
     else:
         # A huge exact power is pointless for a comparison at a few printed digits.
         with localcontext() as decimal_context:
             decimal_context.prec = 50
-            remaining = float(Decimal(_exact_text(claim.factor)) ** steps)
+            remaining = float(Decimal(_exact_text(fields.factor)) ** steps)
         exact_note = "50-digit decimal power"
-    lost = claim.measure == "lost"
+    lost = fields.measure == "lost"
     value = 1 - remaining if lost else remaining
     power = f"{factor_text}^{steps}"
     details = [f"{power} = {remaining:.10g} ({exact_note})"]
     if lost:
         details.append(f"lost: 1 − {power} = {value:.10g}")
-    comparison = compare(claim.claimed, value, context.tolerance)
+    comparison = compare(fields.claimed, value, context.tolerance)
     if not comparison.ok:
-        details += _off_by_one(claim, steps, lost, context)
+        details += _off_by_one(fields, steps, lost, context)
     what = f"1 − {power}" if lost else power
-    outcome = _outcome([(what, claim.claimed, None)], context, details, [comparison])
+    outcome = _outcome([(what, fields.claimed, None)], context, details, [comparison])
     return outcome
 
 
-def _off_by_one(claim: Input, steps: int, lost: bool, context: Context) -> list[str]:
+def _off_by_one(fields: Input, steps: int, lost: bool, context: Context) -> list[str]:
     """Name a neighbouring step count that the printed value would fit."""
-    assert claim.factor is not None and claim.claimed is not None
+    assert fields.factor is not None and fields.claimed is not None
     hints = []
     for other in (steps - 1, steps + 1):
         if other < 0 or other > MAX_EXACT_POWER_STEPS:
             continue
-        remaining = float(_exact(claim.factor) ** other)
+        remaining = float(_exact(fields.factor) ** other)
         value = 1 - remaining if lost else remaining
-        if compare(claim.claimed, value, context.tolerance).ok:
+        if compare(fields.claimed, value, context.tolerance).ok:
             hints.append(
-                f"{claim.claimed.text} fits {claim.factor.text}^{other}: is the step count "
+                f"{fields.claimed.text} fits {fields.factor.text}^{other}: is the step count "
                 f"off by one?"
             )
     return hints
 
 
-def _head_split(claim: Input, context: Context) -> Outcome:
-    assert claim.d_model is not None and claim.heads is not None
-    d_model, heads = claim.d_model, claim.heads
+def _head_split(fields: Input, context: Context) -> Outcome:
+    assert fields.d_model is not None and fields.heads is not None
+    d_model, heads = fields.d_model, fields.heads
     if d_model % heads:
         return error(
             f"d_model = {d_model} does not split evenly into {heads} heads "
             f"({d_model}/{heads} = {d_model / heads:.4g}); multi-head attention needs d_model "
             "divisible by the number of heads (PyTorch's nn.MultiheadAttention refuses otherwise)",
-            claim.claimed.text if claim.claimed else "",
+            fields.claimed.text if fields.claimed else "",
         )
     head_dim = d_model // heads
     details = [
@@ -323,8 +323,8 @@ def _head_split(claim: Input, context: Context) -> Outcome:
         f"concatenating {heads} heads of {head_dim} gives {heads}×{head_dim} = {heads * head_dim}",
     ]
     named: list[tuple[str, Printed | None, Fraction]] = [
-        (f"dimensions per head, {d_model}/{heads}", claim.claimed, Fraction(head_dim)),
-        (f"concatenated width, {heads}×{head_dim}", claim.concat, Fraction(heads * head_dim)),
+        (f"dimensions per head, {d_model}/{heads}", fields.claimed, Fraction(head_dim)),
+        (f"concatenated width, {heads}×{head_dim}", fields.concat, Fraction(heads * head_dim)),
     ]
     return _outcome(named, context, details)
 

@@ -58,8 +58,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, PlainValidator, field_validator, model_validator
 
 from checkers.expr import ExprError, evaluate, evaluate_exact, parse
+from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, error
 from checkers.numbers import Printed, compare
-from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, error
 
 __all__ = ["Input", "Shape", "check"]
 
@@ -210,19 +210,19 @@ class _Item:
     tolerance: str = "exact (whole numbers)"
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Recompute d_ff, the shapes and the parameter count and compare each printed one."""
     try:
-        rule = _d_ff_rule(claim)
+        rule = _d_ff_rule(fields)
     except ExprError as bad:
-        return error(f"cannot read multiplier {claim.multiplier!r}: {bad.message}")
+        return error(f"cannot read multiplier {fields.multiplier!r}: {bad.message}")
     items: list[_Item] = []
-    d_model = claim.d_model
-    d_ff: int | None = int(claim.d_ff.value) if claim.d_ff is not None else None
+    d_model = fields.d_model
+    d_ff: int | None = int(fields.d_ff.value) if fields.d_ff is not None else None
     if rule is not None:
         expected, accepted, how = rule
-        if claim.d_ff is not None:
-            items.append(_d_ff_item(claim.d_ff, expected, accepted, how, d_model))
+        if fields.d_ff is not None:
+            items.append(_d_ff_item(fields.d_ff, expected, accepted, how, d_model))
         elif len(accepted) != 1:
             return error(
                 f"{how} = {_number(expected)} is not a whole number: give d_ff, or multiple_of "
@@ -231,17 +231,17 @@ def check(claim: Input, context: Context) -> Outcome:
         else:
             d_ff = accepted[0]
     assert d_ff is not None
-    gated = claim.variant != "standard"
+    gated = fields.variant != "standard"
     in_out = {"d_model": d_model, "d_ff": d_ff}
     matrices = [
-        ("W₁", claim.w1_shape, ("d_model", "d_ff")),
-        ("W₂", claim.w2_shape, ("d_ff", "d_model")),
-        ("W₃ (gate)", claim.w3_shape, ("d_model", "d_ff")),
+        ("W₁", fields.w1_shape, ("d_model", "d_ff")),
+        ("W₂", fields.w2_shape, ("d_ff", "d_model")),
+        ("W₃ (gate)", fields.w3_shape, ("d_model", "d_ff")),
     ]
     for name, shape, (d_in, d_out) in matrices:
         if shape is not None:
-            items.append(_shape_item(name, shape, d_in, d_out, in_out, claim.layout))
-    for name, size, dim in (("b₁", claim.b1_size, "d_ff"), ("b₂", claim.b2_size, "d_model")):
+            items.append(_shape_item(name, shape, d_in, d_out, in_out, fields.layout))
+    for name, size, dim in (("b₁", fields.b1_size, "d_ff"), ("b₂", fields.b2_size, "d_model")):
         if size is not None:
             ok = size == in_out[dim]
             message = (
@@ -251,23 +251,23 @@ def check(claim: Input, context: Context) -> Outcome:
             )
             fix = () if ok else ((str(size), str(in_out[dim])),)
             items.append(_Item(name, ok, str(size), str(in_out[dim]), message, fix))
-    count = _parameter_count(d_model, d_ff, gated, claim.has_bias) * claim.layers
-    if claim.parameters is not None:
-        items.append(_parameters_item(claim, d_ff, count, context))
+    count = _parameter_count(d_model, d_ff, gated, fields.has_bias) * fields.layers
+    if fields.parameters is not None:
+        items.append(_parameters_item(fields, d_ff, count, context))
     # Chained claims get the recomputed d_ff, not a printed one the rule contradicts.
     recomputed_d_ff = rule[1][0] if rule is not None and len(rule[1]) == 1 else d_ff
-    value = float(count) if claim.parameters is not None else float(recomputed_d_ff)
-    return _outcome(claim, d_ff, items, value)
+    value = float(count) if fields.parameters is not None else float(recomputed_d_ff)
+    return _outcome(fields, d_ff, items, value)
 
 
-def _d_ff_rule(claim: Input) -> tuple[Fraction, tuple[int, ...], str] | None:
+def _d_ff_rule(fields: Input) -> tuple[Fraction, tuple[int, ...], str] | None:
     """(exact d_ff, the whole numbers accepted for it, how it is computed), or None."""
-    if claim.multiplier is None and claim.multiple_of is None:
+    if fields.multiplier is None and fields.multiple_of is None:
         return None
-    gated = claim.variant != "standard"
-    d = claim.d_model
-    if claim.multiplier is not None:
-        text = re.sub(r"\s*(×|x|倍)\s*$", "", claim.multiplier.strip())
+    gated = fields.variant != "standard"
+    d = fields.d_model
+    if fields.multiplier is not None:
+        text = re.sub(r"\s*(×|x|倍)\s*$", "", fields.multiplier.strip())
         node = parse(text)
         factor = evaluate_exact(node, None)
         if factor is None:
@@ -281,7 +281,7 @@ def _d_ff_rule(claim: Input) -> tuple[Fraction, tuple[int, ...], str] | None:
         factor_text = "8/3" if gated else "4"
     exact = factor * d
     how = f"{factor_text} × {d}"
-    if claim.multiple_of is None:
+    if fields.multiple_of is None:
         if exact.denominator == 1:
             return exact, (int(exact),), how
         # A non-integer width is rounded by the author: either way round is a faithful reading.
@@ -289,10 +289,10 @@ def _d_ff_rule(claim: Input) -> tuple[Fraction, tuple[int, ...], str] | None:
     # LLaMA (model.py): hidden = int(2·4d/3); optional int(ffn_dim_multiplier·hidden); round up.
     hidden = math.floor(exact)
     how = f"int({how}) = {hidden}"
-    if claim.ffn_dim_multiplier is not None:
-        hidden = math.floor(claim.ffn_dim_multiplier * hidden)
-        how += f", × {claim.ffn_dim_multiplier:g} → {hidden}"
-    m = claim.multiple_of
+    if fields.ffn_dim_multiplier is not None:
+        hidden = math.floor(fields.ffn_dim_multiplier * hidden)
+        how += f", × {fields.ffn_dim_multiplier:g} → {hidden}"
+    m = fields.multiple_of
     rounded = m * -(-hidden // m)
     how += f", rounded up to a multiple of {m}"
     return Fraction(rounded), (rounded,), how
@@ -371,26 +371,26 @@ def _parameter_count(d_model: int, d_ff: int, gated: bool, bias: bool) -> int:
     return matrices + biases
 
 
-def _parameter_formula(claim: Input, d_ff: int) -> str:
-    gated = claim.variant != "standard"
-    d = claim.d_model
+def _parameter_formula(fields: Input, d_ff: int) -> str:
+    gated = fields.variant != "standard"
+    d = fields.d_model
     k = 3 if gated else 2
     symbolic = f"{k}·d_model·d_ff"
     numeric = f"{k}·{d}·{d_ff}"
-    if claim.has_bias:
+    if fields.has_bias:
         symbolic += f" + {'2·' if gated else ''}d_ff + d_model"
         numeric += f" + {f'2·{d_ff}' if gated else d_ff} + {d}"
     text = f"{symbolic} = {numeric}"
-    if claim.layers > 1:
-        text = f"({text}) × {claim.layers} layers"
+    if fields.layers > 1:
+        text = f"({text}) × {fields.layers} layers"
     return text
 
 
-def _parameters_item(claim: Input, d_ff: int, count: int, context: Context) -> _Item:
-    assert claim.parameters is not None
-    printed = claim.parameters
+def _parameters_item(fields: Input, d_ff: int, count: int, context: Context) -> _Item:
+    assert fields.parameters is not None
+    printed = fields.parameters
     comparison = compare(printed, float(count), context.tolerance)
-    formula = _parameter_formula(claim, d_ff)
+    formula = _parameter_formula(fields, d_ff)
     if comparison.ok:
         return _Item(
             "parameters",
@@ -401,8 +401,8 @@ def _parameters_item(claim: Input, d_ff: int, count: int, context: Context) -> _
             + ("" if printed.text == f"{count:,}" else f" ≈ {printed.text}"),
             tolerance=comparison.tolerance.reason,
         )
-    gated = claim.variant != "standard"
-    d_model, bias = claim.d_model, claim.has_bias
+    gated = fields.variant != "standard"
+    d_model, bias = fields.d_model, fields.has_bias
     slips = [
         ("leaves out the biases", _parameter_count(d_model, d_ff, gated, False)),
         ("adds biases the block does not have", _parameter_count(d_model, d_ff, gated, True)),
@@ -417,7 +417,7 @@ def _parameters_item(claim: Input, d_ff: int, count: int, context: Context) -> _
         (
             f" — the printed count {why}"
             for why, n in slips
-            if n != count and compare(printed, float(n * claim.layers), context.tolerance).ok
+            if n != count and compare(printed, float(n * fields.layers), context.tolerance).ok
         ),
         "",
     )
@@ -432,21 +432,36 @@ def _parameters_item(claim: Input, d_ff: int, count: int, context: Context) -> _
     )
 
 
-def _outcome(claim: Input, d_ff: int, items: list[_Item], value: float) -> Outcome:
-    label = {"standard": "FFN", "swiglu": "SwiGLU FFN", "geglu": "GeGLU FFN"}[claim.variant]
+def _outcome(fields: Input, d_ff: int, items: list[_Item], value: float) -> Outcome:
+    label = {"standard": "FFN", "swiglu": "SwiGLU FFN", "geglu": "GeGLU FFN"}[fields.variant]
     d_ff_wrong = any(i.name == "d_ff" and not i.ok for i in items)
     stated = f" and the printed d_ff = {d_ff}" if d_ff_wrong else f", d_ff = {d_ff}"
-    what = f"{label} with d_model = {claim.d_model}{stated}"
+    what = f"{label} with d_model = {fields.d_model}{stated}"
     claimed = "; ".join(f"{i.name} = {i.claimed}" for i in items)
     expected = "; ".join(f"{i.name} = {i.expected}" for i in items)
     tolerance = "; ".join(sorted({i.tolerance for i in items}))
     failed = [i for i in items if not i.ok]
     if not failed:
         message = f"{what}: " + "; ".join(i.message for i in items) + " — holds"
-        return Outcome("pass", claimed, expected, tolerance, message, value=value)
+        return Outcome(
+            verdict="pass",
+            claimed=claimed,
+            expected=expected,
+            tolerance=tolerance,
+            message=message,
+            value=value,
+        )
     message = f"{what}: " + "; ".join(i.message for i in failed)
     corrections = tuple(pair for i in items for pair in i.corrections)
-    return Outcome("fail", claimed, expected, tolerance, message, corrections, value=value)
+    return Outcome(
+        verdict="fail",
+        claimed=claimed,
+        expected=expected,
+        tolerance=tolerance,
+        message=message,
+        corrections=corrections,
+        value=value,
+    )
 
 
 def _number(value: Fraction | float) -> str:

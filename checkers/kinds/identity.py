@@ -15,7 +15,7 @@ from fractions import Fraction
 from pydantic import Field
 
 from checkers.expr import evaluate, evaluate_exact, parse, split_chain
-from checkers.outcome import Context, KindInput, Outcome, error
+from checkers.kinds.base import Context, KindInput, Outcome, error
 
 __all__ = ["Input", "check"]
 
@@ -36,11 +36,13 @@ def _fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator} = {float(value):.6g}"
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Every side of the statement must have the same exact value."""
-    sides = split_chain(claim.statement)
+    sides = split_chain(fields.statement)
     if len(sides) < 2:
-        return error(f"an identity needs at least two sides joined by '=', got {claim.statement!r}")
+        return error(
+            f"an identity needs at least two sides joined by '=', got {fields.statement!r}"
+        )
     bad_relation = [rel for rel, _, _ in sides[1:] if rel != "="]
     if bad_relation:
         return error(f"an identity is exact; use 'arithmetic' for '{bad_relation[0]}'")
@@ -57,20 +59,20 @@ def check(claim: Input, context: Context) -> Outcome:
                 if texts[0].replace(",", "").isdigit() and value.denominator == 1:
                     fix = ((texts[0], str(value.numerator)),)
                 return Outcome(
-                    "fail",
-                    statement,
-                    _fraction_text(value),
-                    "exact (rational arithmetic)",
-                    f"{text} = {_fraction_text(value)}, not {_fraction_text(reference)}",
-                    fix,
+                    verdict="fail",
+                    claimed=statement,
+                    expected=_fraction_text(value),
+                    tolerance="exact (rational arithmetic)",
+                    message=f"{text} = {_fraction_text(value)}, not {_fraction_text(reference)}",
+                    corrections=fix,
                     value=float(value),
                 )
         return Outcome(
-            "pass",
-            statement,
-            _fraction_text(reference),
-            "exact (rational arithmetic)",
-            f"{statement} holds exactly",
+            verdict="pass",
+            claimed=statement,
+            expected=_fraction_text(reference),
+            tolerance="exact (rational arithmetic)",
+            message=f"{statement} holds exactly",
             value=float(reference),
         )
     floats = [evaluate(tree, None) for tree in trees]
@@ -85,19 +87,19 @@ def check(claim: Input, context: Context) -> Outcome:
     for text, number in zip(texts[1:], numbers[1:], strict=True):
         if abs(number - reference_float) > FLOAT_RELATIVE * max(abs(reference_float), 1e-300):
             return Outcome(
-                "fail",
-                statement,
-                f"{number:.12g}",
-                tolerance,
-                f"{text} = {number:.12g}, not {reference_float:.12g}",
+                verdict="fail",
+                claimed=statement,
+                expected=f"{number:.12g}",
+                tolerance=tolerance,
+                message=f"{text} = {number:.12g}, not {reference_float:.12g}",
                 value=number,
             )
     del context
     return Outcome(
-        "pass",
-        statement,
-        f"{reference_float:.12g}",
-        tolerance,
-        f"{statement} holds",
+        verdict="pass",
+        claimed=statement,
+        expected=f"{reference_float:.12g}",
+        tolerance=tolerance,
+        message=f"{statement} holds",
         value=reference_float,
     )

@@ -69,13 +69,7 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import Field, PlainValidator, model_validator
 
-from checkers.kinds.softmax import (
-    compare_probability,
-    probability_decimals,
-    probability_tolerance,
-    range_problems,
-    sum_problem,
-)
+from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
 from checkers.matrices import (
     Check,
     PrintedMatrix,
@@ -88,7 +82,13 @@ from checkers.matrices import (
 )
 from checkers.numbers import NumberError, Printed, parse_printed
 from checkers.numerics import FloatArray, UndefinedError, softmax
-from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
+from checkers.probability import (
+    compare_probability,
+    probability_decimals,
+    probability_tolerance,
+    range_problems,
+    sum_problem,
+)
 
 __all__ = ["Input", "check"]
 
@@ -244,32 +244,32 @@ class _Grid:
         return [[True] * len(row) for row in self.raw]
 
 
-def _named_mask(claim: Input, n_rows: int, n_cols: int) -> list[list[bool]] | None:
-    if claim.mask is None:
+def _named_mask(fields: Input, n_rows: int, n_cols: int) -> list[list[bool]] | None:
+    if fields.mask is None:
         return None
-    if isinstance(claim.mask, tuple):
-        return [list(row) for row in claim.mask]
-    if isinstance(claim.valid, int):
-        real = [j < claim.valid for j in range(n_cols)]
-    elif isinstance(claim.valid, tuple):
-        real = list(claim.valid)
+    if isinstance(fields.mask, tuple):
+        return [list(row) for row in fields.mask]
+    if isinstance(fields.valid, int):
+        real = [j < fields.valid for j in range(n_cols)]
+    elif isinstance(fields.valid, tuple):
+        real = list(fields.valid)
     else:
         real = [True] * n_cols
-    causal = "causal" in claim.mask
-    padding = "padding" in claim.mask
+    causal = "causal" in fields.mask
+    padding = "padding" in fields.mask
     return [
         [(not causal or j <= i) and (not padding or real[j]) for j in range(n_cols)]
         for i in range(n_rows)
     ]
 
 
-def _grid(claim: Input, n_rows: int, n_cols: int) -> tuple[_Grid, list[str]]:
+def _grid(fields: Input, n_rows: int, n_cols: int) -> tuple[_Grid, list[str]]:
     """The cell-by-cell picture, and problems where the two printed matrices disagree."""
     problems: list[str] = []
     raw: list[list[float | None]] = [[None] * n_cols for _ in range(n_rows)]
     printed_hidden: list[list[bool]] | None = None
-    masked = claim.masked_scores
-    scores = claim.scores
+    masked = fields.masked_scores
+    scores = fields.scores
     if (
         scores is not None
         and masked is None
@@ -293,42 +293,42 @@ def _grid(claim: Input, n_rows: int, n_cols: int) -> tuple[_Grid, list[str]]:
                     raw[i][j] = cell.value
                 elif raw[i][j] != cell.value:
                     problems.append(
-                        f"cell {_cell_name(claim, i, j)} reads {cell.text} in the masked matrix "
+                        f"cell {_cell_name(fields, i, j)} reads {cell.text} in the masked matrix "
                         f"but {number_text(raw[i][j] or 0.0)} in the scores: masking only sets "
                         "hidden cells to −∞"
                     )
-    return _Grid(raw, printed_hidden, _named_mask(claim, n_rows, n_cols)), problems
+    return _Grid(raw, printed_hidden, _named_mask(fields, n_rows, n_cols)), problems
 
 
-def _name(claim: Input, index: int) -> str:
-    return claim.tokens[index] if index < len(claim.tokens) else str(index)
+def _name(fields: Input, index: int) -> str:
+    return fields.tokens[index] if index < len(fields.tokens) else str(index)
 
 
-def _cell_name(claim: Input, i: int, j: int) -> str:
-    return f"({_name(claim, i)}, {_name(claim, j)})"
+def _cell_name(fields: Input, i: int, j: int) -> str:
+    return f"({_name(fields, i)}, {_name(fields, j)})"
 
 
-def _mask_description(claim: Input) -> str:
-    if isinstance(claim.mask, tuple):
+def _mask_description(fields: Input) -> str:
+    if isinstance(fields.mask, tuple):
         return "the given mask matrix"
-    if claim.mask == "causal":
+    if fields.mask == "causal":
         return "mask: causal hides exactly the cells j > i"
-    if claim.mask == "padding":
+    if fields.mask == "padding":
         return "mask: padding hides exactly the padding key columns"
-    if claim.mask == "causal+padding":
+    if fields.mask == "causal+padding":
         return "mask: causal+padding hides exactly the cells j > i and the padding columns"
     return "mask: none hides no cell"
 
 
-def _mask_short(claim: Input) -> str:
-    if isinstance(claim.mask, tuple):
+def _mask_short(fields: Input) -> str:
+    if isinstance(fields.mask, tuple):
         return "the given mask"
     return {"causal": "a causal mask", "padding": "the padding mask"}.get(
-        str(claim.mask), f"the {claim.mask} mask"
+        str(fields.mask), f"the {fields.mask} mask"
     )
 
 
-def _mask_problem(claim: Input, grid: _Grid) -> str | None:
+def _mask_problem(fields: Input, grid: _Grid) -> str | None:
     """(a): where the printed −∞ cells differ from the named mask, or None."""
     if grid.named_visible is None or grid.printed_hidden is None:
         return None
@@ -339,42 +339,42 @@ def _mask_problem(claim: Input, grid: _Grid) -> str | None:
     ):
         for j, (visible, hidden) in enumerate(zip(visible_row, hidden_row, strict=True)):
             if not visible and not hidden:
-                exposed.append(_cell_name(claim, i, j))
+                exposed.append(_cell_name(fields, i, j))
             elif visible and hidden:
-                over_hidden.append(_cell_name(claim, i, j))
+                over_hidden.append(_cell_name(fields, i, j))
     if not exposed and not over_hidden:
         return None
     parts = []
     if exposed:
         parts.append(f"leaves {', '.join(exposed)} visible")
     if over_hidden:
-        parts.append(f"hides {', '.join(over_hidden)}, which {_mask_short(claim)} keeps visible")
-    return f"{_mask_description(claim)}, but the printed matrix {' and '.join(parts)}"
+        parts.append(f"hides {', '.join(over_hidden)}, which {_mask_short(fields)} keeps visible")
+    return f"{_mask_description(fields)}, but the printed matrix {' and '.join(parts)}"
 
 
-def _claimed_rows(claim: Input, n_rows: int) -> list[tuple[int, Row | None]]:
-    if claim.claimed is not None:
-        return list(enumerate(claim.claimed))
+def _claimed_rows(fields: Input, n_rows: int) -> list[tuple[int, Row | None]]:
+    if fields.claimed is not None:
+        return list(enumerate(fields.claimed))
     return [
-        (resolve_row(key, claim.tokens, n_rows), row) for key, row in (claim.rows or {}).items()
+        (resolve_row(key, fields.tokens, n_rows), row) for key, row in (fields.rows or {}).items()
     ]
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Check the named mask against the printed one, then each claimed row's weights."""
-    shape = claim.shape()
+    shape = fields.shape()
     if shape is None:
         return error("give scores, masked_scores, an explicit mask matrix, or size")
     n_rows, n_cols = shape
-    grid, items_text = _grid(claim, n_rows, n_cols)
+    grid, items_text = _grid(fields, n_rows, n_cols)
     items: list[Check | str] = list(items_text)
-    mask_problem = _mask_problem(claim, grid)
+    mask_problem = _mask_problem(fields, grid)
     if mask_problem:
         items.append(mask_problem)
     visible = grid.visible()
-    fill = claim.fill.value if claim.fill is not None else -math.inf
-    fill_text = claim.fill.text if claim.fill is not None else "−∞"
-    claimed = _claimed_rows(claim, n_rows)
+    fill = fields.fill.value if fields.fill is not None else -math.inf
+    fill_text = fields.fill.text if fields.fill is not None else "−∞"
+    claimed = _claimed_rows(fields, n_rows)
     decimals = probability_decimals([row for _, row in claimed if row is not None])
     undefined: list[str] = []
     values: list[float] = []
@@ -382,7 +382,7 @@ def check(claim: Input, context: Context) -> Outcome:
     free_rows = False
     notes: list[str] = []
     for i, printed in claimed:
-        label = f"row {_name(claim, i)}"
+        label = f"row {_name(fields, i)}"
         row_scores: list[float | None] = [
             (grid.raw[i][j] if visible[i][j] else fill) for j in range(n_cols)
         ]
@@ -395,7 +395,7 @@ def check(claim: Input, context: Context) -> Outcome:
         ):
             # (c) the lesson's own matrix masks the whole row although the named mask does not.
             items.extend(
-                _undefined_in_print(claim, i, printed, row_scores, unknown, decimals, context)
+                _undefined_in_print(fields, i, printed, row_scores, unknown, decimals, context)
             )
             continue
         if all(math.isinf(s) for s in row_scores if s is not None) and not unknown:
@@ -409,11 +409,11 @@ def check(claim: Input, context: Context) -> Outcome:
         if printed is None:
             details.append(f"{label}: no numbers printed; nothing to check")
             continue
-        names = tuple(f"weight({_name(claim, i)}, {_name(claim, j)})" for j in range(n_cols))
-        if unknown and not claim.unknown_scores and _hidden_by_print(grid, i, unknown):
+        names = tuple(f"weight({_name(fields, i)}, {_name(fields, j)})" for j in range(n_cols))
+        if unknown and not fields.unknown_scores and _hidden_by_print(grid, i, unknown):
             items.append(
                 f"{label}: the printed matrix hides scores "
-                f"{', '.join(_cell_name(claim, i, j) for j in unknown)} that the named mask "
+                f"{', '.join(_cell_name(fields, i, j) for j in unknown)} that the named mask "
                 "keeps, and their values are not given, so the correct weights cannot be "
                 "recomputed (give the original scores)"
             )
@@ -422,7 +422,7 @@ def check(claim: Input, context: Context) -> Outcome:
             free_rows = True
             items.extend(
                 _free_row(
-                    claim,
+                    fields,
                     label,
                     i,
                     printed,
@@ -462,7 +462,7 @@ def check(claim: Input, context: Context) -> Outcome:
         notes.append(
             "the scores are not given, so only the existence of such scores could be checked"
         )
-    elif claim.fill is not None:
+    elif fields.fill is not None:
         notes.append(f"hidden cells filled with {fill_text}")
     has_comparisons = any(isinstance(item, Check) for item in items)
     outcome = combine(
@@ -483,14 +483,14 @@ def check(claim: Input, context: Context) -> Outcome:
         return error("; ".join(undefined))
     if outcome.verdict == "fail" and undefined:
         return Outcome(
-            outcome.verdict,
-            outcome.claimed,
-            outcome.expected,
-            outcome.tolerance,
-            f"{outcome.message}; {'; '.join(undefined)}",
-            outcome.corrections,
-            outcome.details,
-            outcome.value,
+            verdict=outcome.verdict,
+            claimed=outcome.claimed,
+            expected=outcome.expected,
+            tolerance=outcome.tolerance,
+            message=f"{outcome.message}; {'; '.join(undefined)}",
+            corrections=outcome.corrections,
+            details=outcome.details,
+            value=outcome.value,
         )
     return outcome
 
@@ -500,7 +500,7 @@ def _hidden_by_print(grid: _Grid, i: int, unknown: Sequence[int]) -> bool:
 
 
 def _undefined_in_print(
-    claim: Input,
+    fields: Input,
     i: int,
     printed: Row | None,
     row_scores: Sequence[float | None],
@@ -509,15 +509,15 @@ def _undefined_in_print(
     context: Context,
 ) -> list[Check | str]:
     """(c): the printed matrix masks row i entirely; the named mask would not."""
-    label = f"row {_name(claim, i)}"
+    label = f"row {_name(fields, i)}"
     why = f"{label}: the printed matrix sets every score to −∞, so its softmax is 0/0 and undefined"
     if printed is None:
         return [f"{why}; nothing is printed for it"]
     why += f", yet the lesson prints {printed_text(printed)}"
-    kept = [_name(claim, j) for j, s in enumerate(row_scores) if s is None or not math.isinf(s)]
+    kept = [_name(fields, j) for j, s in enumerate(row_scores) if s is None or not math.isinf(s)]
     if unknown:
         return [
-            f"{why}; {_mask_description(claim)}, which would leave {label} seeing "
+            f"{why}; {_mask_description(fields)}, which would leave {label} seeing "
             f"{', '.join(kept)}, but those scores are not given, so the correct weights cannot "
             "be recomputed"
         ]
@@ -531,10 +531,10 @@ def _undefined_in_print(
     ]
     corrected = "[" + ", ".join(c.corrected for c in correct) + "]"
     problem = (
-        f"{why}; {_mask_description(claim)}, which leaves {label} seeing {', '.join(kept)}: "
+        f"{why}; {_mask_description(fields)}, which leaves {label} seeing {', '.join(kept)}: "
         f"softmax({vector_text(known)}) = {corrected}"
     )
-    names = tuple(f"weight({_name(claim, i)}, {_name(claim, j)})" for j in range(len(row_scores)))
+    names = tuple(f"weight({_name(fields, i)}, {_name(fields, j)})" for j in range(len(row_scores)))
     return [
         Check(
             label,
@@ -572,7 +572,7 @@ def _interval(printed: Printed, decimals: int, context: Context) -> tuple[float,
 
 
 def _free_row(
-    claim: Input,
+    fields: Input,
     label: str,
     i: int,
     printed: Row,
@@ -629,8 +629,8 @@ def _free_row(
         feasible = scale_low <= scale_high and scale_high > 0
     else:
         feasible = free_low <= 1.0 <= free_high
-    unknown_cells = ", ".join(_cell_name(claim, i, j) for j in free)
-    filled = f" with hidden cells filled with {fill_text}" if claim.fill is not None else ""
+    unknown_cells = ", ".join(_cell_name(fields, i, j) for j in free)
+    filled = f" with hidden cells filled with {fill_text}" if fields.fill is not None else ""
     if feasible and not problems:
         if len(free) == 1 and fixed:
             t_low = max(scale_low, 1e-300)

@@ -50,8 +50,15 @@ from typing import Literal
 
 from pydantic import field_validator, model_validator
 
+from checkers.kinds.base import (
+    Context,
+    KindInput,
+    Outcome,
+    PrintedNumber,
+    PrintedWholeNumber,
+    from_comparisons,
+)
 from checkers.numbers import UNITS, Printed, Unit, compare
-from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, from_comparisons
 
 __all__ = ["DTYPE_BYTES", "Input", "check", "normalize_dtype"]
 
@@ -80,8 +87,6 @@ _DTYPE_ALIASES = {
 _COUNTERPART = {"KB": "KiB", "MB": "MiB", "GB": "GiB", "TB": "TiB"}
 _COUNTERPART.update({binary: decimal for decimal, binary in list(_COUNTERPART.items())})
 
-_WHOLE_FIELDS = ("layers", "heads", "kv_heads", "head_dim", "hidden", "tokens", "batch")
-
 
 def normalize_dtype(text: str) -> str:
     """``FP16``, ``float16``, ``half`` → ``fp16``; raises ValueError for unknown types."""
@@ -106,19 +111,19 @@ class Input(KindInput):
     """Bytes per stored value as printed, instead of ``dtype``."""
     kv_dtype: str | None = None
     """Storage type of the KV cache, when it differs from ``dtype``."""
-    layers: PrintedNumber | None = None
+    layers: PrintedWholeNumber | None = None
     """Layers whose K and V are cached."""
-    heads: PrintedNumber | None = None
+    heads: PrintedWholeNumber | None = None
     """Query heads (the default for ``kv_heads``)."""
-    kv_heads: PrintedNumber | None = None
+    kv_heads: PrintedWholeNumber | None = None
     """Key/value heads per layer (fewer than ``heads`` with grouped-query attention)."""
-    head_dim: PrintedNumber | None = None
+    head_dim: PrintedWholeNumber | None = None
     """Width of one head (default hidden / heads)."""
-    hidden: PrintedNumber | None = None
+    hidden: PrintedWholeNumber | None = None
     """Model width, used for ``head_dim`` when that is not printed."""
-    tokens: PrintedNumber | None = None
+    tokens: PrintedWholeNumber | None = None
     """Cached tokens per sequence."""
-    batch: PrintedNumber | None = None
+    batch: PrintedWholeNumber | None = None
     """Sequences cached at once (default 1)."""
     quantity: Literal["weights", "kv_cache", "total"] | None = None
     """What ``claimed`` measures; inferred from the fields given when omitted."""
@@ -154,17 +159,6 @@ class Input(KindInput):
     def _positive_bytes(cls, value: Printed | None) -> Printed | None:
         if value is not None and (value.unit is not None or value.value <= 0):
             raise ValueError(f"bytes_per_param is a plain positive number, got {value.text!r}")
-        return value
-
-    @field_validator(*_WHOLE_FIELDS)
-    @classmethod
-    def _whole_positive(cls, value: Printed | None) -> Printed | None:
-        if value is None:
-            return None
-        if value.unit is not None and value.unit.family != "count":
-            raise ValueError(f"expected a whole number such as 32 or 4096, got {value.text!r}")
-        if value.value <= 0 or value.value != math.floor(value.value):
-            raise ValueError(f"expected a positive whole number, got {value.text!r}")
         return value
 
     @model_validator(mode="after")
@@ -234,26 +228,26 @@ class _Part:
     is_cache: bool = False
 
 
-def _weights(claim: Input, bytes_per_value: float, type_text: str) -> _Part:
-    assert claim.params is not None
-    total = claim.params.value * bytes_per_value
-    formula = f"weights {claim.params.text} params × {_number(bytes_per_value)} bytes{type_text}"
+def _weights(fields: Input, bytes_per_value: float, type_text: str) -> _Part:
+    assert fields.params is not None
+    total = fields.params.value * bytes_per_value
+    formula = f"weights {fields.params.text} params × {_number(bytes_per_value)} bytes{type_text}"
     return _Part(total, formula)
 
 
-def _kv_cache(claim: Input, bytes_per_value: float, type_text: str) -> tuple[_Part, list[str]]:
-    layers, tokens = _whole(claim.layers), _whole(claim.tokens)
-    heads = _whole(claim.heads)
-    kv_heads = _whole(claim.kv_heads) or heads
-    head_dim = _whole(claim.head_dim)
+def _kv_cache(fields: Input, bytes_per_value: float, type_text: str) -> tuple[_Part, list[str]]:
+    layers, tokens = _whole(fields.layers), _whole(fields.tokens)
+    heads = _whole(fields.heads)
+    kv_heads = _whole(fields.kv_heads) or heads
+    head_dim = _whole(fields.head_dim)
     notes: list[str] = []
     if head_dim is None:
-        hidden = _whole(claim.hidden)
+        hidden = _whole(fields.hidden)
         assert hidden is not None and heads is not None
         head_dim = hidden // heads
         notes.append(f"head_dim = hidden/heads = {hidden}/{heads} = {head_dim}")
     assert layers is not None and tokens is not None and kv_heads is not None
-    batch = _whole(claim.batch) or 1
+    batch = _whole(fields.batch) or 1
     total = 2.0 * layers * kv_heads * head_dim * bytes_per_value * tokens * batch
     formula = (
         f"KV cache 2 (K and V) × {layers} layers × {kv_heads} KV heads × {head_dim} head_dim × "
@@ -291,33 +285,33 @@ def _reading_text(unit: Unit, declared_binary: bool) -> str:
     return f"{unit.symbol} read as {kind}, {_power(unit)}"
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Recompute the bytes and compare with the printed size under the documented unit policy."""
     weight_bytes = (
-        claim.bytes_per_param.value
-        if claim.bytes_per_param is not None
-        else DTYPE_BYTES[claim.dtype or "fp32"]
+        fields.bytes_per_param.value
+        if fields.bytes_per_param is not None
+        else DTYPE_BYTES[fields.dtype or "fp32"]
     )
-    weight_type = f" ({claim.dtype})" if claim.dtype else ""
-    cache_bytes = DTYPE_BYTES[claim.kv_dtype] if claim.kv_dtype else weight_bytes
-    cache_dtype = claim.kv_dtype or claim.dtype
+    weight_type = f" ({fields.dtype})" if fields.dtype else ""
+    cache_bytes = DTYPE_BYTES[fields.kv_dtype] if fields.kv_dtype else weight_bytes
+    cache_dtype = fields.kv_dtype or fields.dtype
     cache_type = f" ({cache_dtype})" if cache_dtype else ""
     parts: list[_Part] = []
     notes: list[str] = []
-    if claim.measured in ("weights", "total"):
-        parts.append(_weights(claim, weight_bytes, weight_type))
-    if claim.measured in ("kv_cache", "total"):
-        cache, cache_notes = _kv_cache(claim, cache_bytes, cache_type)
+    if fields.measured in ("weights", "total"):
+        parts.append(_weights(fields, weight_bytes, weight_type))
+    if fields.measured in ("kv_cache", "total"):
+        cache, cache_notes = _kv_cache(fields, cache_bytes, cache_type)
         parts.append(cache)
         notes.extend(cache_notes)
     total = sum(part.bytes for part in parts)
     what = " + ".join(part.formula for part in parts)
 
-    printed = claim.claimed
+    printed = fields.claimed
     unit = printed.unit
     assert unit is not None
     counterpart = UNITS[_COUNTERPART[unit.symbol]] if unit.symbol in _COUNTERPART else None
-    declared_binary = claim.prefixes == "binary" and not unit.binary and counterpart is not None
+    declared_binary = fields.prefixes == "binary" and not unit.binary and counterpart is not None
     read = printed
     if declared_binary and counterpart is not None:
         read = _reread(printed, Unit(unit.symbol, "bytes", counterpart.factor, binary=True))
@@ -339,8 +333,8 @@ def check(claim: Input, context: Context) -> Outcome:
         message = f"{outcome.message}; {reading}"
         return dataclasses.replace(outcome, message=message, tolerance=tolerance)
     message = f"{outcome.message} ({reading})"
-    heads, kv_heads = _whole(claim.heads), _whole(claim.kv_heads)
-    if claim.measured != "weights" and heads and kv_heads and kv_heads < heads:
+    heads, kv_heads = _whole(fields.heads), _whole(fields.kv_heads)
+    if fields.measured != "weights" and heads and kv_heads and kv_heads < heads:
         # A common slip: sizing a GQA cache as if every query head had its own K and V.
         without_gqa = total + (heads / kv_heads - 1) * next(p.bytes for p in parts if p.is_cache)
         if compare(read, without_gqa, context.tolerance).ok:

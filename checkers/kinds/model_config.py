@@ -56,8 +56,15 @@ from dataclasses import dataclass
 from pydantic import Field, field_validator, model_validator
 
 from checkers.data import ModelSpec, ModelStyle, find_model, model_table, size_in_name
+from checkers.kinds.base import (
+    Context,
+    KindInput,
+    Outcome,
+    PrintedNumber,
+    PrintedWholeNumber,
+    error,
+)
 from checkers.numbers import Comparison, Printed, Tolerance, compare
-from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, error
 
 __all__ = ["ESTIMATE_TOLERANCE", "Architecture", "Estimate", "Input", "check", "estimate"]
 
@@ -95,35 +102,24 @@ class Input(KindInput):
     """Key of the published entry to compare with, overriding the name lookup."""
     style: ModelStyle | None = None
     """How parameters are counted; default the published entry's style, else gpt."""
-    layers: PrintedNumber | None = None
+    layers: PrintedWholeNumber | None = None
     """Number of layers as printed."""
-    heads: PrintedNumber | None = None
+    heads: PrintedWholeNumber | None = None
     """Attention (query) heads as printed."""
-    kv_heads: PrintedNumber | None = None
+    kv_heads: PrintedWholeNumber | None = None
     """Key/value heads as printed (grouped-query attention)."""
-    hidden: PrintedNumber | None = None
+    hidden: PrintedWholeNumber | None = None
     """Hidden size d_model as printed."""
-    head_dim: PrintedNumber | None = None
+    head_dim: PrintedWholeNumber | None = None
     """Width of one head as printed; must be hidden / heads."""
-    d_ff: PrintedNumber | None = None
+    d_ff: PrintedWholeNumber | None = None
     """Feed-forward inner width as printed."""
-    context: PrintedNumber | None = None
+    context: PrintedWholeNumber | None = None
     """Context length in tokens as printed."""
-    vocab: PrintedNumber | None = None
+    vocab: PrintedWholeNumber | None = None
     """Vocabulary size as printed."""
     params: PrintedNumber | None = None
     """The stated parameter count, when it is not in the name."""
-
-    @field_validator(*_ROW_COLUMNS)
-    @classmethod
-    def _whole_positive(cls, value: Printed | None) -> Printed | None:
-        if value is None:
-            return None
-        if value.unit is not None and value.unit.family != "count":
-            raise ValueError(f"expected a whole number such as 24 or 4096, got {value.text!r}")
-        if value.value <= 0 or value.value != math.floor(value.value):
-            raise ValueError(f"expected a positive whole number, got {value.text!r}")
-        return value
 
     @field_validator("params")
     @classmethod
@@ -260,15 +256,15 @@ def _printed_int(value: Printed | None) -> int | None:
     return None if value is None else round(value.value)
 
 
-def _row_text(claim: Input) -> str:
+def _row_text(fields: Input) -> str:
     parts = []
     for column in _ROW_COLUMNS:
-        printed = getattr(claim, column)
+        printed = getattr(fields, column)
         if printed is not None:
             parts.append(_column_text(column, printed.text))
-    if claim.params is not None:
-        parts.append(f"{claim.params.text} parameters")
-    return f"{claim.name}: " + ", ".join(parts)
+    if fields.params is not None:
+        parts.append(f"{fields.params.text} parameters")
+    return f"{fields.name}: " + ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -279,24 +275,24 @@ class _ReferenceResult:
     explained_by: ModelSpec | None = None
 
 
-def _resolve(claim: Input) -> tuple[ModelSpec | None, str, tuple[ModelSpec, ...]]:
-    if claim.reference is not None:
-        spec = model_table().by_key(claim.reference)
-        return spec, f"reference {claim.reference!r}", ()
-    match = find_model(claim.name)
+def _resolve(fields: Input) -> tuple[ModelSpec | None, str, tuple[ModelSpec, ...]]:
+    if fields.reference is not None:
+        spec = model_table().by_key(fields.reference)
+        return spec, f"reference {fields.reference!r}", ()
+    match = find_model(fields.name)
     if match.spec is not None or not match.candidates:
         return match.spec, match.reason, ()
     # An ambiguous name ("GPT-2"): the printed columns may pick one entry out.
-    fitting = [spec for spec in match.candidates if not _mismatches(claim, spec)]
+    fitting = [spec for spec in match.candidates if not _mismatches(fields, spec)]
     if len(fitting) == 1:
-        return fitting[0], f"{claim.name!r} with these columns is {fitting[0].name}", ()
+        return fitting[0], f"{fields.name!r} with these columns is {fitting[0].name}", ()
     return None, match.reason, match.candidates
 
 
-def _mismatches(claim: Input, spec: ModelSpec) -> list[tuple[str, Printed, int]]:
+def _mismatches(fields: Input, spec: ModelSpec) -> list[tuple[str, Printed, int]]:
     wrong: list[tuple[str, Printed, int]] = []
     for column in _ROW_COLUMNS:
-        printed: Printed | None = getattr(claim, column)
+        printed: Printed | None = getattr(fields, column)
         published = spec.head_dim if column == "head_dim" else spec.column(column)
         if printed is None or published is None:
             continue
@@ -305,10 +301,10 @@ def _mismatches(claim: Input, spec: ModelSpec) -> list[tuple[str, Printed, int]]
     return wrong
 
 
-def _reference(claim: Input, spec: ModelSpec | None, reason: str) -> _ReferenceResult:
+def _reference(fields: Input, spec: ModelSpec | None, reason: str) -> _ReferenceResult:
     if spec is None:
         return _ReferenceResult(None, f"no published configuration to compare with: {reason}")
-    wrong = tuple(_mismatches(claim, spec))
+    wrong = tuple(_mismatches(fields, spec))
     if not wrong:
         return _ReferenceResult(spec, reason)
     # A row mixing two sizes: say whose numbers the wrong columns are.
@@ -335,10 +331,10 @@ def _published_columns(spec: ModelSpec, columns: Sequence[str]) -> str:
     return ", ".join(parts)
 
 
-def _consistency(claim: Input) -> list[str]:
+def _consistency(fields: Input) -> list[str]:
     problems: list[str] = []
-    hidden, heads = _printed_int(claim.hidden), _printed_int(claim.heads)
-    kv_heads, head_dim = _printed_int(claim.kv_heads), _printed_int(claim.head_dim)
+    hidden, heads = _printed_int(fields.hidden), _printed_int(fields.heads)
+    kv_heads, head_dim = _printed_int(fields.kv_heads), _printed_int(fields.head_dim)
     if hidden is not None and heads is not None:
         if hidden % heads:
             problems.append(
@@ -355,20 +351,20 @@ def _consistency(claim: Input) -> list[str]:
     return problems
 
 
-def _architecture(claim: Input, spec: ModelSpec | None) -> tuple[Architecture | None, list[str]]:
+def _architecture(fields: Input, spec: ModelSpec | None) -> tuple[Architecture | None, list[str]]:
     """The row's own columns, with what it does not print taken from the published entry."""
-    layers, hidden = _printed_int(claim.layers), _printed_int(claim.hidden)
+    layers, hidden = _printed_int(fields.layers), _printed_int(fields.hidden)
     if layers is None or hidden is None:
         return None, []
     borrowed: list[str] = []
 
     def pick(column: str) -> int | None:
-        own = _printed_int(getattr(claim, column))
+        own = _printed_int(getattr(fields, column))
         if own is not None or spec is None:
             return own
         if column == "kv_heads":
             # The source's KV heads belong with its own query heads, and only under GQA.
-            same_heads = claim.heads is None or _printed_int(claim.heads) == spec.heads
+            same_heads = fields.heads is None or _printed_int(fields.heads) == spec.heads
             published = spec.kv_heads if same_heads else None
         else:
             published = spec.column(column)
@@ -376,12 +372,12 @@ def _architecture(claim: Input, spec: ModelSpec | None) -> tuple[Architecture | 
             borrowed.append(f"{_COLUMN_WORDS[column]} {published}")
         return published
 
-    style: ModelStyle = claim.style or (spec.style if spec is not None else "gpt")
+    style: ModelStyle = fields.style or (spec.style if spec is not None else "gpt")
     arch = Architecture(
         style=style,
         layers=layers,
         hidden=hidden,
-        heads=_printed_int(claim.heads),
+        heads=_printed_int(fields.heads),
         kv_heads=pick("kv_heads"),
         d_ff=pick("d_ff"),
         context=pick("context"),
@@ -390,26 +386,26 @@ def _architecture(claim: Input, spec: ModelSpec | None) -> tuple[Architecture | 
     notes = []
     if borrowed and spec is not None:
         notes.append(f"not in the row, taken from {spec.name}: {', '.join(borrowed)}")
-    if claim.style is None and spec is None:
+    if fields.style is None and spec is None:
         notes.append("counted GPT-style (no style given and no published entry matched)")
     return arch, notes
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Check the row's consistency, its size against its architecture, and the published config."""
-    spec, reason, candidates = _resolve(claim)
-    row = _row_text(claim)
+    spec, reason, candidates = _resolve(fields)
+    row = _row_text(fields)
     if candidates:
         keys = ", ".join(c.key for c in candidates)
         return error(f"{reason}; add the size to the name or set reference: to one of {keys}", row)
-    reference = _reference(claim, spec, reason)
+    reference = _reference(fields, spec, reason)
     details = [f"published entry: {reference.note}"]
-    problems, corrections, corrected_row = _reference_problems(claim, reference)
-    problems.extend(_consistency(claim))
-    corrections.extend(_head_dim_correction(claim, corrected_row))
+    problems, corrections, corrected_row = _reference_problems(fields, reference)
+    problems.extend(_consistency(fields))
+    corrections.extend(_head_dim_correction(fields, corrected_row))
 
-    stated = claim.params or size_in_name(claim.name)
-    arch, notes = _architecture(claim, reference.spec)
+    stated = fields.params or size_in_name(fields.name)
+    arch, notes = _architecture(fields, reference.spec)
     details.extend(notes)
     size: Comparison | None = None
     value: float | None = None
@@ -436,10 +432,15 @@ def check(claim: Input, context: Context) -> Outcome:
         ):
             # The columns are the published ones, so the size is what is wrong.
             fix = (stated.text, reference.spec.params)
-            corrections = [fix, *corrections] if claim.params is None else [*corrections, fix]
-    if not problems and reference.spec is None and size is None and not _consistency_checked(claim):
+            corrections = [fix, *corrections] if fields.params is None else [*corrections, fix]
+    if (
+        not problems
+        and reference.spec is None
+        and size is None
+        and not _consistency_checked(fields)
+    ):
         return error(
-            f"nothing to check for {claim.name!r}: {reference.note}, and the row lacks "
+            f"nothing to check for {fields.name!r}: {reference.note}, and the row lacks "
             "layers and d for a parameter estimate",
             row,
         )
@@ -452,26 +453,42 @@ def check(claim: Input, context: Context) -> Outcome:
             ", ".join(
                 _column_text(column, str(number))
                 for column, number in corrected_row.items()
-                if number is not None and getattr(claim, column) is not None
+                if number is not None and getattr(fields, column) is not None
             ),
             f"≈ {count_text(value)} parameters" if value is not None else "",
         )
         if part
     )
     if problems:
-        message = f"{claim.name}: " + "; ".join(problems)
+        message = f"{fields.name}: " + "; ".join(problems)
         return Outcome(
-            "fail", row, expected, tolerance, message, tuple(corrections), tuple(details), value
+            verdict="fail",
+            claimed=row,
+            expected=expected,
+            tolerance=tolerance,
+            message=message,
+            corrections=tuple(corrections),
+            details=tuple(details),
+            value=value,
         )
-    message = f"{claim.name}: " + "; ".join(_what_held(claim, reference, size, stated))
-    return Outcome("pass", row, expected, tolerance, message, (), tuple(details), value)
+    message = f"{fields.name}: " + "; ".join(_what_held(fields, reference, size, stated))
+    return Outcome(
+        verdict="pass",
+        claimed=row,
+        expected=expected,
+        tolerance=tolerance,
+        message=message,
+        corrections=(),
+        details=tuple(details),
+        value=value,
+    )
 
 
 def _reference_problems(
-    claim: Input, reference: _ReferenceResult
+    fields: Input, reference: _ReferenceResult
 ) -> tuple[list[str], list[tuple[str, str]], dict[str, int | None]]:
     """The published-config disagreement (as one sentence), its corrections and the fixed row."""
-    corrected_row = {column: _printed_int(getattr(claim, column)) for column in _ROW_COLUMNS}
+    corrected_row = {column: _printed_int(getattr(fields, column)) for column in _ROW_COLUMNS}
     spec = reference.spec
     if spec is None or not reference.mismatches:
         return [], [], corrected_row
@@ -494,25 +511,25 @@ def _reference_problems(
 
 
 def _head_dim_correction(
-    claim: Input, corrected_row: dict[str, int | None]
+    fields: Input, corrected_row: dict[str, int | None]
 ) -> list[tuple[str, str]]:
     """head_dim fixed to the (corrected) hidden / heads, unless the reference already fixed it."""
     hidden, heads = corrected_row["hidden"], corrected_row["heads"]
-    if claim.head_dim is None or hidden is None or heads is None:
+    if fields.head_dim is None or hidden is None or heads is None:
         return []
-    if corrected_row["head_dim"] != round(claim.head_dim.value):
+    if corrected_row["head_dim"] != round(fields.head_dim.value):
         return []  # already corrected from the published entry
     right = hidden // heads
-    return [] if right == round(claim.head_dim.value) else [(claim.head_dim.text, str(right))]
+    return [] if right == round(fields.head_dim.value) else [(fields.head_dim.text, str(right))]
 
 
 def _what_held(
-    claim: Input, reference: _ReferenceResult, size: Comparison | None, stated: Printed | None
+    fields: Input, reference: _ReferenceResult, size: Comparison | None, stated: Printed | None
 ) -> list[str]:
     held: list[str] = []
     if reference.spec is not None:
         held.append(f"matches the published {reference.spec.name} ({reference.spec.cite})")
-    hidden, heads = _printed_int(claim.hidden), _printed_int(claim.heads)
+    hidden, heads = _printed_int(fields.hidden), _printed_int(fields.heads)
     if hidden is not None and heads is not None:
         held.append(f"{heads} heads divide d {hidden} (head size {hidden // heads})")
     if size is not None and stated is not None:
@@ -523,9 +540,9 @@ def _what_held(
     return held or ["holds"]
 
 
-def _consistency_checked(claim: Input) -> bool:
-    return (claim.hidden is not None and claim.heads is not None) or (
-        claim.heads is not None and claim.kv_heads is not None
+def _consistency_checked(fields: Input) -> bool:
+    return (fields.hidden is not None and fields.heads is not None) or (
+        fields.heads is not None and fields.kv_heads is not None
     )
 
 

@@ -55,9 +55,9 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
 from checkers.numbers import Comparison, Printed, compare
 from checkers.numerics import UndefinedError, layer_norm, rms_norm
-from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
 
 __all__ = ["Input", "check"]
 
@@ -188,20 +188,20 @@ def _step(
     return _Step(name, comparisons, vector, basis, hint)
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Recompute the statistics and normalised vector from x and compare each printed step."""
     try:
-        if claim.norm == "rms":
-            steps, details = _rms_steps(claim, context)
+        if fields.norm == "rms":
+            steps, details = _rms_steps(fields, context)
             label = "RMSNorm"
         else:
-            steps, details = _layer_steps(claim, context)
+            steps, details = _layer_steps(fields, context)
             label = "LayerNorm"
-        steps += _output_steps(claim, context, steps)
+        steps += _output_steps(fields, context, steps)
     except UndefinedError as undefined:
         return error(str(undefined))
-    x_text = _join([p.text for p in claim.x], True)
-    eps = _epsilon_text(claim)
+    x_text = _join([p.text for p in fields.x], True)
+    eps = _epsilon_text(fields)
     what = f"{label} of x = {x_text}{eps}"
     claimed = "; ".join(f"{s.name} = {s.claimed()}" for s in steps)
     expected = "; ".join(f"{s.name} = {s.full()} → {s.corrected()}" for s in steps)
@@ -212,20 +212,36 @@ def check(claim: Input, context: Context) -> Outcome:
     if not failed:
         holds = ", ".join(s.message() for s in steps)
         message = f"{what}: {holds} hold{'s' if len(steps) == 1 else ''} ({tolerance})"
-        return Outcome("pass", claimed, expected, tolerance, message, (), (*bases, *details), value)
+        return Outcome(
+            verdict="pass",
+            claimed=claimed,
+            expected=expected,
+            tolerance=tolerance,
+            message=message,
+            corrections=(),
+            details=(*bases, *details),
+            value=value,
+        )
     message = f"{what}: " + "; ".join(s.message() for s in failed)
     corrections = tuple(
         (c.printed.text, c.corrected) for s in steps for c in s.comparisons if not c.ok
     )
     return Outcome(
-        "fail", claimed, expected, tolerance, message, corrections, (*bases, *details), value
+        verdict="fail",
+        claimed=claimed,
+        expected=expected,
+        tolerance=tolerance,
+        message=message,
+        corrections=corrections,
+        details=(*bases, *details),
+        value=value,
     )
 
 
-def _layer_steps(claim: Input, context: Context) -> tuple[list[_Step], list[str]]:
-    values = [p.value for p in claim.x]
+def _layer_steps(fields: Input, context: Context) -> tuple[list[_Step], list[str]]:
+    values = [p.value for p in fields.x]
     d = len(values)
-    inside = claim.eps_placement == "inside_sqrt"
+    inside = fields.eps_placement == "inside_sqrt"
     # mean, variance and std do not depend on ε; only the normalised vector does. A constant
     # vector with ε = 0 has a std of 0 but undefined normalised values, so the statistics are
     # read with ε = 1 and the normalisation itself is computed (and may fail) separately.
@@ -236,58 +252,58 @@ def _layer_steps(claim: Input, context: Context) -> tuple[list[_Step], list[str]
     printed_mean: float | None = None
     printed_std: float | None = None
     printed_variance: Printed | None = None
-    if claim.mean is not None:
-        step = _step("mean", claim.mean, [("the mean of x", [mean])], context)
+    if fields.mean is not None:
+        step = _step("mean", fields.mean, [("the mean of x", [mean])], context)
         steps.append(step)
-        printed_mean = claim.mean.value if step.ok else None
-    if claim.variance is not None:
+        printed_mean = fields.mean.value if step.ok else None
+    if fields.variance is not None:
         sample_hint = (
             f"this is the sample variance (÷ d − 1 = {d - 1}); LayerNorm divides by d = {d}"
         )
         step = _step(
             "variance",
-            claim.variance,
+            fields.variance,
             [(f"the population variance (÷ d = {d})", [variance])],
             context,
             [(sample_hint, [sample_variance])] if d > 1 else [],
         )
         steps.append(step)
-        printed_variance = claim.variance if step.ok else None
-    if claim.std is not None:
+        printed_variance = fields.variance if step.ok else None
+    if fields.std is not None:
         candidates: list[Candidate] = [("√variance", [std])]
-        if claim.from_printed and printed_variance is not None:
+        if fields.from_printed and printed_variance is not None:
             candidates.append(
                 (
                     f"√ of the printed variance {printed_variance.text}",
                     [math.sqrt(printed_variance.value)],
                 )
             )
-        if inside and claim.epsilon > 0:
-            candidates.append(("√(variance + ε)", [math.sqrt(variance + claim.epsilon)]))
+        if inside and fields.epsilon > 0:
+            candidates.append(("√(variance + ε)", [math.sqrt(variance + fields.epsilon)]))
         sample_hint = (
             f"this is the sample std (√ of variance ÷ {d - 1}); LayerNorm divides by d = {d}"
         )
         step = _step(
             "std",
-            claim.std,
+            fields.std,
             candidates,
             context,
             [(sample_hint, [math.sqrt(sample_variance)])] if d > 1 else [],
         )
         steps.append(step)
-        printed_std = claim.std.value if step.ok else None
-    if claim.normalized is not None:
-        candidates = [("the exact mean and std", _exact_normalized(claim))]
-        if claim.from_printed and (printed_mean is not None or printed_std is not None):
+        printed_std = fields.std.value if step.ok else None
+    if fields.normalized is not None:
+        candidates = [("the exact mean and std", _exact_normalized(fields))]
+        if fields.from_printed and (printed_mean is not None or printed_std is not None):
             basis_mean = printed_mean if printed_mean is not None else mean
             basis_std = printed_std if printed_std is not None else std
-            denominator = _denominator(basis_std, claim.epsilon, inside)
+            denominator = _denominator(basis_std, fields.epsilon, inside)
             if denominator > 0:
                 used = ", ".join(
                     f"{name} {printed.text}"
                     for name, printed, value in (
-                        ("mean", claim.mean, printed_mean),
-                        ("std", claim.std, printed_std),
+                        ("mean", fields.mean, printed_mean),
+                        ("std", fields.std, printed_std),
                     )
                     if printed is not None and value is not None
                 )
@@ -300,7 +316,7 @@ def _layer_steps(claim: Input, context: Context) -> tuple[list[_Step], list[str]
         sample_hints: list[Candidate] = []
         if d > 1:
             sample_std = math.sqrt(sample_variance)
-            sample_denominator = _denominator(sample_std, claim.epsilon, inside)
+            sample_denominator = _denominator(sample_std, fields.epsilon, inside)
             if sample_denominator > 0:
                 sample_hints.append(
                     (
@@ -309,13 +325,13 @@ def _layer_steps(claim: Input, context: Context) -> tuple[list[_Step], list[str]
                         [(v - mean) / sample_denominator for v in values],
                     )
                 )
-        steps.append(_step("normalised", claim.normalized, candidates, context, sample_hints))
+        steps.append(_step("normalised", fields.normalized, candidates, context, sample_hints))
     return steps, details
 
 
-def _rms_steps(claim: Input, context: Context) -> tuple[list[_Step], list[str]]:
-    values = [p.value for p in claim.x]
-    inside = claim.eps_placement == "inside_sqrt"
+def _rms_steps(fields: Input, context: Context) -> tuple[list[_Step], list[str]]:
+    values = [p.value for p in fields.x]
+    inside = fields.eps_placement == "inside_sqrt"
     try:
         rms, _ = rms_norm(values, 0.0)
     except UndefinedError:
@@ -323,65 +339,65 @@ def _rms_steps(claim: Input, context: Context) -> tuple[list[_Step], list[str]]:
     steps: list[_Step] = []
     details = [f"mean of x² = {_short(rms**2)}, rms = {_short(rms)}"]
     printed_rms = None
-    if claim.rms is not None:
+    if fields.rms is not None:
         candidates: list[Candidate] = [("√(mean of x²)", [rms])]
-        if inside and claim.epsilon > 0:
-            candidates.append(("√(mean of x² + ε)", [math.sqrt(rms**2 + claim.epsilon)]))
-        step = _step("rms", claim.rms, candidates, context)
+        if inside and fields.epsilon > 0:
+            candidates.append(("√(mean of x² + ε)", [math.sqrt(rms**2 + fields.epsilon)]))
+        step = _step("rms", fields.rms, candidates, context)
         steps.append(step)
-        printed_rms = claim.rms.value if step.ok else None
-    if claim.normalized is not None:
-        candidates = [("the exact rms", _exact_normalized(claim))]
-        if claim.from_printed and printed_rms is not None and claim.rms is not None:
-            denominator = _denominator(printed_rms, claim.epsilon, inside)
+        printed_rms = fields.rms.value if step.ok else None
+    if fields.normalized is not None:
+        candidates = [("the exact rms", _exact_normalized(fields))]
+        if fields.from_printed and printed_rms is not None and fields.rms is not None:
+            denominator = _denominator(printed_rms, fields.epsilon, inside)
             if denominator > 0:
                 from_printed = [v / denominator for v in values]
-                candidates.append((f"the printed rms {claim.rms.text}", from_printed))
+                candidates.append((f"the printed rms {fields.rms.text}", from_printed))
                 details.append(
-                    f"normalised with the printed rms {claim.rms.text}: "
+                    f"normalised with the printed rms {fields.rms.text}: "
                     f"{_join([_short(v) for v in from_printed], True)}"
                 )
-        steps.append(_step("normalised", claim.normalized, candidates, context))
+        steps.append(_step("normalised", fields.normalized, candidates, context))
     return steps, details
 
 
-def _output_steps(claim: Input, context: Context, steps: Sequence[_Step]) -> list[_Step]:
-    if claim.output is None:
+def _output_steps(fields: Input, context: Context, steps: Sequence[_Step]) -> list[_Step]:
+    if fields.output is None:
         return []
-    d = len(claim.x)
-    gamma = _broadcast(claim.gamma, 1.0, d)
-    beta = _broadcast(claim.beta, 0.0, d)
-    exact_y = _exact_normalized(claim)
+    d = len(fields.x)
+    gamma = _broadcast(fields.gamma, 1.0, d)
+    beta = _broadcast(fields.beta, 0.0, d)
+    exact_y = _exact_normalized(fields)
     scaled = [g * y + b for g, y, b in zip(gamma, exact_y, beta, strict=True)]
     candidates: list[Candidate] = [("γ·y + β with the exact y", scaled)]
     normalised = next((s for s in steps if s.name == "normalised"), None)
-    if claim.from_printed and normalised is not None and normalised.ok:
-        assert claim.normalized is not None
-        printed_y = [p.value for p in claim.normalized]
+    if fields.from_printed and normalised is not None and normalised.ok:
+        assert fields.normalized is not None
+        printed_y = [p.value for p in fields.normalized]
         candidates.append(
             (
                 "γ·y + β with the printed normalised y",
                 [g * y + b for g, y, b in zip(gamma, printed_y, beta, strict=True)],
             )
         )
-    return [_step("output γ·y + β", claim.output, candidates, context)]
+    return [_step("output γ·y + β", fields.output, candidates, context)]
 
 
-def _exact_normalized(claim: Input) -> list[float]:
+def _exact_normalized(fields: Input) -> list[float]:
     """y recomputed from x alone, with ε where the claim puts it (raises when undefined)."""
-    values = [p.value for p in claim.x]
-    inside = claim.eps_placement == "inside_sqrt"
-    if claim.norm == "layer":
-        return [float(v) for v in layer_norm(values, claim.epsilon, eps_inside_sqrt=inside)[3]]
+    values = [p.value for p in fields.x]
+    inside = fields.eps_placement == "inside_sqrt"
+    if fields.norm == "layer":
+        return [float(v) for v in layer_norm(values, fields.epsilon, eps_inside_sqrt=inside)[3]]
     if inside:
-        return [float(v) for v in rms_norm(values, claim.epsilon)[1]]
+        return [float(v) for v in rms_norm(values, fields.epsilon)[1]]
     try:
         rms = rms_norm(values, 0.0)[0]
     except UndefinedError:
         rms = 0.0
-    if rms + claim.epsilon == 0:
+    if rms + fields.epsilon == 0:
         raise UndefinedError("RMSNorm of a zero vector with ε = 0 divides by zero")
-    return [v / (rms + claim.epsilon) for v in values]
+    return [v / (rms + fields.epsilon) for v in values]
 
 
 def _broadcast(value: Printed | tuple[Printed, ...] | None, default: float, d: int) -> list[float]:
@@ -397,11 +413,11 @@ def _denominator(spread: float, epsilon: float, inside: bool) -> float:
     return math.sqrt(spread**2 + epsilon) if inside else spread + epsilon
 
 
-def _epsilon_text(claim: Input) -> str:
-    if claim.epsilon == 0:
+def _epsilon_text(fields: Input) -> str:
+    if fields.epsilon == 0:
         return ""
-    where = "inside the √" if claim.eps_placement == "inside_sqrt" else "added to the std"
-    return f" with ε = {claim.epsilon:g} {where}"
+    where = "inside the √" if fields.eps_placement == "inside_sqrt" else "added to the std"
+    return f" with ε = {fields.epsilon:g} {where}"
 
 
 def _join(parts: Sequence[str], vector: bool) -> str:

@@ -63,9 +63,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from checkers.expr import ExprError, evaluate, evaluate_exact, names, parse
-from checkers.numbers import Comparison, NumberError, Printed, compare, parse_printed
-from checkers.numerics import UndefinedError, alibi_slopes, rope_angle, sinusoidal_pe
-from checkers.outcome import (
+from checkers.kinds.base import (
     Context,
     KindInput,
     Outcome,
@@ -74,6 +72,8 @@ from checkers.outcome import (
     error,
     from_comparisons,
 )
+from checkers.numbers import Comparison, NumberError, Printed, compare, parse_printed
+from checkers.numerics import UndefinedError, alibi_slopes, rope_angle, sinusoidal_pe
 
 __all__ = ["Input", "TableColumn", "check"]
 
@@ -268,23 +268,23 @@ class Input(KindInput):
             raise ValueError(f"claimed has {len(self.claimed)} slopes for {self.heads} heads")
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Recompute the encoding from the stated positions and widths and compare."""
     try:
-        if claim.encoding == "rope":
-            return _check_rope(claim, context)
-        if claim.encoding == "alibi":
-            return _check_alibi(claim, context)
-        if claim.index_range_end is not None:
-            return _check_range(claim.index_range_end, claim.d_model, context)
-        if claim.table is not None:
-            return _check_table(claim, context)
-        return _check_sinusoidal(claim, context)
+        if fields.encoding == "rope":
+            return _check_rope(fields, context)
+        if fields.encoding == "alibi":
+            return _check_alibi(fields, context)
+        if fields.index_range_end is not None:
+            return _check_range(fields.index_range_end, fields.d_model, context)
+        if fields.table is not None:
+            return _check_table(fields, context)
+        return _check_sinusoidal(fields, context)
     except UndefinedError as undefined:
-        return error(str(undefined), _claimed_text(claim.claimed))
+        return error(str(undefined), _claimed_text(fields.claimed))
     except ExprError as bad:
         return error(
-            f"cannot read the written expression: {bad.message}", _claimed_text(claim.claimed)
+            f"cannot read the written expression: {bad.message}", _claimed_text(fields.claimed)
         )
 
 
@@ -302,36 +302,36 @@ def _pe_formula(pos: int, index: int, d_model: int, base: float) -> str:
     )
 
 
-def _check_sinusoidal(claim: Input, context: Context) -> Outcome:
-    assert claim.d_model is not None and claim.pos is not None and claim.claimed is not None
-    d_model, pos, base = claim.d_model, claim.pos, claim.base
-    if claim.index is None:
-        assert isinstance(claim.claimed, tuple)
+def _check_sinusoidal(fields: Input, context: Context) -> Outcome:
+    assert fields.d_model is not None and fields.pos is not None and fields.claimed is not None
+    d_model, pos, base = fields.d_model, fields.pos, fields.base
+    if fields.index is None:
+        assert isinstance(fields.claimed, tuple)
         values = [sinusoidal_pe(pos, j, d_model, base) for j in range(d_model)]
         comparisons = [
-            compare(p, v, context.tolerance) for p, v in zip(claim.claimed, values, strict=True)
+            compare(p, v, context.tolerance) for p, v in zip(fields.claimed, values, strict=True)
         ]
         details = [f"PE({pos}, {j}) = {_pe_formula(pos, j, d_model, base)}" for j in range(d_model)]
         return _vector_outcome(
             comparisons, f"PE({pos}) with d_model = {d_model}", "dimension", 0, details
         )
-    assert not isinstance(claim.claimed, tuple)
-    index = claim.index
+    assert not isinstance(fields.claimed, tuple)
+    index = fields.index
     if index >= d_model:
         return error(
             f"PE({pos}, {index}) is undefined: dimensions run 0 … {d_model - 1} for "
             f"d_model = {d_model}",
-            claim.claimed.text,
+            fields.claimed.text,
         )
     value = sinusoidal_pe(pos, index, d_model, base)
     formula = _pe_formula(pos, index, d_model, base)
-    comparison = compare(claim.claimed, value, context.tolerance)
+    comparison = compare(fields.claimed, value, context.tolerance)
     outcome = from_comparisons(
         [comparison],
         what=f"PE({pos}, {index}) with d_model = {d_model}",
         details=[f"PE({pos}, {index}) = {formula} = {_number(value)}"],
     )
-    steps = _written_steps(claim, context)
+    steps = _written_steps(fields, context)
     if not steps:
         return outcome
     # A wrong written step fails the claim even when the value happens to hold (pos = 0).
@@ -340,7 +340,7 @@ def _check_sinusoidal(claim: Input, context: Context) -> Outcome:
     if outcome.ok:
         tail = f"; {function_value} holds, but the written step is wrong"
     else:
-        tail = f": {function_value}, not {claim.claimed.text}"
+        tail = f": {function_value}, not {fields.claimed.text}"
     corrections = tuple(pair for _, pairs in steps for pair in pairs) + outcome.corrections
     return replace(
         outcome,
@@ -351,10 +351,12 @@ def _check_sinusoidal(claim: Input, context: Context) -> Outcome:
     )
 
 
-def _written_steps(claim: Input, context: Context) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+def _written_steps(
+    fields: Input, context: Context
+) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
     """Problems with the written exponent, divisor and argument: (message, corrections)."""
-    assert claim.d_model is not None and claim.index is not None and claim.pos is not None
-    d_model, index, pos, base = claim.d_model, claim.index, claim.pos, claim.base
+    assert fields.d_model is not None and fields.index is not None and fields.pos is not None
+    d_model, index, pos, base = fields.d_model, fields.index, fields.pos, fields.base
     i = index // 2
     exponent = Fraction(2 * i, d_model)
     divisor = base ** float(exponent)
@@ -367,8 +369,8 @@ def _written_steps(claim: Input, context: Context) -> list[tuple[str, tuple[tupl
     )
     variables = {"d_model": Fraction(d_model), "d": Fraction(d_model), "i": Fraction(i)}
     steps: list[tuple[str, tuple[tuple[str, str], ...]]] = []
-    if claim.written_exponent is not None:
-        written = claim.written_exponent.strip()
+    if fields.written_exponent is not None:
+        written = fields.written_exponent.strip()
         if not _agrees(written, exponent, variables, context):
             steps.append(
                 (
@@ -377,8 +379,8 @@ def _written_steps(claim: Input, context: Context) -> list[tuple[str, tuple[tupl
                     ((f"{base_text}^{written}", f"{base_text}^{_fraction_text(exponent)}"),),
                 )
             )
-    if claim.written_divisor is not None:
-        written = claim.written_divisor.strip()
+    if fields.written_divisor is not None:
+        written = fields.written_divisor.strip()
         if not _agrees_float(written, divisor, variables, context):
             steps.append(
                 (
@@ -387,14 +389,14 @@ def _written_steps(claim: Input, context: Context) -> list[tuple[str, tuple[tupl
                     ((written, _number(divisor)),),
                 )
             )
-    if claim.written_argument is not None:
-        comparison = compare(claim.written_argument, angle, context.tolerance)
+    if fields.written_argument is not None:
+        comparison = compare(fields.written_argument, angle, context.tolerance)
         if not comparison.ok:
             steps.append(
                 (
                     f"the angle pos / {base_text}^(2i/d_model) = {pos} / {_number(divisor)} is "
-                    f"{_number(angle)}, not {claim.written_argument.text}",
-                    ((claim.written_argument.text, comparison.corrected),),
+                    f"{_number(angle)}, not {fields.written_argument.text}",
+                    ((fields.written_argument.text, comparison.corrected),),
                 )
             )
     return steps
@@ -438,10 +440,10 @@ def _printed_or_none(text: str) -> Printed | None:
     return printed if printed.unit is None else None
 
 
-def _check_table(claim: Input, context: Context) -> Outcome:
-    assert claim.table is not None and claim.d_model is not None
-    d_model, base = claim.d_model, claim.base
-    columns = sorted(claim.table, key=lambda column: column.pos)
+def _check_table(fields: Input, context: Context) -> Outcome:
+    assert fields.table is not None and fields.d_model is not None
+    d_model, base = fields.d_model, fields.base
+    columns = sorted(fields.table, key=lambda column: column.pos)
     cells: dict[tuple[int, int], Comparison] = {}
     for column in columns:
         for j, printed in enumerate(column.claimed):
@@ -451,7 +453,7 @@ def _check_table(claim: Input, context: Context) -> Outcome:
     position_major = [cells[(c.pos, j)] for c in columns for j in range(d_model)]
     quote_order = (
         position_major
-        if claim.quote_order == "by_position"
+        if fields.quote_order == "by_position"
         else [cells[(c.pos, j)] for j in range(d_model) for c in columns]
     )
     wrong = [(key, c) for key, c in cells.items() if not c.ok]
@@ -471,7 +473,16 @@ def _check_table(claim: Input, context: Context) -> Outcome:
     what = f"PE table for pos = {positions} with d_model = {d_model}"
     if not wrong:
         message = f"{what}: all {len(cells)} values hold ({tolerance})"
-        return Outcome("pass", claimed, expected, tolerance, message, (), details, value)
+        return Outcome(
+            verdict="pass",
+            claimed=claimed,
+            expected=expected,
+            tolerance=tolerance,
+            message=message,
+            corrections=(),
+            details=details,
+            value=value,
+        )
     named = "; ".join(
         f"pos={pos} dimension {j}: {c.printed.text} should be {c.corrected} "
         f"(= {_pe_formula(pos, j, d_model, base).split(' = ')[-1]})"
@@ -479,7 +490,16 @@ def _check_table(claim: Input, context: Context) -> Outcome:
     )
     message = f"{what}: {len(wrong)} of {len(cells)} values are wrong — {named}"
     corrections = tuple((c.printed.text, c.corrected) for c in quote_order if not c.ok)
-    return Outcome("fail", claimed, expected, tolerance, message, corrections, details, value)
+    return Outcome(
+        verdict="fail",
+        claimed=claimed,
+        expected=expected,
+        tolerance=tolerance,
+        message=message,
+        corrections=corrections,
+        details=details,
+        value=value,
+    )
 
 
 def _check_range(end_text: str, d_model: int | None, context: Context) -> Outcome:
@@ -508,11 +528,11 @@ def _check_range(end_text: str, d_model: int | None, context: Context) -> Outcom
         checked = ", ".join(str(w) for w in widths)
         last_text = "d_model/2 − 1" if d_model is None else str((widths[0] - 1) // 2)
         return Outcome(
-            "pass",
-            text,
-            last_text,
-            "exact (an index)",
-            f"the last pair index {text} holds for d_model = {checked}",
+            verdict="pass",
+            claimed=text,
+            expected=last_text,
+            tolerance="exact (an index)",
+            message=f"the last pair index {text} holds for d_model = {checked}",
             value=float((widths[0] - 1) // 2),
         )
     width = 4 if 4 in wrong else wrong[0]
@@ -538,81 +558,82 @@ def _check_range(end_text: str, d_model: int | None, context: Context) -> Outcom
             f"not {text}: {why}"
         )
     return Outcome(
-        "fail",
-        text,
-        expected,
-        "exact (an index)",
-        message,
-        ((text, fix),),
-        (f"the pairs (2i, 2i+1) for i = 0 … {last} cover dimensions 0 … {width - 1}",),
-        float(last),
+        verdict="fail",
+        claimed=text,
+        expected=expected,
+        tolerance="exact (an index)",
+        message=message,
+        corrections=((text, fix),),
+        details=(f"the pairs (2i, 2i+1) for i = 0 … {last} cover dimensions 0 … {width - 1}",),
+        value=float(last),
     )
 
 
 # ---------------------------------------------------------------------------- RoPE and ALiBi
 
 
-def _check_rope(claim: Input, context: Context) -> Outcome:
-    assert claim.d_head is not None and claim.claimed is not None
-    d_head, base = claim.d_head, claim.base
+def _check_rope(fields: Input, context: Context) -> Outcome:
+    assert fields.d_head is not None and fields.claimed is not None
+    d_head, base = fields.d_head, fields.base
     if d_head % 2:
         return error(
             f"RoPE needs an even d_head (dimensions are rotated in pairs), got {d_head}",
-            _claimed_text(claim.claimed),
+            _claimed_text(fields.claimed),
         )
     base_text = _number(base)
-    if claim.x is not None:
-        assert claim.pos is not None and isinstance(claim.claimed, tuple)
-        rotated = _rotate(claim.x, claim.pos, d_head, base, claim.pairing)
+    if fields.x is not None:
+        assert fields.pos is not None and isinstance(fields.claimed, tuple)
+        rotated = _rotate(fields.x, fields.pos, d_head, base, fields.pairing)
         comparisons = [
-            compare(p, v, context.tolerance) for p, v in zip(claim.claimed, rotated, strict=True)
+            compare(p, v, context.tolerance) for p, v in zip(fields.claimed, rotated, strict=True)
         ]
-        x_text = ", ".join(p.text for p in claim.x)
+        x_text = ", ".join(p.text for p in fields.x)
         return _vector_outcome(
             comparisons,
-            f"RoPE([{x_text}]) at pos = {claim.pos} with d_head = {d_head} ({claim.pairing} pairs)",
+            f"RoPE([{x_text}]) at pos = {fields.pos} with d_head = {d_head} "
+            f"({fields.pairing} pairs)",
             "element",
             1,
             [f"pair i rotates by pos·{base_text}^(−2i/{d_head})"],
         )
-    scale = float(claim.pos) if claim.pos is not None else 1.0
-    quantity = "angle pos·θ_i" if claim.pos is not None else "frequency θ_i"
-    where = f"pos = {claim.pos}, " if claim.pos is not None else ""
-    if claim.pair is None:
-        assert isinstance(claim.claimed, tuple)
-        if len(claim.claimed) != d_head // 2:
+    scale = float(fields.pos) if fields.pos is not None else 1.0
+    quantity = "angle pos·θ_i" if fields.pos is not None else "frequency θ_i"
+    where = f"pos = {fields.pos}, " if fields.pos is not None else ""
+    if fields.pair is None:
+        assert isinstance(fields.claimed, tuple)
+        if len(fields.claimed) != d_head // 2:
             return error(
-                f"d_head = {d_head} has {d_head // 2} pairs, but {len(claim.claimed)} "
+                f"d_head = {d_head} has {d_head // 2} pairs, but {len(fields.claimed)} "
                 "values are claimed",
-                _claimed_text(claim.claimed),
+                _claimed_text(fields.claimed),
             )
         values = [scale * rope_angle(1.0, i, d_head, base) for i in range(d_head // 2)]
         comparisons = [
-            compare(p, v, context.tolerance) for p, v in zip(claim.claimed, values, strict=True)
+            compare(p, v, context.tolerance) for p, v in zip(fields.claimed, values, strict=True)
         ]
         return _vector_outcome(
             comparisons,
-            f"RoPE {quantity} = {'pos·' if claim.pos is not None else ''}"
+            f"RoPE {quantity} = {'pos·' if fields.pos is not None else ''}"
             f"{base_text}^(−2i/d_head) for {where}d_head = {d_head}",
             "pair i =",
             0,
             [],
         )
-    assert not isinstance(claim.claimed, tuple)
-    if claim.pair >= d_head // 2:
+    assert not isinstance(fields.claimed, tuple)
+    if fields.pair >= d_head // 2:
         return error(
-            f"pair i = {claim.pair} does not exist: d_head = {d_head} has pairs 0 … "
+            f"pair i = {fields.pair} does not exist: d_head = {d_head} has pairs 0 … "
             f"{d_head // 2 - 1}",
-            claim.claimed.text,
+            fields.claimed.text,
         )
-    value = scale * rope_angle(1.0, claim.pair, d_head, base)
-    exponent = Fraction(-2 * claim.pair, d_head)
+    value = scale * rope_angle(1.0, fields.pair, d_head, base)
+    exponent = Fraction(-2 * fields.pair, d_head)
     return from_comparisons(
-        [compare(claim.claimed, value, context.tolerance)],
-        what=f"RoPE {quantity} for {where}i = {claim.pair}, d_head = {d_head}",
+        [compare(fields.claimed, value, context.tolerance)],
+        what=f"RoPE {quantity} for {where}i = {fields.pair}, d_head = {d_head}",
         details=[
-            f"{'pos·' if claim.pos is not None else ''}{base_text}^(−2i/d_head) = "
-            f"{_number(scale) + '·' if claim.pos is not None else ''}"
+            f"{'pos·' if fields.pos is not None else ''}{base_text}^(−2i/d_head) = "
+            f"{_number(scale) + '·' if fields.pos is not None else ''}"
             f"{base_text}^{_fraction_text(exponent)} = {_number(value)}"
         ],
     )
@@ -631,40 +652,41 @@ def _rotate(x: Sequence[Printed], pos: int, d_head: int, base: float, pairing: s
     return rotated
 
 
-def _check_alibi(claim: Input, context: Context) -> Outcome:
-    assert claim.heads is not None and claim.claimed is not None
-    heads = claim.heads
+def _check_alibi(fields: Input, context: Context) -> Outcome:
+    assert fields.heads is not None and fields.claimed is not None
+    heads = fields.heads
     slopes = alibi_slopes(heads)
     rule = (
         f"2^(−8k/{heads})"
         if math.log2(heads).is_integer()
         else "the closest power of two's slopes, then every other slope of the next"
     )
-    if claim.head is None:
-        assert isinstance(claim.claimed, tuple)
+    if fields.head is None:
+        assert isinstance(fields.claimed, tuple)
         comparisons = [
-            compare(p, v, context.tolerance) for p, v in zip(claim.claimed, slopes, strict=True)
+            compare(p, v, context.tolerance) for p, v in zip(fields.claimed, slopes, strict=True)
         ]
         return _vector_outcome(
             comparisons, f"ALiBi slopes for {heads} heads ({rule})", "head", 1, []
         )
-    assert not isinstance(claim.claimed, tuple)
-    if claim.head > heads:
+    assert not isinstance(fields.claimed, tuple)
+    if fields.head > heads:
         return error(
-            f"head {claim.head} does not exist: heads are numbered 1 … {heads}", claim.claimed.text
+            f"head {fields.head} does not exist: heads are numbered 1 … {heads}",
+            fields.claimed.text,
         )
-    slope = slopes[claim.head - 1]
-    if claim.distance is None:
+    slope = slopes[fields.head - 1]
+    if fields.distance is None:
         return from_comparisons(
-            [compare(claim.claimed, slope, context.tolerance)],
-            what=f"ALiBi slope of head {claim.head} of {heads} ({rule})",
+            [compare(fields.claimed, slope, context.tolerance)],
+            what=f"ALiBi slope of head {fields.head} of {heads} ({rule})",
         )
-    bias = -slope * claim.distance
+    bias = -slope * fields.distance
     return from_comparisons(
-        [compare(claim.claimed, bias, context.tolerance)],
+        [compare(fields.claimed, bias, context.tolerance)],
         what=(
-            f"ALiBi bias −slope·distance of head {claim.head} of {heads} at distance "
-            f"{claim.distance} (slope {_number(slope)})"
+            f"ALiBi bias −slope·distance of head {fields.head} of {heads} at distance "
+            f"{fields.distance} (slope {_number(slope)})"
         ),
     )
 

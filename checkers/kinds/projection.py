@@ -39,6 +39,14 @@ from collections.abc import Mapping
 
 from pydantic import Field, model_validator
 
+from checkers.kinds.base import (
+    Context,
+    KindInput,
+    Outcome,
+    PrintedNumber,
+    PrintedVector,
+    error,
+)
 from checkers.matrices import (
     Check,
     Matrix,
@@ -50,14 +58,6 @@ from checkers.matrices import (
     select_rows,
 )
 from checkers.numbers import Printed, compare
-from checkers.outcome import (
-    Context,
-    KindInput,
-    Outcome,
-    PrintedNumber,
-    PrintedVector,
-    error,
-)
 
 __all__ = ["Input", "check"]
 
@@ -141,45 +141,45 @@ def _project(x: Row, W: Matrix) -> list[float]:
     return [math.fsum(xi.value * W[i][j].value for i, xi in enumerate(x)) for j in range(len(W[0]))]
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Recompute x·W from the printed x and W and compare with the printed result."""
-    name = claim.name or "x·W"
-    if claim.x is not None:
-        product = _project(claim.x, claim.W)
+    name = fields.name or "x·W"
+    if fields.x is not None:
+        product = _project(fields.x, fields.W)
         workings = [
-            f"{name}[{j}] = {_element_working(claim.x, claim.W, j)} = {number_text(v)}"
+            f"{name}[{j}] = {_element_working(fields.x, fields.W, j)} = {number_text(v)}"
             for j, v in enumerate(product)
         ]
-        if isinstance(claim.claimed, Printed):
-            column = claim.component if claim.component is not None else 0
+        if isinstance(fields.claimed, Printed):
+            column = fields.component if fields.component is not None else 0
             one = Check(
                 f"{name}[{column}]",
-                (compare(claim.claimed, product[column], context.tolerance),),
-                how=_element_working(claim.x, claim.W, column),
+                (compare(fields.claimed, product[column], context.tolerance),),
+                how=_element_working(fields.x, fields.W, column),
             )
             return combine([one], what=f"{name}[{column}]", details=workings, value=product[column])
-        if not _is_vector(claim.claimed):
+        if not _is_vector(fields.claimed):
             return error("with x, claimed is a vector (or one number with component)")
-        row = tuple(p for p in claim.claimed if isinstance(p, Printed))
+        row = tuple(p for p in fields.claimed if isinstance(p, Printed))
         whole = Check(
             name,
             tuple(compare(p, v, context.tolerance) for p, v in zip(row, product, strict=True)),
             vector=True,
-            how="x·W" if claim.name else "",
+            how="x·W" if fields.name else "",
         )
         return combine([whole], what=name, details=workings, value=tuple(product))
-    inputs = claim.X or ()
-    rows = select_rows(_rows_field(claim.claimed), claim.tokens, len(inputs))
+    inputs = fields.X or ()
+    rows = select_rows(_rows_field(fields.claimed), fields.tokens, len(inputs))
     checks: list[Check | str] = []
     details: list[str] = []
     values: list[float] = []
     for index, printed_row in rows:
-        label = claim.tokens[index] if claim.tokens else str(index)
-        if claim.tokens:
+        label = fields.tokens[index] if fields.tokens else str(index)
+        if fields.tokens:
             row_name = f"{name}_{label}"
         else:
-            row_name = f"{claim.name}[{index}]" if claim.name else f"(X·W)[{index}]"
-        product = _project(inputs[index], claim.W)
+            row_name = f"{fields.name}[{index}]" if fields.name else f"(X·W)[{index}]"
+        product = _project(inputs[index], fields.W)
         if len(printed_row) != len(product):
             return error(
                 f"{row_name} has {len(printed_row)} printed elements but x·W has {len(product)}"
@@ -192,11 +192,11 @@ def check(claim: Input, context: Context) -> Outcome:
                     for p, v in zip(printed_row, product, strict=True)
                 ),
                 vector=True,
-                how=f"x_{label}·W" if claim.tokens else f"X[{index}]·W",
+                how=f"x_{label}·W" if fields.tokens else f"X[{index}]·W",
             )
         )
         details.extend(
-            f"{row_name}[{j}] = {_element_working(inputs[index], claim.W, j)} = {number_text(v)}"
+            f"{row_name}[{j}] = {_element_working(inputs[index], fields.W, j)} = {number_text(v)}"
             for j, v in enumerate(product)
         )
         values.extend(product)

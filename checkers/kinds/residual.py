@@ -29,8 +29,8 @@ from dataclasses import replace
 
 from pydantic import model_validator
 
+from checkers.kinds.base import Context, KindInput, Outcome, PrintedVector, from_comparisons
 from checkers.numbers import compare
-from checkers.outcome import Context, KindInput, Outcome, PrintedVector, from_comparisons
 
 __all__ = ["Input", "check"]
 
@@ -54,16 +54,16 @@ class Input(KindInput):
         return self
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """F(x) + x from the printed vectors, compared element by element."""
-    x = [p.value for p in claim.x]
-    f_x = [p.value for p in claim.f_x]
+    x = [p.value for p in fields.x]
+    f_x = [p.value for p in fields.f_x]
     total = [a + b for a, b in zip(f_x, x, strict=True)]
     comparisons = [
-        compare(p, v, context.tolerance) for p, v in zip(claim.claimed, total, strict=True)
+        compare(p, v, context.tolerance) for p, v in zip(fields.claimed, total, strict=True)
     ]
-    x_text = "[" + ", ".join(p.text for p in claim.x) + "]"
-    f_text = "[" + ", ".join(p.text for p in claim.f_x) + "]"
+    x_text = "[" + ", ".join(p.text for p in fields.x) + "]"
+    f_text = "[" + ", ".join(p.text for p in fields.f_x) + "]"
     outcome = from_comparisons(
         comparisons,
         what=f"F(x) + x = {f_text} + {x_text}",
@@ -79,7 +79,7 @@ def check(claim: Input, context: Context) -> Outcome:
     )
     for description, values in slips:
         if all(
-            compare(p, v, context.tolerance).ok for p, v in zip(claim.claimed, values, strict=True)
+            compare(p, v, context.tolerance).ok for p, v in zip(fields.claimed, values, strict=True)
         ):
             message = f"{outcome.message} — the claimed values are {description}"
             return replace(outcome, message=message)

@@ -42,14 +42,14 @@ import math
 import re
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, PlainValidator, model_validator
 
 from checkers.data import find_model, parse_count
+from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, error, from_comparisons
 from checkers.numbers import UNITS, NumberError, Printed, Tolerance, compare, parse_printed
-from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, error, from_comparisons
 
 __all__ = ["LAW_TOLERANCE", "Input", "Law", "LawRow", "check", "parse_law"]
 
@@ -311,11 +311,11 @@ def _reference_row(name: str) -> LawRow:
     return LawRow(spec.name, {k: v for k, v in values.items() if v is not None})
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """The ratio form against the printed ratio, or the law form against its data."""
-    if claim.law is not None:
-        return _check_law(claim, parse_law(claim.law), context)
-    return _check_ratio(claim, context)
+    if fields.law is not None:
+        return _check_law(fields, parse_law(fields.law), context)
+    return _check_ratio(fields, context)
 
 
 def _superscript(power: float) -> str:
@@ -324,21 +324,21 @@ def _superscript(power: float) -> str:
     return f"^{power:g}"
 
 
-def _check_ratio(claim: Input, context: Context) -> Outcome:
-    assert claim.claimed is not None
-    power = claim.exponent.value if claim.exponent is not None else 2.0
-    if claim.factor is not None:
-        growth = claim.factor.value
-        what = f"{claim.factor.text} (×{growth:g}): {growth:g}{_superscript(power)}"
+def _check_ratio(fields: Input, context: Context) -> Outcome:
+    assert fields.claimed is not None
+    power = fields.exponent.value if fields.exponent is not None else 2.0
+    if fields.factor is not None:
+        growth = fields.factor.value
+        what = f"{fields.factor.text} (×{growth:g}): {growth:g}{_superscript(power)}"
     else:
-        assert claim.base_n is not None and claim.n is not None
-        growth = claim.n.value / claim.base_n.value
+        assert fields.base_n is not None and fields.n is not None
+        growth = fields.n.value / fields.base_n.value
         sup = _superscript(power)
-        what = f"({claim.n.text} / {claim.base_n.text}){sup} = {growth:.6g}{sup}"
+        what = f"({fields.n.text} / {fields.base_n.text}){sup} = {growth:.6g}{sup}"
     ratio = growth**power
     if not math.isfinite(ratio):
-        return error(f"{what} overflows", claim.claimed.text)
-    comparison = compare(claim.claimed, ratio, context.tolerance)
+        return error(f"{what} overflows", fields.claimed.text)
+    comparison = compare(fields.claimed, ratio, context.tolerance)
     outcome = from_comparisons(
         [comparison],
         what=what,
@@ -346,20 +346,16 @@ def _check_ratio(claim: Input, context: Context) -> Outcome:
     )
     if (
         outcome.verdict == "fail"
-        and claim.claimed.unit is UNITS["×"]
-        and not any(ch.isdigit() for ch in claim.claimed.text)
+        and fields.claimed.unit is UNITS["×"]
+        and not any(ch.isdigit() for ch in fields.claimed.text)
     ):
         # A phrase such as 翻两番: suggest the phrase for the right ratio when there is one.
         fixed = _phrase_for(ratio)
-        return Outcome(
-            outcome.verdict,
-            outcome.claimed,
-            outcome.expected,
-            outcome.tolerance,
-            f"{what} = {ratio:g}× ({fixed}), not {claim.claimed.text} (×{claim.claimed.value:g})",
-            ((claim.claimed.text, fixed),),
-            outcome.details,
-            outcome.value,
+        printed = fields.claimed
+        return replace(
+            outcome,
+            message=f"{what} = {ratio:g}× ({fixed}), not {printed.text} (×{printed.value:g})",
+            corrections=((printed.text, fixed),),
         )
     return outcome
 
@@ -408,8 +404,8 @@ def _ratio_text(law: Law, factors: Sequence[tuple[str, int]]) -> str:
     return f"{law.left}/({product})" if len(factors) > 1 else f"{law.left}/{product}"
 
 
-def _check_law(claim: Input, law: Law, context: Context) -> Outcome:
-    rows = claim.data_rows()
+def _check_law(fields: Input, law: Law, context: Context) -> Outcome:
+    rows = fields.data_rows()
     tolerance = context.tolerance or LAW_TOLERANCE
     fit = _fit(law, law.factors, rows, tolerance, law.constant)
     if fit is None:
@@ -443,14 +439,14 @@ def _check_law(claim: Input, law: Law, context: Context) -> Outcome:
             f"{_percent(tolerance)} of {against}"
         )
         return Outcome(
-            "pass",
-            law.text,
-            f"{ratio_name} ≈ {_number_text(fit.center)}",
-            tolerance.reason,
-            message,
-            (),
-            tuple(details),
-            fit.center,
+            verdict="pass",
+            claimed=law.text,
+            expected=f"{ratio_name} ≈ {_number_text(fit.center)}",
+            tolerance=tolerance.reason,
+            message=message,
+            corrections=(),
+            details=tuple(details),
+            value=fit.center,
         )
     message = (
         f"{stated} does not hold: {ratio_name} is {per_row} — a spread of ×{fit.spread:.2g}, "
@@ -474,14 +470,14 @@ def _check_law(claim: Input, law: Law, context: Context) -> Outcome:
             f"{', '.join(n for n, _ in law.factors)} fits either"
         )
     return Outcome(
-        "fail",
-        law.text,
-        f"{ratio_name} not constant (spread ×{fit.spread:.2g})",
-        tolerance.reason,
-        message,
-        (),
-        tuple(details),
-        fit.center,
+        verdict="fail",
+        claimed=law.text,
+        expected=f"{ratio_name} not constant (spread ×{fit.spread:.2g})",
+        tolerance=tolerance.reason,
+        message=message,
+        corrections=(),
+        details=tuple(details),
+        value=fit.center,
     )
 
 

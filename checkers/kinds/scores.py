@@ -40,25 +40,25 @@ Inputs are taken exactly as printed; each claimed score is compared at its print
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field, model_validator
 
+from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
 from checkers.matrices import (
     Check,
     PrintedMatrix,
     PrintedRows,
     Row,
     combine,
+    divisor_checks,
     number_text,
     select_rows,
 )
 from checkers.numbers import Printed, compare
-from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
 
-__all__ = ["Input", "check", "divisor_checks"]
+__all__ = ["Input", "check"]
 
 
 class Input(KindInput):
@@ -128,33 +128,6 @@ class Input(KindInput):
         return self
 
 
-def divisor_checks(
-    divide_by: Printed | None, scale: str, d_k: int | None, width: int, context: Context
-) -> tuple[float, str, list[Check]]:
-    """The divisor to use, its text for messages, and a check that a printed √d_k is right.
-
-    ``divide_by`` is used as printed (the lesson divided by 1.41, not by 1.41421…); when d_k is
-    also stated, the printed divisor must itself be √d_k at its printed precision.
-    """
-    checks: list[Check] = []
-    if divide_by is not None:
-        if d_k is not None:
-            root = math.sqrt(d_k)
-            checks.append(
-                Check(f"√d_k (d_k = {d_k})", (compare(divide_by, root, context.tolerance),))
-            )
-        return divide_by.value, _bare(divide_by.text), checks
-    if scale == "sqrt_dk":
-        dimension = d_k if d_k is not None else width
-        return math.sqrt(dimension), f"√{dimension}", checks
-    return 1.0, "", checks
-
-
-def _bare(text: str) -> str:
-    """A printed number without its "about" mark: ``≈1.41`` → ``1.41``."""
-    return re.sub(r"^(?:≈|~|∼|约|大约|about\s)\s*", "", text)
-
-
 def _dot(q: Sequence[Printed], k: Sequence[Printed]) -> float:
     return math.fsum(a.value * b.value for a, b in zip(q, k, strict=True))
 
@@ -163,25 +136,25 @@ def _working(q: Sequence[Printed], k: Sequence[Printed]) -> str:
     return " + ".join(f"{a.text}×{b.text}" for a, b in zip(q, k, strict=True))
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Recompute each score from the printed vectors and compare with the printed values."""
-    if claim.q is not None and claim.k is not None:
-        return _single(claim, claim.q, claim.k, context)
-    if claim.Q is None or claim.K is None or isinstance(claim.claimed, Printed):
+    if fields.q is not None and fields.k is not None:
+        return _single(fields, fields.q, fields.k, context)
+    if fields.Q is None or fields.K is None or isinstance(fields.claimed, Printed):
         return error("a score matrix needs Q, K and printed score rows")
     divisor, divisor_text, items = divisor_checks(
-        claim.divide_by, claim.scale, claim.d_k, len(claim.Q[0]), context
+        fields.divide_by, fields.scale, fields.d_k, len(fields.Q[0]), context
     )
     checks: list[Check | str] = list(items)
-    keys = claim.key_tokens or claim.tokens
+    keys = fields.key_tokens or fields.tokens
     values: list[float] = []
-    for i, printed_row in select_rows(claim.claimed, claim.tokens, len(claim.Q)):
-        query = claim.tokens[i] if claim.tokens else str(i)
+    for i, printed_row in select_rows(fields.claimed, fields.tokens, len(fields.Q)):
+        query = fields.tokens[i] if fields.tokens else str(i)
         for j, printed in enumerate(printed_row):
             key = keys[j] if keys else str(j)
-            raw = _dot(claim.Q[i], claim.K[j])
+            raw = _dot(fields.Q[i], fields.K[j])
             value = raw / divisor
-            working = _working(claim.Q[i], claim.K[j])
+            working = _working(fields.Q[i], fields.K[j])
             how = f"Q_{query}·K_{key} = " + (
                 f"({working}) / {divisor_text}" if divisor_text else working
             )
@@ -195,49 +168,51 @@ def check(claim: Input, context: Context) -> Outcome:
     return combine(checks, what=what, value=tuple(values))
 
 
-def _single(claim: Input, q: Row, k: Row, context: Context) -> Outcome:
-    if not isinstance(claim.claimed, Printed):
+def _single(fields: Input, q: Row, k: Row, context: Context) -> Outcome:
+    if not isinstance(fields.claimed, Printed):
         return error("with q and k, claimed is one printed score")
     divisor, divisor_text, items = divisor_checks(
-        claim.divide_by, claim.scale, claim.d_k, len(q), context
+        fields.divide_by, fields.scale, fields.d_k, len(q), context
     )
     checks: list[Check | str] = []
-    name = claim.name or "score"
+    name = fields.name or "score"
     raw = _dot(q, k)
     value = raw / divisor
     working = _working(q, k)
     details = [f"q·k = {working} = {number_text(raw)}"]
     if not divisor_text:
         checks.append(
-            Check(name, (compare(claim.claimed, value, context.tolerance),), how=f"q·k = {working}")
+            Check(
+                name, (compare(fields.claimed, value, context.tolerance),), how=f"q·k = {working}"
+            )
         )
         return combine(checks, what=name, details=details, value=value)
     details.append(
         f"q·k / {divisor_text} = {number_text(raw)} / {divisor_text} = {number_text(value)}"
     )
     dot_ok = True
-    if claim.dot is not None:
+    if fields.dot is not None:
         dot_check = Check(
             f"{name} before dividing",
-            (compare(claim.dot, raw, context.tolerance),),
+            (compare(fields.dot, raw, context.tolerance),),
             how=f"q·k = {working}",
         )
         dot_ok = dot_check.ok
         checks.append(dot_check)
     # In the quote the divisor comes after the dot product ("0.78 / 1.41 = 0.55").
     checks.extend(items)
-    scaled = compare(claim.claimed, value, context.tolerance)
+    scaled = compare(fields.claimed, value, context.tolerance)
     problem = ""
     note = ""
-    if not scaled.ok and claim.dot is not None:
-        from_printed = compare(claim.claimed, claim.dot.value / divisor, context.tolerance)
+    if not scaled.ok and fields.dot is not None:
+        from_printed = compare(fields.claimed, fields.dot.value / divisor, context.tolerance)
         if from_printed.ok and dot_ok:
             # The lesson divided its own (correctly rounded) dot product: a faithful step.
             scaled = from_printed
-            note = f"follows from the printed {claim.dot.text} / {divisor_text}"
+            note = f"follows from the printed {fields.dot.text} / {divisor_text}"
         elif from_printed.ok:
             problem = (
-                f"{name} = {claim.claimed.text} follows from the printed {claim.dot.text} / "
+                f"{name} = {fields.claimed.text} follows from the printed {fields.dot.text} / "
                 f"{divisor_text}, but q·k = {number_text(raw)}, so {name} = "
                 f"{number_text(raw)} / {divisor_text} = {scaled.describe()}"
             )
@@ -254,6 +229,6 @@ def _single(claim: Input, q: Row, k: Row, context: Context) -> Outcome:
         what=name,
         details=details,
         value=value,
-        claimed=claim.claimed.text,
+        claimed=fields.claimed.text,
         expected=final.full(),
     )

@@ -47,6 +47,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
+from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
 from checkers.matrices import (
     Check,
     Matrix,
@@ -56,94 +57,18 @@ from checkers.matrices import (
     number_text,
     printed_text,
     vector_text,
-    with_decimals,
 )
-from checkers.numbers import Comparison, Printed, Tolerance, compare, printed_tolerance
+from checkers.numbers import Comparison, Printed, compare, printed_tolerance
 from checkers.numerics import UndefinedError, softmax
-from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
+from checkers.probability import (
+    compare_probability,
+    places,
+    probability_decimals,
+    range_problems,
+    sum_problem,
+)
 
-__all__ = [
-    "DEFAULT_DECIMALS",
-    "Input",
-    "check",
-    "compare_probability",
-    "probability_decimals",
-    "range_problems",
-    "sum_problem",
-]
-
-DEFAULT_DECIMALS = 2
-"""Decimals a whole-number 0 or 1 is read at when no printed probability has decimals."""
-
-
-def probability_decimals(rows: Sequence[Sequence[Printed]]) -> int:
-    """The finest decimals printed among the probabilities of a claim (2 when all are whole)."""
-    decimals = [p.decimals for row in rows for p in row if p.decimals > 0 and p.exponent == 0]
-    return max(decimals) if decimals else DEFAULT_DECIMALS
-
-
-def _whole(printed: Printed) -> bool:
-    return printed.decimals == 0 and printed.exponent == 0 and printed.unit is None
-
-
-def probability_tolerance(printed: Printed, decimals: int, context: Context) -> Tolerance:
-    """The tolerance of one printed probability (a claim's override first)."""
-    if context.tolerance is not None:
-        return context.tolerance
-    if _whole(printed) and printed.value in (0.0, 1.0):
-        half = 0.5 * 10.0**-decimals
-        return Tolerance(
-            absolute=half,
-            relative=0.0,
-            reason=(
-                f"±{number_text(half)}: a printed whole 0 or 1 among probabilities is exact, "
-                f"read at {_places(decimals)}"
-            ),
-        )
-    return printed_tolerance(printed)
-
-
-def compare_probability(
-    printed: Printed, value: float, decimals: int, context: Context
-) -> Comparison:
-    """Compare a printed probability, reading a whole-number 0 or 1 at ``decimals`` decimals."""
-    tolerance = probability_tolerance(printed, decimals, context)
-    if _whole(printed) and printed.value in (0.0, 1.0):
-        # Keep the printed text; only the precision (and so the suggested fix) changes.
-        comparison = compare(with_decimals(printed, decimals), value, tolerance)
-        return comparison if not comparison.ok else replace(comparison, corrected=printed.text)
-    return compare(printed, value, tolerance)
-
-
-def _places(decimals: int) -> str:
-    return "1 decimal" if decimals == 1 else f"{decimals} decimals"
-
-
-def sum_problem(label: str, row: Sequence[Printed], decimals: int, context: Context) -> str | None:
-    """Why a printed probability row cannot sum to 1 within its rounding, or None."""
-    total = math.fsum(p.value for p in row)
-    slack = math.fsum(
-        probability_tolerance(p, decimals, context).absolute
-        if context.tolerance is None or context.tolerance.relative == 0
-        else max(context.tolerance.absolute, context.tolerance.relative * abs(p.value))
-        for p in row
-    )
-    if abs(total - 1.0) <= slack + 1e-12:
-        return None
-    return (
-        f"{label} {printed_text(row)} sums to {number_text(total)}, not 1: {len(row)} printed "
-        f"entries may move the sum by at most ±{number_text(slack)} (each entry's rounding)"
-    )
-
-
-def range_problems(label: str, row: Sequence[Printed], names: Sequence[str]) -> list[str]:
-    """A message for every printed probability outside [0, 1]."""
-    return [
-        f"{names[j] if j < len(names) else f'{label}[{j}]'} = {p.text} is not a probability "
-        "(outside [0, 1])"
-        for j, p in enumerate(row)
-        if p.value < 0 or p.value > 1
-    ]
+__all__ = ["Input", "check"]
 
 
 def _no_masked_scores(value: Any) -> Any:
@@ -238,72 +163,74 @@ def _rows(value: Row | Matrix) -> list[Row]:
     return [tuple(p for p in value if isinstance(p, Printed))]
 
 
-def _row_names(claim: Input, count: int) -> list[str]:
+def _row_names(fields: Input, count: int) -> list[str]:
     """How each row is named: its token, its 0-based index, or (one row) the claim's name."""
-    if not _is_matrix(claim.claimed):
-        return [claim.name or "softmax"]
-    if len(claim.tokens) == count:
-        return list(claim.tokens)
+    if not _is_matrix(fields.claimed):
+        return [fields.name or "softmax"]
+    if len(fields.tokens) == count:
+        return list(fields.tokens)
     return [str(i) for i in range(count)]
 
 
-def _column_names(claim: Input, width: int) -> list[str]:
-    if claim.key_tokens:
-        return list(claim.key_tokens)
-    if len(claim.tokens) == width:
-        return list(claim.tokens)
+def _column_names(fields: Input, width: int) -> list[str]:
+    if fields.key_tokens:
+        return list(fields.key_tokens)
+    if len(fields.tokens) == width:
+        return list(fields.tokens)
     return [str(j) for j in range(width)]
 
 
-def _element_names(claim: Input, row_name: str, columns: Sequence[str]) -> tuple[str, ...]:
-    if _is_matrix(claim.claimed):
+def _element_names(fields: Input, row_name: str, columns: Sequence[str]) -> tuple[str, ...]:
+    if _is_matrix(fields.claimed):
         return tuple(f"weight({row_name}, {column})" for column in columns)
     return tuple(f"{row_name}[{column}]" for column in columns)
 
 
-def _label(claim: Input, row_name: str) -> str:
-    return f"row {row_name}" if _is_matrix(claim.claimed) else row_name
+def _label(fields: Input, row_name: str) -> str:
+    return f"row {row_name}" if _is_matrix(fields.claimed) else row_name
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Recompute softmax of each printed score row and compare; check every row sums to 1."""
-    claimed_rows = _rows(claim.claimed)
+    claimed_rows = _rows(fields.claimed)
     decimals = probability_decimals(claimed_rows)
-    row_names = _row_names(claim, len(claimed_rows))
-    columns = _column_names(claim, len(claimed_rows[0]))
-    if claim.claimed_only or claim.scores is None:
-        return _claimed_only(claim, claimed_rows, row_names, columns, decimals, context)
-    temperature = claim.temperature.value if claim.temperature is not None else 1.0
-    over_t = f" / {claim.temperature.text}" if claim.temperature is not None else ""
+    row_names = _row_names(fields, len(claimed_rows))
+    columns = _column_names(fields, len(claimed_rows[0]))
+    if fields.claimed_only or fields.scores is None:
+        return _claimed_only(fields, claimed_rows, row_names, columns, decimals, context)
+    temperature = fields.temperature.value if fields.temperature is not None else 1.0
+    over_t = f" / {fields.temperature.text}" if fields.temperature is not None else ""
     items: list[Check | str] = []
     details: list[str] = []
     values: list[float] = []
     chain_ok = False
-    if claim.exp_values is not None or claim.sum is not None:
-        intermediates = _intermediates(claim, _rows(claim.scores)[0], temperature, context, details)
+    if fields.exp_values is not None or fields.sum is not None:
+        intermediates = _intermediates(
+            fields, _rows(fields.scores)[0], temperature, context, details
+        )
         items.extend(intermediates)
         chain_ok = all(isinstance(i, Check) and i.ok for i in intermediates)
-    for row_name, scores, row in zip(row_names, _rows(claim.scores), claimed_rows, strict=True):
-        label = _label(claim, row_name)
+    for row_name, scores, row in zip(row_names, _rows(fields.scores), claimed_rows, strict=True):
+        label = _label(fields, row_name)
         try:
             weights = [float(w) for w in softmax([s.value for s in scores], temperature)]
         except UndefinedError as undefined:
             return error(f"{label}: {undefined}", printed_text(row))
-        names = _element_names(claim, row_name, columns)
+        names = _element_names(fields, row_name, columns)
         comparisons: list[Comparison] = []
         notes: list[str] = []
         for j, (p, w) in enumerate(zip(row, weights, strict=True)):
             comparison = compare_probability(p, w, decimals, context)
-            if not comparison.ok and chain_ok and claim.exp_values and claim.sum:
+            if not comparison.ok and chain_ok and fields.exp_values and fields.sum:
                 chained = compare_probability(
-                    p, claim.exp_values[j].value / claim.sum.value, decimals, context
+                    p, fields.exp_values[j].value / fields.sum.value, decimals, context
                 )
                 if chained.ok:
                     # A faithful step from the printed exp value and total, both checked above.
                     comparison = chained
                     notes.append(
                         f"{names[j]} follows from the printed "
-                        f"{claim.exp_values[j].text} / {claim.sum.text}"
+                        f"{fields.exp_values[j].text} / {fields.sum.text}"
                     )
             comparisons.append(comparison)
         items.append(
@@ -321,12 +248,12 @@ def check(claim: Input, context: Context) -> Outcome:
         if problem:
             items.append(problem)
         values.extend(weights)
-    what = claim.name or ("softmax" if not _is_matrix(claim.claimed) else "softmax table")
+    what = fields.name or ("softmax" if not _is_matrix(fields.claimed) else "softmax table")
     return combine(items, what=what, details=details, value=tuple(values))
 
 
 def _claimed_only(
-    claim: Input,
+    fields: Input,
     claimed_rows: Sequence[Row],
     row_names: Sequence[str],
     columns: Sequence[str],
@@ -336,8 +263,8 @@ def _claimed_only(
     """Illustrative weights: only each row's sum and range can be checked."""
     problems: list[Check | str] = []
     for row_name, row in zip(row_names, claimed_rows, strict=True):
-        label = _label(claim, row_name)
-        problems.extend(range_problems(label, row, _element_names(claim, row_name, columns)))
+        label = _label(fields, row_name)
+        problems.extend(range_problems(label, row, _element_names(fields, row_name, columns)))
         problem = sum_problem(label, row, decimals, context)
         if problem:
             problems.append(problem)
@@ -346,20 +273,20 @@ def _claimed_only(
         "so the weights themselves cannot be recomputed"
     )
     half = number_text(0.5 * 10.0**-decimals)
-    places = _places(decimals)
+    precision = places(decimals)
     tolerance = (
         context.tolerance.reason
         if context.tolerance is not None
-        else f"each row may sum to 1 ± n × ±{half} (n entries printed to {places})"
+        else f"each row may sum to 1 ± n × ±{half} (n entries printed to {precision})"
     )
     claimed_text = ", ".join(printed_text(row) for row in claimed_rows)
     if not problems:
         return Outcome(
-            "pass",
-            claimed_text,
-            "each row sums to 1, every entry in [0, 1]",
-            tolerance,
-            f"every row sums to 1 and every weight is in [0, 1] ({tolerance}); {only}",
+            verdict="pass",
+            claimed=claimed_text,
+            expected="each row sums to 1, every entry in [0, 1]",
+            tolerance=tolerance,
+            message=f"every row sums to 1 and every weight is in [0, 1] ({tolerance}); {only}",
         )
     outcome = combine(
         problems,
@@ -383,7 +310,7 @@ def _order_hint(comparisons: Sequence[Comparison]) -> list[str]:
 
 
 def _intermediates(
-    claim: Input,
+    fields: Input,
     scores: Row,
     temperature: float,
     context: Context,
@@ -395,32 +322,32 @@ def _intermediates(
     over_t = "(s/T)" if temperature != 1 else ""
     details.append(f"exp{over_t}: {vector_text(exact)}, total {number_text(total)}")
     items: list[Check | str] = []
-    if claim.exp_values is not None:
+    if fields.exp_values is not None:
         names = tuple(f"exp({s.text})" for s in scores)
         items.append(
             Check(
                 "exp(scores)",
                 tuple(
                     compare(p, v, context.tolerance)
-                    for p, v in zip(claim.exp_values, exact, strict=True)
+                    for p, v in zip(fields.exp_values, exact, strict=True)
                 ),
                 vector=True,
                 element_names=names,
             )
         )
-    if claim.sum is not None:
-        against_exact = compare(claim.sum, total, context.tolerance)
+    if fields.sum is not None:
+        against_exact = compare(fields.sum, total, context.tolerance)
         note = ""
         problem = ""
-        if not against_exact.ok and claim.exp_values is not None:
-            printed_total = math.fsum(p.value for p in claim.exp_values)
-            against_printed = compare(claim.sum, printed_total, context.tolerance)
+        if not against_exact.ok and fields.exp_values is not None:
+            printed_total = math.fsum(p.value for p in fields.exp_values)
+            against_printed = compare(fields.sum, printed_total, context.tolerance)
             # The printed terms stand for intervals; their total's interval must hold the truth.
-            spread = math.fsum(printed_tolerance(p).absolute for p in claim.exp_values)
+            spread = math.fsum(printed_tolerance(p).absolute for p in fields.exp_values)
             if against_printed.ok and abs(printed_total - total) <= spread + 1e-12:
                 note = (
-                    f"{claim.sum.text} is the total of the printed exp values "
-                    f"{' + '.join(p.text for p in claim.exp_values)}; the exact total "
+                    f"{fields.sum.text} is the total of the printed exp values "
+                    f"{' + '.join(p.text for p in fields.exp_values)}; the exact total "
                     f"{against_exact.describe()} lies within their rounding"
                 )
                 items.append(
@@ -429,7 +356,7 @@ def _intermediates(
                 return items
             if not against_printed.ok:
                 problem = (
-                    f"the total {claim.sum.text} is neither the exact Σexp = "
+                    f"the total {fields.sum.text} is neither the exact Σexp = "
                     f"{against_exact.describe()} nor the total of the printed exp values "
                     f"({number_text(printed_total)})"
                 )

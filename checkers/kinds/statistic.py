@@ -64,8 +64,8 @@ from checkers.expr import (
     names,
     parse,
 )
+from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, error
 from checkers.numbers import compare
-from checkers.outcome import Context, KindInput, Outcome, PrintedNumber, error
 
 __all__ = ["Input", "check"]
 
@@ -334,38 +334,38 @@ class _Part:
     corrections: tuple[tuple[str, str], ...] = ()
 
 
-def check(claim: Input, context: Context) -> Outcome:
+def check(fields: Input, context: Context) -> Outcome:
     """Derive the moment symbolically and judge each claimed statement about it."""
-    scale = _scale_expr(claim.scale)
-    scale_text = " ".join((claim.scale or "none").split())
+    scale = _scale_expr(fields.scale)
+    scale_text = " ".join((fields.scale or "none").split())
     if scale.is_positive is not True:
         # Dividing by zero (d_k − 64 at d_k = 64) is undefined, and a negative divisor is no
         # normalisation; sympy must prove positivity for every d_k ≥ 1.
         return error(
             f"scale {scale_text} = {_show(scale)} is not positive for every d_k ≥ 1: dividing "
             "by 0 is undefined and a negative divisor is no normalisation",
-            claim.claimed or "",
+            fields.claimed or "",
         )
     moments = _derive(scale, scale_text)
-    expected = moments.of(claim.moment)
+    expected = moments.of(fields.moment)
     quantity = "q·k" if scale == 1 else f"q·k/{_wrap(scale)}"
-    what = _what(claim.moment, quantity)
+    what = _what(fields.moment, quantity)
     details = list(moments.steps)
     parts: list[_Part] = []
-    if claim.claimed is not None:
-        parts.append(_symbolic_part(claim, claim.claimed, moments, scale, quantity))
+    if fields.claimed is not None:
+        parts.append(_symbolic_part(fields, fields.claimed, moments, scale, quantity))
     value: float | None = None
-    if claim.d_k is not None:
-        at_d_k = expected.subs(_d_k(), claim.d_k)
+    if fields.d_k is not None:
+        at_d_k = expected.subs(_d_k(), fields.d_k)
         value = float(at_d_k)
-        details.append(f"at d_k = {claim.d_k}: {what} = {_show(expected)} = {_show(at_d_k)}")
-        details.append(_monte_carlo(claim.d_k, float(scale.subs(_d_k(), claim.d_k))))
-        if claim.claimed_value is not None:
-            parts.append(_numeric_part(claim, value, at_d_k, what, context))
+        details.append(f"at d_k = {fields.d_k}: {what} = {_show(expected)} = {_show(at_d_k)}")
+        details.append(_monte_carlo(fields.d_k, float(scale.subs(_d_k(), fields.d_k))))
+        if fields.claimed_value is not None:
+            parts.append(_numeric_part(fields, value, at_d_k, what, context))
     elif expected.is_number:
         value = float(expected)
-    if claim.trend is not None:
-        parts.append(_trend_part(claim.trend, expected, what))
+    if fields.trend is not None:
+        parts.append(_trend_part(fields.trend, expected, what))
     failures = [part for part in parts if not part.ok]
     shown = failures or parts
     return Outcome(
@@ -384,30 +384,30 @@ _ASSUMPTION = "for independent entries with mean 0 and variance 1"
 _EXACT = "exact: derived symbolically with sympy"
 
 
-def _symbolic_part(claim: Input, text: str, moments: _Moments, scale: Any, quantity: str) -> _Part:
-    expected = moments.of(claim.moment)
-    what = _what(claim.moment, quantity)
+def _symbolic_part(fields: Input, text: str, moments: _Moments, scale: Any, quantity: str) -> _Part:
+    expected = moments.of(fields.moment)
+    what = _what(fields.moment, quantity)
     stated = _symbolic(text, "claimed")
     shown_claim = " ".join(text.split())
     if _same(expected, stated):
         message = f"{what} = {shown_claim} holds exactly ({_ASSUMPTION})"
         return _Part(True, message, shown_claim, _show(expected), _EXACT)
     correct = _show(expected)
-    if claim.moment == "mean":
+    if fields.moment == "mean":
         message = f"{what} = {correct} for independent zero-mean entries, not {shown_claim}"
     elif scale != 1 and _same(stated, sp.Integer(1)):
         # The usual slip: a scale that was meant to normalise but does not.
         normaliser = _show(moments.std * scale)
         message = (
-            f"dividing by {_show(scale)} leaves {_MOMENT_NAME[claim.moment]} {correct}, not "
+            f"dividing by {_show(scale)} leaves {_MOMENT_NAME[fields.moment]} {correct}, not "
             f"{shown_claim}; dividing by {normaliser} normalises it"
         )
     else:
         message = f"{what} = {correct}, not {shown_claim}"
-    mixed_up = _mixed_up_moment(claim.moment, stated, moments, quantity)
+    mixed_up = _mixed_up_moment(fields.moment, stated, moments, quantity)
     if mixed_up:
         message += f" ({mixed_up})"
-    if claim.moment == "std" and stated.free_symbols:
+    if fields.moment == "std" and stated.free_symbols:
         message += f"; {shown_claim} would need variance {_show(sp.expand(stated**2))}"
     fix = ((shown_claim, _show(expected, approximate=False)),)
     return _Part(False, message, shown_claim, correct, _EXACT, fix)
@@ -430,10 +430,10 @@ def _what(moment: str, quantity: str) -> str:
     return f"{symbol}({quantity})" if moment == "std" else f"{symbol}[{quantity}]"
 
 
-def _numeric_part(claim: Input, value: float, exact: Any, what: str, context: Context) -> _Part:
-    assert claim.claimed_value is not None and claim.d_k is not None
-    comparison = compare(claim.claimed_value, value, context.tolerance)
-    at = f"{what} at d_k = {claim.d_k}"
+def _numeric_part(fields: Input, value: float, exact: Any, what: str, context: Context) -> _Part:
+    assert fields.claimed_value is not None and fields.d_k is not None
+    comparison = compare(fields.claimed_value, value, context.tolerance)
+    at = f"{what} at d_k = {fields.d_k}"
     printed = comparison.printed.text
     expected = f"{_show(exact)} → {comparison.corrected}"
     if not math.isfinite(value):

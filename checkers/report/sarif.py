@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote as url_quote
 
 from checkers import __version__
+from checkers.catalog import KINDS
 from checkers.files import write_atomic
 from checkers.finding import Finding
 from checkers.report import explain, location, needs_attention
@@ -44,20 +45,13 @@ def rule_id(finding: Finding) -> str:
 
 
 def _kind_summary(kind: str) -> str:
-    # The first docstring line of the kind module ("Kind ``arithmetic``: ..."), without RST.
-    from checkers.kinds import ALL_KINDS
-
-    module = ALL_KINDS.get(kind)
-    doc = (getattr(module, "__doc__", None) or "").strip()
-    first = doc.splitlines()[0] if doc else ""
-    return first.replace("``", "") or f"A {kind} claim in a lesson does not hold."
+    entry = KINDS.get(kind)
+    return entry.summary if entry is not None else f"A {kind} claim in a lesson does not hold."
 
 
 def _rules(findings: Sequence[Finding]) -> list[dict[str, Any]]:
-    from checkers.kinds import ALL_KINDS
-
     # Every registered kind, so rule indices do not depend on which kinds happen to fail.
-    kinds = sorted(set(ALL_KINDS) | {f.kind for f in findings if f.kind})
+    kinds = sorted(set(KINDS) | {f.kind for f in findings if f.kind})
     rules = [
         {
             "id": f"lessoncheck/{kind}",

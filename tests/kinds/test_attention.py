@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import attention
-from checkers.outcome import Context, Outcome
+from checkers.kinds.base import Context, Outcome
 
 EYE = [["1", "0"], ["0", "1"]]
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from checkers.kinds import ALL_KINDS
-from checkers.outcome import Context
+from checkers.kinds.base import Context
 from tests.cases import FIXTURES, load_cases
 
 

@@ -8,8 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import counting
+from checkers.kinds.base import Context
 from checkers.numbers import apply_corrections
-from checkers.outcome import Context
 
 
 def _check(**fields: Any) -> Any:

@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import masked_softmax
-from checkers.outcome import Context, Outcome
+from checkers.kinds.base import Context, Outcome
 
 RAW = [["0", "1", "2"], ["0", "0", "3"], ["1", "1", "1"]]
 

@@ -8,8 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import model_config
+from checkers.kinds.base import Context, Outcome
 from checkers.numbers import Tolerance, apply_corrections
-from checkers.outcome import Context, Outcome
 
 
 def _check(**fields: Any) -> Outcome:

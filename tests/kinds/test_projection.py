@@ -8,8 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import projection
+from checkers.kinds.base import Context, Outcome
 from checkers.numbers import Tolerance, apply_corrections
-from checkers.outcome import Context, Outcome
 
 W = [["0.1", "0.2"], ["0.3", "0.4"]]
 

@@ -8,8 +8,8 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import residual
+from checkers.kinds.base import Context, Outcome
 from checkers.numbers import apply_corrections
-from checkers.outcome import Context, Outcome
 
 
 def _check(fields: dict[str, Any]) -> Outcome:

@@ -10,8 +10,8 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import softmax
+from checkers.kinds.base import Context, Outcome
 from checkers.numbers import Tolerance, apply_corrections
-from checkers.outcome import Context, Outcome
 
 
 def _check(fields: dict[str, Any], context: Context | None = None) -> Outcome:

@@ -1,8 +1,9 @@
-"""What every claim kind shares: its input base class, the context it runs in, and its Outcome.
+"""What every claim kind shares: the interface of a kind module (:class:`Kind`), its input base
+class and field types, the context a check runs in, and its :class:`Outcome`.
 
 A kind module (``checkers/kinds/<kind>.py``) declares an ``Input`` model derived from
-:class:`KindInput` and one function ``check(input, context) -> Outcome``. Nothing in this module
-does I/O or knows about pytest, so kinds stay pure numerics.
+:class:`KindInput` and one function ``check(fields, context) -> Outcome``.
+Nothing in this module does I/O or knows about pytest, so kinds stay pure numerics.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, PlainValidator
 
@@ -28,16 +29,19 @@ from checkers.numbers import (
 
 __all__ = [
     "Context",
+    "Kind",
     "KindInput",
     "Outcome",
     "PrintedNumber",
     "PrintedVector",
+    "PrintedWholeNumber",
     "Verdict",
     "from_comparisons",
     "printed_text",
 ]
 
-Verdict = Literal["pass", "fail", "stale", "error"]
+Verdict = Literal["pass", "fail", "error"]
+"""What a check decides; ``stale`` (the quote is gone) is decided by anchoring, never by a kind."""
 
 
 def _printed(value: Any) -> Printed:
@@ -64,6 +68,20 @@ def _printed_vector(value: Any) -> tuple[Printed, ...]:
 
 PrintedNumber = Annotated[Printed, PlainValidator(_printed)]
 """A claim field holding one number as printed (its text keeps its precision)."""
+
+
+def _printed_whole(value: Any) -> Printed:
+    printed = _printed(value)
+    if printed.unit is not None and printed.unit.family != "count":
+        raise ValueError(f"expected a whole number such as 32 or 4096, got {printed.text!r}")
+    if printed.value <= 0 or printed.value != math.floor(printed.value):
+        raise ValueError(f"expected a positive whole number, got {printed.text!r}")
+    return printed
+
+
+PrintedWholeNumber = Annotated[Printed, PlainValidator(_printed_whole)]
+"""A claim field holding a positive whole number as printed (layers, heads, widths, tokens),
+possibly with a count unit (``4K`` tokens)."""
 PrintedVector = Annotated[tuple[Printed, ...], PlainValidator(_printed_vector)]
 """A claim field holding a vector of printed numbers, compared element by element in order."""
 
@@ -145,9 +163,14 @@ class Context:
     """Values of other claims this one takes as inputs (``uses:``), as printed."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Outcome:
-    """The verdict of one claim, with everything a reader needs to act on it."""
+    """The verdict of one claim, with everything a reader needs to act on it.
+
+    Built one way: with keywords (the fields are keyword-only), usually through
+    :func:`from_comparisons` (printed against recomputed values) or :func:`error` (the claim
+    could not be checked); a variant of an outcome is ``dataclasses.replace(outcome, ...)``.
+    """
 
     verdict: Verdict
     """pass, fail, or error (the claim could not be checked); stale is decided by anchoring."""
@@ -206,7 +229,16 @@ def from_comparisons(
     tolerance = "; ".join(tolerances)
     if not failures:
         message = f"{what} = {claimed} holds ({tolerance})"
-        return Outcome("pass", claimed, expected, tolerance, message, (), tuple(details), value)
+        return Outcome(
+            verdict="pass",
+            claimed=claimed,
+            expected=expected,
+            tolerance=tolerance,
+            message=message,
+            corrections=(),
+            details=tuple(details),
+            value=value,
+        )
     corrected = _join([c.corrected for c in comparisons], vector)
     if vector:
         wrong = ", ".join(
@@ -219,7 +251,14 @@ def from_comparisons(
         message = f"{what} is {failures[0].describe()}, not {claimed}"
     corrections = tuple((c.printed.text, c.corrected) for c in comparisons if not c.ok)
     return Outcome(
-        "fail", claimed, expected, tolerance, message, corrections, tuple(details), value
+        verdict="fail",
+        claimed=claimed,
+        expected=expected,
+        tolerance=tolerance,
+        message=message,
+        corrections=corrections,
+        details=tuple(details),
+        value=value,
     )
 
 
@@ -236,3 +275,17 @@ def _full(comparison: Comparison) -> str:
 
 def _join(parts: Sequence[str], vector: bool) -> str:
     return "[" + ", ".join(parts) + "]" if vector else ", ".join(parts)
+
+
+class Kind(Protocol):
+    """The interface every kind module provides (see :mod:`checkers.kinds`)."""
+
+    @property
+    def Input(self) -> type[KindInput]:
+        """The model of the YAML fields this kind reads."""
+        ...
+
+    # ``fields`` is the module's own Input; typed Any so each module may name its own model.
+    def check(self, fields: Any, context: Context, /) -> Outcome:
+        """Recompute the claim from its fields and judge it against the printed values."""
+        ...

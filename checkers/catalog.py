@@ -1,0 +1,97 @@
+"""Every claim kind by name: the module that checks it and the line that says what it checks.
+
+A table of plain data, importing nothing, so that what needs only the names or the summaries
+(the SARIF report's rules, "did you mean" for a misspelt kind) never imports a kind module, and
+with it numpy or sympy. :mod:`checkers.kinds` imports the modules from it on first use. Each
+summary is its module docstring's first line (a test holds them equal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["KINDS", "KindEntry"]
+
+
+@dataclass(frozen=True)
+class KindEntry:
+    """One registered kind."""
+
+    module: str
+    """The module implementing it (``checkers.kinds.<name>``)."""
+    summary: str
+    """What a claim of this kind states, in one line (the SARIF rule's full description)."""
+
+
+KINDS: dict[str, KindEntry] = {
+    "activation": KindEntry(
+        "checkers.kinds.activation",
+        "Kind activation: an activation function's values on stated inputs.",
+    ),
+    "arithmetic": KindEntry(
+        "checkers.kinds.arithmetic",
+        "Kind arithmetic: an expression, or an equation chain, equals the printed value.",
+    ),
+    "attention": KindEntry(
+        "checkers.kinds.attention",
+        "Kind attention: a worked self-attention example, stage by stage, and multi-head sizes.",
+    ),
+    "counting": KindEntry(
+        "checkers.kinds.counting",
+        "Kind counting: discrete counts that LLM lessons work out by hand.",
+    ),
+    "ffn": KindEntry(
+        "checkers.kinds.ffn",
+        "Kind ffn: the shapes and parameter count of a Transformer feed-forward block.",
+    ),
+    "identity": KindEntry(
+        "checkers.kinds.identity",
+        "Kind identity: an exact statement such as 512 = 8 × 64 or 3072 = 768 × 4.",
+    ),
+    "masked_softmax": KindEntry(
+        "checkers.kinds.masked_softmax",
+        "Kind masked_softmax: weights after masking a score matrix, and the mask itself.",
+    ),
+    "memory": KindEntry(
+        "checkers.kinds.memory",
+        "Kind memory: bytes of model weights, of a KV cache, or both, against a printed size.",
+    ),
+    "model_config": KindEntry(
+        "checkers.kinds.model_config",
+        "Kind model_config: a row of a model-size table, checked three ways.",
+    ),
+    "norm": KindEntry(
+        "checkers.kinds.norm",
+        "Kind norm: LayerNorm and RMSNorm statistics and normalised vectors of one printed input.",
+    ),
+    "positional": KindEntry(
+        "checkers.kinds.positional",
+        "Kind positional: positional encodings — sinusoidal PE values, RoPE angles, ALiBi slopes.",
+    ),
+    "projection": KindEntry(
+        "checkers.kinds.projection",
+        "Kind projection: a vector claimed to be x·W for a stated row vector x and matrix W.",
+    ),
+    "residual": KindEntry(
+        "checkers.kinds.residual",
+        "Kind residual: a residual (skip) connection's output F(x) + x, element by element.",
+    ),
+    "scaling": KindEntry(
+        "checkers.kinds.scaling",
+        "Kind scaling: how a cost grows (8k → 64×) or which product a quantity follows.",
+    ),
+    "scores": KindEntry(
+        "checkers.kinds.scores",
+        "Kind scores: attention scores q·k (optionally divided by √d_k) equal the printed values.",
+    ),
+    "softmax": KindEntry(
+        "checkers.kinds.softmax",
+        "Kind softmax: printed weights are the softmax of printed scores, and each row sums to 1.",
+    ),
+    "statistic": KindEntry(
+        "checkers.kinds.statistic",
+        "Kind statistic: a moment claimed for a random quantity, proven symbolically with sympy.",
+    ),
+}
+"""Kind name (the ``kind:`` field of a claim) → its entry. To add a kind, write
+``checkers/kinds/<name>.py`` and add it here."""
