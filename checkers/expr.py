@@ -51,6 +51,8 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple, TypeAlias, TypeVar
 
+from checkers import formulas
+
 __all__ = [
     "FUNCTIONS", "MAX_ABS_EXPONENT", "MAX_DEPTH", "MAX_EXACT_DIGITS", "MAX_LENGTH",
     "MAX_SERIES_TERMS", "MAX_TOKENS", "MAX_VECTOR", "ArithmeticSeries", "Binary", "Call",
@@ -342,26 +344,9 @@ def _sqrt(x: float, column: int) -> float:
     return math.sqrt(x)
 
 
-def _sigmoid(x: float, column: int) -> float:
-    # Two branches so that exp() never gets a large positive argument.
-    if x >= 0:
-        return 1.0 / (1.0 + math.exp(-x))
-    return math.exp(x) / (1.0 + math.exp(x))
-
-
-def _gelu(x: float, column: int) -> float:
-    # x·Φ(x) with Φ(x) = erfc(-x/√2)/2; erfc avoids 1 + erf(x) cancelling for x << 0.
-    return 0.0 if x == -math.inf else 0.5 * x * math.erfc(-x / math.sqrt(2.0))
-
-
-def _gelu_tanh(x: float, column: int) -> float:
-    # x*x*x rather than x**3: float ** raises OverflowError where * gives inf.
-    inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
-    return 0.0 if x == -math.inf else 0.5 * x * (1.0 + math.tanh(inner))
-
-
-def _silu(x: float, column: int) -> float:
-    return 0.0 if x == -math.inf else x * _sigmoid(x, column)
+def _formula(function: Callable[[float], float]) -> _Scalar:
+    """A function of :mod:`checkers.formulas` as the evaluator calls it (with a column)."""
+    return lambda x, _: function(x)
 
 
 _SCALAR_FUNCTIONS: dict[str, _Scalar] = {
@@ -369,8 +354,9 @@ _SCALAR_FUNCTIONS: dict[str, _Scalar] = {
     "log2": _log_of(math.log2), "log10": _log_of(math.log10), "sqrt": _sqrt,
     "sin": lambda x, _: math.sin(x), "cos": lambda x, _: math.cos(x),
     "tan": lambda x, _: math.tan(x), "tanh": lambda x, _: math.tanh(x),
-    "relu": lambda x, _: max(0.0, x), "abs": lambda x, _: abs(x),
-    "sigmoid": _sigmoid, "gelu": _gelu, "gelu_tanh": _gelu_tanh, "silu": _silu,
+    "relu": _formula(formulas.relu), "abs": lambda x, _: abs(x),
+    "sigmoid": _formula(formulas.sigmoid), "gelu": _formula(formulas.gelu),
+    "gelu_tanh": _formula(formulas.gelu_tanh), "silu": _formula(formulas.silu),
 }  # fmt: skip
 _AGGREGATES = frozenset({"max", "min", "sum", "mean", "softmax"})  # a vector or several numbers
 FUNCTIONS = frozenset(_SCALAR_FUNCTIONS) | _AGGREGATES
@@ -661,15 +647,10 @@ def _vector_op(op: str, a: Value, b: Value, column: int) -> Value:
 
 
 def _softmax(items: list[float], column: int) -> tuple[float, ...]:
-    top = max(items)
-    if top == -math.inf:
-        raise ExprError("softmax of a fully masked row is undefined", column)
-    if top == math.inf:
-        raise ExprError("softmax of an infinite input is undefined", column)
-    # Shifting by the maximum keeps every exp() at most 1; masked -∞ entries become 0.
-    weights = [math.exp(x - top) for x in items]
-    total = math.fsum(weights)
-    return tuple(w / total for w in weights)
+    try:
+        return tuple(formulas.softmax_values(items))
+    except formulas.UndefinedError as error:
+        raise ExprError(str(error), column) from None
 
 
 _Real = TypeVar("_Real", Fraction, float)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
+from checkers import formulas
 from checkers.expr import Binary, Call, Name, Node, Number, Unary, evaluate
 
 __all__ = ["literal_half_width", "printed_interval"]
@@ -26,8 +27,8 @@ _MONOTONE_UP: dict[str, Callable[[float], float]] = {
     "log10": math.log10,
     "sqrt": math.sqrt,
     "tanh": math.tanh,
-    "sigmoid": lambda x: 1.0 / (1.0 + math.exp(-x)),
-    "relu": lambda x: max(0.0, x),
+    "sigmoid": formulas.sigmoid,
+    "relu": formulas.relu,
 }
 
 

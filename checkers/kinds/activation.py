@@ -44,6 +44,7 @@ from typing import Any, Literal
 
 from pydantic import model_validator
 
+from checkers.formulas import gelu, gelu_tanh, relu, sigmoid, silu
 from checkers.kinds.base import (
     Context,
     KindInput,
@@ -53,7 +54,6 @@ from checkers.kinds.base import (
     from_comparisons,
 )
 from checkers.numbers import Comparison, Printed, Tolerance, compare
-from checkers.numerics import gelu, gelu_tanh, relu, sigmoid, silu
 
 __all__ = ["FUNCTIONS", "Input", "check"]
 

@@ -62,6 +62,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from checkers.formulas import UndefinedError, softmax
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, error
 from checkers.matrices import (
     Check,
@@ -76,7 +77,6 @@ from checkers.matrices import (
     vector_text,
 )
 from checkers.numbers import Tolerance, compare, parse_printed
-from checkers.numerics import UndefinedError, softmax
 from checkers.probability import compare_probability, probability_decimals, sum_problem
 
 __all__ = ["Input", "Stages", "check"]

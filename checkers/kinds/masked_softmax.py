@@ -64,11 +64,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
 from pydantic import Field, PlainValidator, model_validator
 
+from checkers.formulas import UndefinedError, softmax, softmax_rows
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
 from checkers.matrices import (
     Check,
@@ -81,7 +82,6 @@ from checkers.matrices import (
     vector_text,
 )
 from checkers.numbers import NumberError, Printed, parse_printed
-from checkers.numerics import FloatArray, UndefinedError, softmax
 from checkers.probability import (
     compare_probability,
     probability_decimals,
@@ -89,6 +89,9 @@ from checkers.probability import (
     range_problems,
     sum_problem,
 )
+
+if TYPE_CHECKING:
+    from checkers.formulas import FloatArray
 
 __all__ = ["Input", "check"]
 
@@ -690,10 +693,7 @@ def _best_fit(
     def weights(candidates: FloatArray) -> FloatArray:
         rows = np.tile(base, (candidates.size, 1))
         rows[:, slot] = candidates
-        rows -= rows.max(axis=1, keepdims=True)
-        exps = np.exp(rows)
-        result: FloatArray = exps / exps.sum(axis=1, keepdims=True)
-        return result
+        return softmax_rows(rows)
 
     def nearest(candidates: FloatArray) -> float:
         loss = ((weights(candidates) - target) ** 2).sum(axis=1)

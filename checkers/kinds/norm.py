@@ -55,9 +55,9 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from checkers.formulas import UndefinedError, layer_norm, rms_norm
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
 from checkers.numbers import Comparison, Printed, compare
-from checkers.numerics import UndefinedError, layer_norm, rms_norm
 
 __all__ = ["Input", "check"]
 

@@ -63,6 +63,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from checkers.expr import ExprError, evaluate, evaluate_exact, names, parse
+from checkers.formulas import UndefinedError, alibi_slopes, rope_angle, sinusoidal_pe
 from checkers.kinds.base import (
     Context,
     KindInput,
@@ -73,7 +74,6 @@ from checkers.kinds.base import (
     from_comparisons,
 )
 from checkers.numbers import Comparison, NumberError, Printed, compare, parse_printed
-from checkers.numerics import UndefinedError, alibi_slopes, rope_angle, sinusoidal_pe
 
 __all__ = ["Input", "TableColumn", "check"]
 

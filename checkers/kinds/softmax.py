@@ -47,6 +47,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
+from checkers.formulas import UndefinedError, softmax
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
 from checkers.matrices import (
     Check,
@@ -59,7 +60,6 @@ from checkers.matrices import (
     vector_text,
 )
 from checkers.numbers import Comparison, Printed, compare, printed_tolerance
-from checkers.numerics import UndefinedError, softmax
 from checkers.probability import (
     compare_probability,
     places,

@@ -1,19 +1,29 @@
-"""Shared numerics of the Transformer: the formulas the claim kinds recompute with.
+"""The Transformer's formulas, once: softmax, activations, normalisation, positional encodings.
 
-One place for softmax, activations, normalisation and positional encodings, so no kind carries
-its own copy. Pure functions on floats and numpy arrays; no I/O.
+Every kind, the expression evaluator (:mod:`checkers.expr`: ``gelu(1.0)``, ``softmax(...)``)
+and the interval rules (:mod:`checkers.intervals`) compute with these, so a value cannot differ
+with where it was asked. Each function is total on floats: limits are returned where they exist
+(GELU, SiLU of −∞ are 0; gelu_tanh of a huge x is x, cubing by multiplication so it reaches ∞
+instead of raising), and what a formula leaves undefined raises :class:`UndefinedError`.
+
+Pure functions on floats and numpy arrays; no I/O. numpy is imported by the array functions
+only, so evaluating a lesson's arithmetic never loads it.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from numpy.typing import NDArray
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    FloatArray = NDArray[np.float64]
 
 __all__ = [
-    "FloatArray",
+    "UndefinedError",
     "alibi_slopes",
     "gelu",
     "gelu_tanh",
@@ -25,9 +35,9 @@ __all__ = [
     "silu",
     "sinusoidal_pe",
     "softmax",
+    "softmax_rows",
+    "softmax_values",
 ]
-
-FloatArray = NDArray[np.float64]
 
 
 class UndefinedError(ArithmeticError):
@@ -35,11 +45,14 @@ class UndefinedError(ArithmeticError):
 
 
 def softmax(scores: Sequence[float] | FloatArray, temperature: float = 1.0) -> FloatArray:
-    """Softmax of one row; −∞ entries (masked) get weight 0. A fully masked row is undefined."""
+    """Softmax of one row as an array; −∞ entries (masked) get weight 0. A fully masked row,
+    an empty one, NaN or +∞ scores and a temperature ≤ 0 are undefined."""
+    import numpy as np
+
     if temperature <= 0:
         raise UndefinedError("softmax temperature must be positive")
     if not isinstance(scores, np.ndarray) and len(scores) <= _SMALL_ROW:
-        return np.array(_softmax_small([float(score) for score in scores], temperature))
+        return np.array(softmax_values([float(score) for score in scores], temperature))
     row = np.asarray(scores, dtype=np.float64)
     _check_row(
         row.size,
@@ -57,7 +70,11 @@ _SMALL_ROW = 64
 example, numpy's per-call overhead costs ten times the arithmetic."""
 
 
-def _softmax_small(row: list[float], temperature: float) -> list[float]:
+def softmax_values(row: Sequence[float], temperature: float = 1.0) -> list[float]:
+    """:func:`softmax` of a short row in plain Python (what :func:`softmax` uses up to
+    ``_SMALL_ROW`` entries, and what ``softmax(...)`` in lesson arithmetic computes)."""
+    if temperature <= 0:
+        raise UndefinedError("softmax temperature must be positive")
     _check_row(
         len(row),
         all(score == -math.inf for score in row),
@@ -78,19 +95,42 @@ def _check_row(size: int, all_masked: bool, any_undefined: bool) -> None:
         raise UndefinedError("softmax of NaN or +∞ scores is undefined")
 
 
+def softmax_rows(rows: FloatArray) -> FloatArray:
+    """Softmax of every row of a 2-D array at once (finite or −∞ entries, at least one finite
+    per row): the same formula, vectorised for fitting an unknown score on a grid."""
+    shifted = rows - rows.max(axis=1, keepdims=True)
+    exps = _np().exp(shifted)
+    result: FloatArray = exps / exps.sum(axis=1, keepdims=True)
+    return result
+
+
+def _np() -> Any:
+    import numpy as np
+
+    return np
+
+
 def relu(x: float) -> float:
     """max(0, x)."""
     return max(0.0, x)
 
 
 def gelu(x: float) -> float:
-    """Exact GELU, x·Φ(x) with the standard normal CDF (Hendrycks & Gimpel 2016)."""
-    return 0.5 * x * (1.0 + math.erf(x / math.sqrt(2.0)))
+    """Exact GELU, x·Φ(x) with the standard normal CDF (Hendrycks & Gimpel 2016); 0 at −∞."""
+    if x == -math.inf:
+        return 0.0
+    # Φ(x) = erfc(−x/√2)/2: for x << 0, 1 + erf(x/√2) cancels to 0 (GELU(−10) would be −0.0
+    # instead of −7.6e-23).
+    return 0.5 * x * math.erfc(-x / math.sqrt(2.0))
 
 
 def gelu_tanh(x: float) -> float:
-    """The tanh approximation of GELU used by GPT-2 and BERT."""
-    return 0.5 * x * (1.0 + math.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3)))
+    """The tanh approximation of GELU used by GPT-2 and BERT; 0 at −∞."""
+    if x == -math.inf:
+        return 0.0
+    # x*x*x rather than x**3: float ** raises OverflowError where * reaches inf (and tanh 1).
+    inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x * x * x)
+    return 0.5 * x * (1.0 + math.tanh(inner))
 
 
 def sigmoid(x: float) -> float:
@@ -102,8 +142,8 @@ def sigmoid(x: float) -> float:
 
 
 def silu(x: float) -> float:
-    """SiLU / Swish-1: x·sigmoid(x)."""
-    return x * sigmoid(x)
+    """SiLU / Swish-1: x·sigmoid(x); 0 at −∞."""
+    return 0.0 if x == -math.inf else x * sigmoid(x)
 
 
 def layer_norm(
@@ -114,7 +154,7 @@ def layer_norm(
     LayerNorm uses the population variance (divide by d, not d − 1). ``eps_inside_sqrt``
     chooses between √(var + ε) (PyTorch) and std + ε (some textbooks).
     """
-    values = np.asarray(x, dtype=np.float64)
+    values = _np().asarray(x, dtype=float)
     mean = float(values.mean())
     variance = float(((values - mean) ** 2).mean())
     std = math.sqrt(variance)
@@ -127,7 +167,7 @@ def layer_norm(
 
 def rms_norm(x: Sequence[float], epsilon: float = 0.0) -> tuple[float, FloatArray]:
     """(root mean square, normalised vector) as RMSNorm computes them."""
-    values = np.asarray(x, dtype=np.float64)
+    values = _np().asarray(x, dtype=float)
     rms = math.sqrt(float((values**2).mean()) + epsilon)
     if rms == 0:
         raise UndefinedError("RMSNorm of a zero vector with ε = 0 divides by zero")
