@@ -30,7 +30,7 @@ from pathlib import Path
 import atheris  # type: ignore[import-untyped]
 
 with atheris.instrument_imports(include=["checkers"]):
-    from checkers import anchors
+    from checkers import lesson as anchors
     from checkers.claims import HEADER_FIELDS, ClaimHeader
     from checkers.extract import draft_claims, to_claim_data
     from checkers.kinds import ALL_KINDS, KIND_MODULES
