@@ -3,18 +3,22 @@
 
 Plain Python 3 (standard library only); it does not import lessoncheck.
 
-For every ``<lesson>.key.yaml`` next to this script it checks that
+For every ``<lesson>.key.yaml`` in the corpus folder (the folder of this script, or the
+folder given on the command line, e.g. ``tests/corpus_blind``) it checks that
 
 * the lesson file exists, has 60-200 lines and its language prefix
   (``en-`` / ``zh-``) matches the key's ``language`` field;
 * every planted mistake points at a line that contains the ``printed`` text
-  (at ``col`` when given), has a known ``category``, and -- when an ``expr``
-  is given -- that the expression's value rounds to ``correct`` while it does
-  NOT round to ``printed`` (so the mistake is wrong beyond rounding);
+  (at ``col`` when given), has a known ``category`` (and, when given, a
+  ``tier`` of 1-3 and a known ``shape``), and -- when an ``expr`` is given --
+  that the expression's value rounds to ``correct`` while it does NOT round to
+  ``printed`` and differs from it by at least 2% (so the mistake is wrong
+  beyond rounding under any reading of the printed digits);
+* no two entries of a key point at the same line and column;
 * every entry of ``correct_statements`` points at its printed text and the
   printed value agrees with ``expr`` at the printed precision.
 
-Usage:  python3 tests/corpus/verify_keys.py [-v]
+Usage:  python3 tests/corpus/verify_keys.py [-v] [CORPUS_DIR]
 Exit status is 0 when every check passes.
 """
 import glob
@@ -25,7 +29,17 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CATEGORIES = {"chain", "units", "percent", "softmax", "heads", "model_table", "function"}
+# What is wrong: the first seven are arithmetic or lookup slips visible in the lesson's own
+# numbers; `domain` is a formula with a factor left out or wrong (KV heads forgotten, 2·N vs
+# 6·N), `fact` a published fact stated in prose that is not the model's.
+CATEGORIES = {"chain", "units", "percent", "softmax", "heads", "model_table", "function",
+              "domain", "fact"}
+# Where the number stands in the lesson (optional field, used by tests/corpus_blind).
+SHAPES = {"prose", "list", "table", "latex", "code", "output", "block", "diagram", "multiline"}
+# How much a reader needs to see the mistake: 1 on its face, 2 two places read together,
+# 3 domain knowledge (a formula or a published fact).
+TIERS = {1, 2, 3}
+MIN_RELATIVE_ERROR = 0.02
 
 
 # --------------------------------------------------------------------------
@@ -152,16 +166,28 @@ def load_key(path):
 # --------------------------------------------------------------------------
 def main(argv):
     verbose = "-v" in argv
+    dirs = [a for a in argv if not a.startswith("-")]
+    if len(dirs) > 1:
+        print("usage: verify_keys.py [-v] [CORPUS_DIR]")
+        return 2
+    corpus = os.path.abspath(dirs[0]) if dirs else HERE
+    if not os.path.isdir(corpus):
+        print("%s: not a directory" % corpus)
+        return 2
     problems = []
-    per_cat, per_lang, goods = {}, {}, 0
-    key_files = sorted(glob.glob(os.path.join(HERE, "*.key.yaml")))
+    per_cat, per_lang, per_tier, per_shape, goods = {}, {}, {}, {}, 0
+    key_files = sorted(glob.glob(os.path.join(corpus, "*.key.yaml")))
     if not key_files:
-        print("no key files found")
+        print("no key files found in %s" % corpus)
         return 1
 
     for kp in key_files:
         kname = os.path.basename(kp)
-        key = load_key(kp)
+        try:
+            key = load_key(kp)
+        except ValueError as exc:
+            problems.append(str(exc))
+            continue
         try:  # optional cross-check with PyYAML when it happens to be installed
             import yaml  # noqa: F401
             with open(kp, encoding="utf-8") as fh:
@@ -176,7 +202,7 @@ def main(argv):
         lesson = key.get("lesson")
         if lesson != kname.replace(".key.yaml", ".md"):
             bad("lesson field %r does not match key file name" % lesson)
-        lp = os.path.join(HERE, str(lesson))
+        lp = os.path.join(corpus, str(lesson))
         if not os.path.exists(lp):
             bad("lesson file missing")
             continue
@@ -205,13 +231,30 @@ def main(argv):
                 return False
             return True
 
+        seen = set()
+
+        def once(entry, what):
+            where = (entry.get("line"), entry.get("col"))
+            if where in seen:
+                bad("%s: line %s col %s is already listed" % (what, where[0], where[1]))
+            seen.add(where)
+
         mistakes = key.get("mistakes") or []
         for i, mk in enumerate(mistakes, 1):
             what = "mistake #%d (line %s)" % (i, mk.get("line"))
             locate(mk, what)
+            once(mk, what)
             cat = mk.get("category")
             if cat not in CATEGORIES:
                 bad("%s: unknown category %r" % (what, cat))
+            if "tier" in mk:
+                if mk["tier"] not in TIERS:
+                    bad("%s: tier %r is not one of 1, 2, 3" % (what, mk["tier"]))
+                per_tier[mk["tier"]] = per_tier.get(mk["tier"], 0) + 1
+            if "shape" in mk:
+                if mk["shape"] not in SHAPES:
+                    bad("%s: unknown shape %r" % (what, mk["shape"]))
+                per_shape[mk["shape"]] = per_shape.get(mk["shape"], 0) + 1
             for field in ("printed", "correct", "note"):
                 if not mk.get(field):
                     bad("%s: missing %s" % (what, field))
@@ -223,12 +266,17 @@ def main(argv):
                     bad("%s: correct %r does not match %s = %r" % (what, mk["correct"], mk["expr"], v))
                 if agrees(mk["printed"], v):
                     bad("%s: printed %r is actually right (%s = %r)" % (what, mk["printed"], mk["expr"], v))
+                elif abs(parse_number(mk["printed"])[0] - v) < MIN_RELATIVE_ERROR * abs(v):
+                    bad("%s: printed %r is within 2%% of %s = %r" % (what, mk["printed"], mk["expr"], v))
                 if verbose:
                     print("  %-34s L%-4d printed %-10s correct %-10s (%s = %.6g)"
                           % (lesson, mk["line"], mk["printed"], mk["correct"], mk["expr"], v))
 
         for j, cs in enumerate(key.get("correct_statements") or [], 1):
             what = "correct statement #%d (line %s)" % (j, cs.get("line"))
+            once(cs, what)
+            if "shape" in cs and cs["shape"] not in SHAPES:
+                bad("%s: unknown shape %r" % (what, cs["shape"]))
             if locate(cs, what) and cs.get("expr"):
                 v = evaluate(cs["expr"])
                 if not agrees(cs["printed"], v):
@@ -239,9 +287,14 @@ def main(argv):
             print("%s: %d lines, %d mistakes, %d correct statements"
                   % (lesson, len(lines), len(mistakes), len(key.get("correct_statements") or [])))
 
+    print("corpus: %s" % os.path.basename(corpus))
     print("keys checked: %d" % len(key_files))
     print("planted mistakes per language: %s" % dict(sorted(per_lang.items())))
     print("planted mistakes per category: %s" % dict(sorted(per_cat.items())))
+    if per_tier:
+        print("planted mistakes per tier: %s" % dict(sorted(per_tier.items())))
+    if per_shape:
+        print("planted mistakes per shape: %s" % dict(sorted(per_shape.items())))
     print("annotated correct statements: %d" % goods)
     if problems:
         print("\nPROBLEMS (%d):" % len(problems))
