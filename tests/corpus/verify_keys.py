@@ -11,12 +11,13 @@ folder given on the command line, e.g. ``tests/corpus_blind``) it checks that
 * every planted mistake points at a line that contains the ``printed`` text
   (at ``col`` when given), has a known ``category`` (and, when given, a
   ``tier`` of 1-3 and a known ``shape``), and -- when an ``expr`` is given --
-  that the expression's value rounds to ``correct`` while it does NOT round to
-  ``printed`` and differs from it by at least 2% (so the mistake is wrong
+  that the expression's value rounds to ``correct`` while ``printed`` is wrong
+  when read as rounded or as truncated, and differs from it by at least 2% (so the mistake is wrong
   beyond rounding under any reading of the printed digits);
 * no two entries of a key point at the same line and column;
 * every entry of ``correct_statements`` points at its printed text and the
-  printed value agrees with ``expr`` at the printed precision.
+  printed value agrees with ``expr`` at the printed precision (rounded, or as
+  its ``reading`` field says: ``truncated`` or ``significant`` figures).
 
 Usage:  python3 tests/corpus/verify_keys.py [-v] [CORPUS_DIR]
 Exit status is 0 when every check passes.
@@ -77,14 +78,24 @@ EXPR_NS = {
     "sqrt": math.sqrt, "exp": math.exp, "log": math.log, "log2": math.log2,
     "log10": math.log10, "sin": math.sin, "cos": math.cos, "tan": math.tan,
     "tanh": math.tanh, "erf": math.erf, "pi": math.pi, "e": math.e,
-    "ceil": math.ceil, "floor": math.floor, "abs": abs, "max": max, "min": min,
+    "ceil": math.ceil, "floor": math.floor, "abs": abs, "max": max, "min": min, "sum": sum,
     "sigmoid": sigmoid, "softmax": softmax, "relu": relu, "gelu": gelu,
     "gelu_tanh": gelu_tanh, "silu": silu,
 }
 
 
 def evaluate(expr):
+    """Value of a key's `expr` (keys are written by the corpus authors, not by lessons)."""
     return float(eval(expr, dict(EXPR_NS)))
+
+
+def evaluated(expr, what, bad):
+    """`evaluate`, reporting a broken expression as a problem instead of a traceback."""
+    try:
+        return evaluate(expr)
+    except Exception as exc:  # any error in an author's expression is a key problem
+        bad("%s: expr %r does not evaluate: %s" % (what, expr, exc))
+        return None
 
 
 # --------------------------------------------------------------------------
@@ -97,9 +108,9 @@ NUM_RE = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?")
 def parse_number(text):
     """Value and number of decimals of the first number inside `text`.
 
-    Handles full-width digits, thousands separators and the Unicode minus;
-    surrounding units/symbols such as '%', '×', 'GiB' are ignored."""
-    t = text.translate(FULLWIDTH)
+    Handles full-width digits, thousands separators (also LaTeX's ``{,}``) and the
+    Unicode minus; surrounding units/symbols such as '%', '×', 'GiB' are ignored."""
+    t = text.translate(FULLWIDTH).replace("{,}", ",")
     m = NUM_RE.search(t)
     if not m:
         raise ValueError("no number in %r" % text)
@@ -108,14 +119,36 @@ def parse_number(text):
     return float(s), decimals
 
 
-def agrees(text, value):
-    """True when `value` rounds to the number printed in `text`.
+READINGS = {"rounded", "truncated", "significant"}
 
-    A value exactly half-way between two printed values agrees with both
-    (0.2205 may be printed as 0.220 or 0.221)."""
+
+def significant_unit(text):
+    """One unit of the last significant digit of the number printed in `text`.
+
+    Trailing zeros of an integer are not significant (``3,000`` has one significant
+    digit, so its unit is 1000); digits after a decimal point always are."""
+    t = text.translate(FULLWIDTH).replace("{,}", ",")
+    s = NUM_RE.search(t).group(0).replace("−", "-").replace(",", "").lstrip("-")
+    if "." in s:
+        return 10 ** (-len(s.split(".")[1]))
+    return 10 ** (len(s) - len(s.rstrip("0"))) if s.strip("0") else 1
+
+
+def agrees(text, value, reading="rounded"):
+    """True when `value` reads as the number printed in `text`.
+
+    ``rounded`` (the default): `value` rounds to the printed digits; a value exactly
+    half-way between two printed values agrees with both (0.2205 may be printed as
+    0.220 or 0.221). ``truncated``: the printed digits are `value` cut off towards
+    zero (an "about 7.3" for 7.389). ``significant``: rounded to the printed number of
+    significant figures (``≈ 3,000`` for 2,971)."""
     printed, decimals = parse_number(text)
-    half = 0.5 * 10 ** (-decimals)
-    return abs(printed - value) <= half * (1 + 1e-9) + 1e-12
+    if reading == "truncated":
+        unit = 10 ** (-decimals)
+        return abs(printed) - 1e-12 <= abs(value) < abs(printed) + unit * (1 - 1e-9) and (
+            printed == 0 or (printed > 0) == (value > 0))
+    unit = significant_unit(text) if reading == "significant" else 10 ** (-decimals)
+    return abs(printed - value) <= 0.5 * unit * (1 + 1e-9) + 1e-12
 
 
 # --------------------------------------------------------------------------
@@ -260,12 +293,16 @@ def main(argv):
                     bad("%s: missing %s" % (what, field))
             per_cat[cat] = per_cat.get(cat, 0) + 1
             per_lang[lang] = per_lang.get(lang, 0) + 1
-            if mk.get("expr"):
-                v = evaluate(mk["expr"])
+            v = evaluated(mk["expr"], what, bad) if mk.get("expr") else None
+            if v is not None:
                 if not agrees(mk["correct"], v):
                     bad("%s: correct %r does not match %s = %r" % (what, mk["correct"], mk["expr"], v))
-                if agrees(mk["printed"], v):
-                    bad("%s: printed %r is actually right (%s = %r)" % (what, mk["printed"], mk["expr"], v))
+                # significant figures are a reading only where a statement says so (≈ 3,000);
+                # applied to every integer it would excuse "300" for 326.
+                right_under = [r for r in ("rounded", "truncated") if agrees(mk["printed"], v, r)]
+                if right_under:
+                    bad("%s: printed %r is actually right when %s (%s = %r)"
+                        % (what, mk["printed"], " or ".join(right_under), mk["expr"], v))
                 elif abs(parse_number(mk["printed"])[0] - v) < MIN_RELATIVE_ERROR * abs(v):
                     bad("%s: printed %r is within 2%% of %s = %r" % (what, mk["printed"], mk["expr"], v))
                 if verbose:
@@ -277,10 +314,13 @@ def main(argv):
             once(cs, what)
             if "shape" in cs and cs["shape"] not in SHAPES:
                 bad("%s: unknown shape %r" % (what, cs["shape"]))
-            if locate(cs, what) and cs.get("expr"):
-                v = evaluate(cs["expr"])
-                if not agrees(cs["printed"], v):
-                    bad("%s: printed %r but %s = %r" % (what, cs["printed"], cs["expr"], v))
+            reading = cs.get("reading", "rounded")
+            if reading not in READINGS:
+                bad("%s: unknown reading %r" % (what, reading))
+            elif locate(cs, what) and cs.get("expr"):
+                v = evaluated(cs["expr"], what, bad)
+                if v is not None and not agrees(cs["printed"], v, reading):
+                    bad("%s: printed %r but %s = %r (%s)" % (what, cs["printed"], cs["expr"], v, reading))
             goods += 1
 
         if verbose:
