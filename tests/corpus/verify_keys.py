@@ -102,7 +102,7 @@ def evaluated(expr, what, bad):
 # printed numbers
 # --------------------------------------------------------------------------
 FULLWIDTH = str.maketrans("０１２３４５６７８９．，－", "0123456789.,-")
-NUM_RE = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?")
+NUM_RE = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+−]?\d+)?")
 
 
 def parse_number(text):
@@ -115,7 +115,10 @@ def parse_number(text):
     if not m:
         raise ValueError("no number in %r" % text)
     s = m.group(0).replace("−", "-").replace(",", "")
-    decimals = len(s.split(".")[1]) if "." in s else 0
+    mantissa, _, exponent = s.lower().partition("e")
+    decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    if exponent:  # 2.60e-4: the last printed digit is worth 10^(exponent - decimals)
+        decimals -= int(exponent)
     return float(s), decimals
 
 
@@ -129,6 +132,8 @@ def significant_unit(text):
     digit, so its unit is 1000); digits after a decimal point always are."""
     t = text.translate(FULLWIDTH).replace("{,}", ",")
     s = NUM_RE.search(t).group(0).replace("−", "-").replace(",", "").lstrip("-")
+    if "e" in s.lower():
+        return 10 ** (-parse_number(s)[1])
     if "." in s:
         return 10 ** (-len(s.split(".")[1]))
     return 10 ** (len(s) - len(s.rstrip("0"))) if s.strip("0") else 1
