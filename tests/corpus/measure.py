@@ -18,8 +18,8 @@ import yaml
 CORPUS = Path(__file__).resolve().parent
 sys.path.insert(0, str(CORPUS.parent.parent))
 
-from checkers.anchors import Lesson, fold  # noqa: E402
 from checkers.extract.recognizers import ALL_RECOGNIZERS  # noqa: E402
+from checkers.lesson import Lesson, fold  # noqa: E402
 from checkers.scan import scan_lesson  # noqa: E402
 
 
