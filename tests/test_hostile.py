@@ -37,6 +37,8 @@ from checkers import runner, timelimit
 from checkers.claims import load_claims_file
 from tests.hostile import corpus
 
+pytestmark = pytest.mark.slow  # every input in a subprocess with limits: about a minute
+
 TIMEOUT = 20.0
 """Seconds one run may take (the slowest hostile input needs about 8 on one core)."""
 ADDRESS_SPACE = 1 << 30

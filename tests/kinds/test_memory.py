@@ -8,12 +8,11 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import memory
-from checkers.kinds.base import Context, Outcome
+from checkers.kinds.base import Context
 from checkers.numbers import Tolerance
+from tests.kinds import check_with
 
-
-def _check(**fields: Any) -> Outcome:
-    return memory.check(memory.Input.model_validate(fields), Context())
+_check = check_with(memory)
 
 
 def test_value_is_bytes_for_chaining() -> None:
