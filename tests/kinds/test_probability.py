@@ -1,15 +1,15 @@
-"""Printed probabilities (``checkers.probability``), shared by the softmax-shaped kinds."""
+"""Printed probabilities (``checkers.kinds.probability``), shared by the softmax-shaped kinds."""
 
 from __future__ import annotations
 
 from checkers.kinds.base import Context
-from checkers.numbers import parse_printed
-from checkers.probability import (
+from checkers.kinds.probability import (
     compare_probability,
     probability_decimals,
     range_problems,
     sum_problem,
 )
+from checkers.numbers import parse_printed
 
 
 def _row(*texts: str) -> list:  # type: ignore[type-arg]
