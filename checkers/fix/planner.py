@@ -412,7 +412,8 @@ class _Planner:
 
 
 def plan_fix(paths: Sequence[Path]) -> FixPlan:
-    """Work out (and verify in scratch copies) what ``fix`` rewrites; change nothing."""
+    """Work out (and verify on the edited texts, in memory) what ``fix`` rewrites; change
+    nothing."""
     workspace = Workspace(paths)
     before = workspace.check({})
     blocked: dict[Key, str] = {}
