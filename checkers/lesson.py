@@ -2,7 +2,7 @@
 
 :class:`Lesson` is what every part that reads lessons shares (claim loading, ``scan``,
 ``extract``, ``fix``); :func:`load_lesson` reads one from disk (through :mod:`checkers.files`)
-or takes text already in memory, so ``scan`` and ``fix`` never write scratch copies.
+or takes text already in memory, so ``fix`` checks its edits without writing copies to disk.
 
 Anchoring lives here too, because it is a question asked of a lesson's folded text and its
 caches (:meth:`Lesson.anchor`, :meth:`Lesson.occurrences`), not a separate step. Claims never

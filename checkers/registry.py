@@ -1,6 +1,7 @@
 """Lookup of claim kinds by name, with "did you mean" for names that are nearly right.
 
-The kinds themselves are listed in one explicit dict, :data:`checkers.kinds.ALL_KINDS`.
+The kinds themselves are listed in one table, :data:`checkers.catalog.KINDS`, and imported on
+first use through :data:`checkers.kinds.ALL_KINDS`.
 """
 
 from __future__ import annotations

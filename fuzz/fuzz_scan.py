@@ -30,7 +30,7 @@ from pathlib import Path
 import atheris  # type: ignore[import-untyped]
 
 with atheris.instrument_imports(include=["checkers"]):
-    from checkers import lesson as anchors
+    from checkers import lesson as lessons
     from checkers.claims import HEADER_FIELDS, ClaimHeader
     from checkers.extract import draft_claims, to_claim_data
     from checkers.kinds import ALL_KINDS, KIND_MODULES
@@ -60,7 +60,7 @@ class Broken(AssertionError):
 def check_lesson(data: bytes) -> None:
     """Scan ``data`` as a lesson and check the drafts' properties."""
     _LESSON.write_bytes(data)
-    anchors._load.cache_clear()  # the cache keys on mtime, which may not change between inputs
+    lessons._load.cache_clear()  # the cache keys on mtime, which may not change between inputs
     started = time.monotonic()
     findings = scan_lesson(_LESSON)
     for finding in findings:
@@ -72,7 +72,7 @@ def check_lesson(data: bytes) -> None:
         return
     if "\x00" in text:
         return
-    lesson = anchors.Lesson.from_text(_LESSON, text)
+    lesson = lessons.Lesson.from_text(_LESSON, text)
     for claim in to_claim_data(_LESSON, text, draft_claims(text)):
         lesson.anchor(claim["quote"], claim.get("occurrence"))  # raises AnchorError if lost
         ClaimHeader.model_validate({k: v for k, v in claim.items() if k in HEADER_FIELDS})

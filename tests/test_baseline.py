@@ -274,6 +274,7 @@ def seed(pytester: pytest.Pytester) -> pytest.Pytester:
     return pytester
 
 
+@pytest.mark.slow  # a whole pytest session on a course, inside this one
 def test_pytest_known_failures_xfail_new_ones_fail_fixed_ones_are_listed(
     seed: pytest.Pytester,
 ) -> None:

@@ -1,7 +1,9 @@
-"""The reference data loader and the integrity of ``checkers/data/models.yaml``."""
+"""The reference data loader and the integrity of ``checkers/data/models.yaml`` and
+``checkers/data/dtypes.yaml``."""
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 
 import pytest
@@ -9,12 +11,16 @@ import pytest
 from checkers.data import (
     COLUMNS,
     ModelSpec,
+    dtype_table,
     find_model,
     load_yaml,
     model_table,
     parse_count,
     size_in_name,
 )
+from checkers.extract.recognizers import memory_tables
+from checkers.extract.recognizers.dtype_savings import TYPE_PATTERN
+from checkers.kinds.memory import normalize_dtype
 from checkers.kinds.model_config import Architecture, estimate
 
 MODELS = model_table().models
@@ -198,3 +204,45 @@ def test_size_in_name_keeps_the_printed_text() -> None:
     found = size_in_name("Llama-2-70b-hf")
     assert found is not None and found.text == "70b" and found.value == 70e9
     assert size_in_name("GPT-2 XL") is None
+
+
+# ------------------------------------------------------------------ the table of number types
+
+
+def test_every_storage_type_has_its_width_and_source() -> None:
+    table = dtype_table()
+    widths = {entry.name: entry.bits for entry in table.types}
+    assert widths == {
+        "fp32": 32, "fp16": 16, "bf16": 16, "fp8": 8, "int8": 8, "int4": 4, "nf4": 4, "fp4": 4,
+    }  # fmt: skip
+    for entry in table.types:
+        assert entry.written[0] == entry.name
+        assert entry.bytes == entry.bits / 8
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [("FP16", "fp16"), ("float16", "fp16"), ("half", "fp16"), ("BFloat16", "bf16"),
+     ("4-bit", "int4"), ("8_bit", "int8"), ("NF4", "nf4"), ("float", "fp32")],
+)  # fmt: skip
+def test_a_type_is_found_by_any_of_its_names(text: str, name: str) -> None:
+    found = dtype_table().find(text)
+    assert found is not None and found.name == name
+
+
+def test_unknown_types_are_not_guessed() -> None:
+    assert dtype_table().find("fp12") is None
+    assert dtype_table().find("int80") is None
+
+
+def test_the_kind_and_the_recognisers_read_the_same_table() -> None:
+    """Every name a lesson writes is recognised by both recognisers' patterns, and every type
+    the recognisers can draft is a type the memory kind accepts, with the table's width."""
+    typed = re.compile(TYPE_PATTERN, re.IGNORECASE)
+    for entry in dtype_table().types:
+        for name in entry.written:
+            assert typed.fullmatch(name.upper())
+            assert memory_tables._DTYPE.fullmatch(name)
+            assert normalize_dtype(name) == entry.name
+    # A prose word for a type is an alias for claims, never a name the recognisers look for.
+    assert not typed.search("half a byte") and not memory_tables._DTYPE.search("float")

@@ -281,12 +281,14 @@ def _assert_total(text: str) -> None:
             assert 0 <= error.column <= len(text)
 
 
+@pytest.mark.slow  # a long property run
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=80))
 def test_total_on_arbitrary_text(text: str) -> None:
     _assert_total(text)
 
 
+@pytest.mark.slow  # a long property run
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
 def test_total_on_grammar_like_text(text: str) -> None:
@@ -332,6 +334,7 @@ def rational_expressions(draw: st.DrawFn) -> tuple[str, Fraction | None]:
     return build(0)
 
 
+@pytest.mark.slow  # a long property run
 @settings(max_examples=300, deadline=None)
 @given(rational_expressions())
 def test_exact_matches_independent_fractions(case: tuple[str, Fraction | None]) -> None:
@@ -345,6 +348,7 @@ def test_exact_matches_independent_fractions(case: tuple[str, Fraction | None]) 
         assert evaluate(tree) == pytest.approx(float(expected), rel=1e-6, abs=1e-9)
 
 
+@pytest.mark.slow  # a long property run
 @settings(max_examples=300, deadline=None)
 @given(text=st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
 def test_ascii_text_normalises_to_itself(text: str) -> None:

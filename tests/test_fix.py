@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -263,3 +266,22 @@ def test_seed_fix_leaves_other_kinds_when_not_a_number_replacement(
     written = (root / "claims" / "transformer-fundamentals.yaml").read_text(encoding="utf-8")
     comments = [line for line in original.splitlines() if line.lstrip().startswith("#")]
     assert comments and all(line in written.splitlines() for line in comments)
+
+
+@pytest.mark.slow  # two command-line runs of fix on the seed course
+def test_the_seed_fix_reads_the_same_whatever_the_hash_seed(tmp_path: Path) -> None:
+    """Hints list their numbers in a fixed order (by line, then as rewritten), not a set's."""
+    outputs = []
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-m", "checkers", "fix"],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert "own copy of numbers" in done.stdout
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]

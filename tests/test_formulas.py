@@ -57,6 +57,7 @@ def test_undefined_rows_are_refused(row: list[float], temperature: float, messag
 scores = st.floats(-50, 50) | st.just(-math.inf)
 
 
+@pytest.mark.slow  # a long property run
 @settings(max_examples=300, deadline=None)
 @given(row=st.lists(scores, min_size=1, max_size=12), temperature=st.floats(0.1, 10))
 def test_the_plain_python_path_matches_numpy(row: list[float], temperature: float) -> None:

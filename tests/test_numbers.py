@@ -77,6 +77,7 @@ def test_format_like_keeps_unit_and_spacing() -> None:
     assert format_like(parse_printed("−0.42"), -0.416) == "−0.42"
 
 
+@pytest.mark.slow  # a long property run
 @settings(max_examples=500, deadline=None)
 @given(
     text=st.one_of(

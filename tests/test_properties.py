@@ -16,6 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,8 @@ from checkers.numbers import NumberError, Printed, parse_printed, parse_printed_
 from checkers.runner import run_file
 from checkers.scan import scan_lesson
 from tests.hypothesis_profiles import PROFILE
+
+pytestmark = pytest.mark.slow  # hypothesis at the CI budget: about a minute
 
 ROOT = Path(__file__).resolve().parent.parent
 SECONDS = 2.0

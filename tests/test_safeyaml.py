@@ -58,6 +58,7 @@ def test_duplicate_keys_are_rejected() -> None:
     assert caught.value.position == Position(2, 1)
 
 
+@pytest.mark.slow  # expands an alias bomb up to its bound: seconds
 def test_alias_bomb_is_bounded() -> None:
     lines = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]']
     for level in range(1, 9):
@@ -155,6 +156,7 @@ def test_fast_path_reads_ordinary_files_itself() -> None:
     assert _load_common("a: !!str 1\n") is None
 
 
+@pytest.mark.slow  # differential run of the two YAML readers
 @pytest.mark.parametrize("path", sorted(HOSTILE.glob("*.yaml")), ids=lambda path: path.name)
 def test_fast_path_agrees_on_hostile_claim_files(path: Path) -> None:
     _assert_same(path.read_text(encoding="utf-8"))
@@ -177,6 +179,7 @@ _TREES = st.recursive(
 )
 
 
+@pytest.mark.slow  # differential run of the two YAML readers
 @settings(max_examples=300, deadline=None)
 @given(tree=_TREES, flow=st.sampled_from([None, True, False]), width=st.sampled_from([20, 80]))
 def test_fast_path_agrees_on_generated_documents(
@@ -198,6 +201,7 @@ _LINES = st.tuples(st.integers(0, 6), st.lists(st.sampled_from(_PIECES), max_siz
 )
 
 
+@pytest.mark.slow  # differential run of the two YAML readers
 @settings(max_examples=400, deadline=None)
 @given(lines=st.lists(_LINES, min_size=1, max_size=8))
 def test_fast_path_agrees_on_yaml_shaped_noise(lines: list[str]) -> None:

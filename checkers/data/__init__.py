@@ -1,8 +1,10 @@
-"""Reference data shipped with lessoncheck: published model configurations and their sources.
+"""Reference data shipped with lessoncheck: published model configurations and their sources,
+and the storage types numbers are kept in.
 
 The data files are package data (``checkers/data/*.yaml``), read once with ``yaml.safe_load``
-through :mod:`importlib.resources` and cached. :func:`model_table` gives the typed table of
-``models.yaml``; :func:`find_model` picks an entry by a name as a lesson prints it
+through :mod:`importlib.resources` and cached. :func:`dtype_table` gives the typed table of
+``dtypes.yaml`` (bits per number, the names lessons write); :func:`model_table` the typed table
+of ``models.yaml``; :func:`find_model` picks an entry by a name as a lesson prints it
 (``"GPT-2 (1.5B)"``, ``"GPT-2 XL"``, ``"LLaMA-2 7B"``, ``"Llama 2 70B"``, ``"GPT-3 (175B)"``).
 """
 
@@ -22,11 +24,14 @@ from checkers.numbers import NumberError, Printed, parse_printed
 
 __all__ = [
     "COLUMNS",
+    "DtypeTable",
     "ModelFamily",
     "ModelMatch",
     "ModelSpec",
     "ModelStyle",
     "ModelTable",
+    "StorageType",
+    "dtype_table",
     "find_model",
     "load_yaml",
     "model_table",
@@ -52,6 +57,71 @@ def load_yaml(name: str) -> Any:
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class StorageType(_Frozen):
+    """One number type weights or caches are stored in (an entry of ``dtypes.yaml``)."""
+
+    name: str
+    """Canonical name, as claims write it (``fp16``)."""
+    bits: int = Field(gt=0)
+    """Bits per stored number."""
+    written: tuple[str, ...] = Field(min_length=1)
+    """How lessons write it in text and table headers, the canonical name first."""
+    aliases: tuple[str, ...] = ()
+    """Further names a claim's ``dtype:`` accepts."""
+    source: str = Field(min_length=3)
+    """Where the width is defined."""
+
+    @property
+    def bytes(self) -> float:
+        """Bytes per stored number."""
+        return self.bits / 8
+
+
+def _dtype_key(text: str) -> str:
+    return text.strip().casefold().replace("-", "").replace("_", "").replace(" ", "")
+
+
+@dataclass(frozen=True)
+class DtypeTable:
+    """Every storage type, looked up by any of its names."""
+
+    types: tuple[StorageType, ...]
+    """In the order of ``dtypes.yaml``."""
+
+    @functools.cached_property
+    def _by_name(self) -> dict[str, StorageType]:
+        return {
+            _dtype_key(name): entry
+            for entry in self.types
+            for name in (entry.name, *entry.written, *entry.aliases)
+        }
+
+    def find(self, text: str) -> StorageType | None:
+        """The type named ``text`` (``FP16``, ``float16``, ``half``, ``4-bit``), or None."""
+        return self._by_name.get(_dtype_key(text))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The canonical names, in table order."""
+        return tuple(entry.name for entry in self.types)
+
+    @property
+    def written(self) -> tuple[str, ...]:
+        """Every name lessons write, longest first (so an alternation prefers ``float16`` to a
+        shorter name it starts with)."""
+        names = [name for entry in self.types for name in entry.written]
+        return tuple(sorted(names, key=len, reverse=True))
+
+
+@functools.cache
+def dtype_table() -> DtypeTable:
+    """The storage types of ``dtypes.yaml``, validated (cached)."""
+    data = load_yaml("dtypes")
+    return DtypeTable(
+        tuple(StorageType(name=name, **fields) for name, fields in data["types"].items())
+    )
 
 
 class ModelFamily(_Frozen):

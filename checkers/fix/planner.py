@@ -412,7 +412,8 @@ class _Planner:
 
 
 def plan_fix(paths: Sequence[Path]) -> FixPlan:
-    """Work out (and verify in scratch copies) what ``fix`` rewrites; change nothing."""
+    """Work out (and verify on the edited texts, in memory) what ``fix`` rewrites; change
+    nothing."""
     workspace = Workspace(paths)
     before = workspace.check({})
     blocked: dict[Key, str] = {}
@@ -514,6 +515,7 @@ def _hints(workspace: Workspace, planner: _Planner, after: Snapshot) -> list[str
     copy of numbers the rewrite changed (a restated worked example)."""
     rewritten = {r.claim for r in planner.rewrites}
     old_values = {norm(r.old): r for r in planner.rewrites if len(r.old) >= MIN_HINT_LENGTH}
+    rank = {value: index for index, value in enumerate(old_values)}
     hints: list[str] = []
     for path, text in planner.texts.items():
         if path.suffix in (".yaml", ".yml"):
@@ -569,7 +571,9 @@ def _hints(workspace: Workspace, planner: _Planner, after: Snapshot) -> list[str
             if name_node.value not in ("quote", "note", "id")
             for t in source_tokens(planner.text(key[0]), value)
         }
-        stale = sorted(recorded & set(old_values), key=lambda v: old_values[v].line)
+        # By line, then in the order the rewrites were made: a set's order would vary with
+        # the process's hash seed, and the hint with it.
+        stale = sorted(recorded & set(old_values), key=lambda v: (old_values[v].line, rank[v]))
         if len(stale) >= 2:
             shown = ", ".join(f"{old_values[v].old} → {old_values[v].new}" for v in stale[:6])
             hints.append(

@@ -64,7 +64,7 @@ from pydantic import Field, model_validator
 
 from checkers.formulas import UndefinedError, softmax
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, error
-from checkers.matrices import (
+from checkers.kinds.matrices import (
     Check,
     Matrix,
     PrintedMatrix,
@@ -76,8 +76,8 @@ from checkers.matrices import (
     select_rows,
     vector_text,
 )
+from checkers.kinds.probability import compare_probability, probability_decimals, sum_problem
 from checkers.numbers import Tolerance, compare, parse_printed
-from checkers.probability import compare_probability, probability_decimals, sum_problem
 
 __all__ = ["Input", "Stages", "check"]
 

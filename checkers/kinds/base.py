@@ -227,20 +227,10 @@ def from_comparisons(
     )
     tolerances = sorted({c.tolerance.reason for c in comparisons})
     tolerance = "; ".join(tolerances)
+    corrected = _join([c.corrected for c in comparisons], vector)
     if not failures:
         message = f"{what} = {claimed} holds ({tolerance})"
-        return Outcome(
-            verdict="pass",
-            claimed=claimed,
-            expected=expected,
-            tolerance=tolerance,
-            message=message,
-            corrections=(),
-            details=tuple(details),
-            value=value,
-        )
-    corrected = _join([c.corrected for c in comparisons], vector)
-    if vector:
+    elif vector:
         wrong = ", ".join(
             f"element {i + 1}: {c.printed.text} should be {c.corrected}"
             for i, c in enumerate(comparisons)
@@ -249,14 +239,13 @@ def from_comparisons(
         message = f"{what} is {corrected}, not {claimed} ({wrong})"
     else:
         message = f"{what} is {failures[0].describe()}, not {claimed}"
-    corrections = tuple((c.printed.text, c.corrected) for c in comparisons if not c.ok)
     return Outcome(
-        verdict="fail",
+        verdict="fail" if failures else "pass",
         claimed=claimed,
         expected=expected,
         tolerance=tolerance,
         message=message,
-        corrections=corrections,
+        corrections=tuple((c.printed.text, c.corrected) for c in failures),
         details=tuple(details),
         value=value,
     )

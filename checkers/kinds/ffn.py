@@ -443,23 +443,15 @@ def _outcome(fields: Input, d_ff: int, items: list[_Item], value: float) -> Outc
     failed = [i for i in items if not i.ok]
     if not failed:
         message = f"{what}: " + "; ".join(i.message for i in items) + " — holds"
-        return Outcome(
-            verdict="pass",
-            claimed=claimed,
-            expected=expected,
-            tolerance=tolerance,
-            message=message,
-            value=value,
-        )
-    message = f"{what}: " + "; ".join(i.message for i in failed)
-    corrections = tuple(pair for i in items for pair in i.corrections)
+    else:
+        message = f"{what}: " + "; ".join(i.message for i in failed)
     return Outcome(
-        verdict="fail",
+        verdict="fail" if failed else "pass",
         claimed=claimed,
         expected=expected,
         tolerance=tolerance,
         message=message,
-        corrections=corrections,
+        corrections=tuple(pair for i in items for pair in i.corrections) if failed else (),
         value=value,
     )
 

@@ -71,7 +71,7 @@ from pydantic import Field, PlainValidator, model_validator
 
 from checkers.formulas import UndefinedError, softmax, softmax_rows
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
-from checkers.matrices import (
+from checkers.kinds.matrices import (
     Check,
     PrintedMatrix,
     Row,
@@ -81,14 +81,14 @@ from checkers.matrices import (
     resolve_row,
     vector_text,
 )
-from checkers.numbers import NumberError, Printed, parse_printed
-from checkers.probability import (
+from checkers.kinds.probability import (
     compare_probability,
     probability_decimals,
     probability_tolerance,
     range_problems,
     sum_problem,
 )
+from checkers.numbers import NumberError, Printed, parse_printed
 
 if TYPE_CHECKING:
     from checkers.formulas import FloatArray

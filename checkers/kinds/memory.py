@@ -50,6 +50,7 @@ from typing import Literal
 
 from pydantic import field_validator, model_validator
 
+from checkers.data import dtype_table
 from checkers.kinds.base import (
     Context,
     KindInput,
@@ -60,28 +61,7 @@ from checkers.kinds.base import (
 )
 from checkers.numbers import UNITS, Printed, Unit, compare
 
-__all__ = ["DTYPE_BYTES", "Input", "check", "normalize_dtype"]
-
-DTYPE_BYTES: dict[str, float] = {
-    "fp32": 4.0,
-    "fp16": 2.0,
-    "bf16": 2.0,
-    "fp8": 1.0,
-    "int8": 1.0,
-    "int4": 0.5,
-}
-"""Bytes per stored value of each storage type."""
-
-_DTYPE_ALIASES = {
-    "float32": "fp32",
-    "float": "fp32",
-    "float16": "fp16",
-    "half": "fp16",
-    "bfloat16": "bf16",
-    "float8": "fp8",
-    "8bit": "int8",
-    "4bit": "int4",
-}
+__all__ = ["Input", "check", "normalize_dtype"]
 
 # Each decimal prefix and its binary counterpart, both ways.
 _COUNTERPART = {"KB": "KiB", "MB": "MiB", "GB": "GiB", "TB": "TiB"}
@@ -89,13 +69,20 @@ _COUNTERPART.update({binary: decimal for decimal, binary in list(_COUNTERPART.it
 
 
 def normalize_dtype(text: str) -> str:
-    """``FP16``, ``float16``, ``half`` → ``fp16``; raises ValueError for unknown types."""
-    key = text.strip().casefold().replace("-", "").replace("_", "").replace(" ", "")
-    key = _DTYPE_ALIASES.get(key, key)
-    if key not in DTYPE_BYTES:
-        known = ", ".join(DTYPE_BYTES)
+    """``FP16``, ``float16``, ``half`` → ``fp16`` (``checkers/data/dtypes.yaml``); raises
+    ValueError for unknown types."""
+    found = dtype_table().find(text)
+    if found is None:
+        known = ", ".join(dtype_table().names)
         raise ValueError(f"unknown dtype {text!r}; expected one of {known} (or bytes_per_param)")
-    return key
+    return found.name
+
+
+def _bytes_of(dtype: str) -> float:
+    """Bytes per stored number of a canonical type name."""
+    found = dtype_table().find(dtype)
+    assert found is not None  # the field validator let only table names through
+    return found.bytes
 
 
 class Input(KindInput):
@@ -290,10 +277,10 @@ def check(fields: Input, context: Context) -> Outcome:
     weight_bytes = (
         fields.bytes_per_param.value
         if fields.bytes_per_param is not None
-        else DTYPE_BYTES[fields.dtype or "fp32"]
+        else _bytes_of(fields.dtype or "fp32")
     )
     weight_type = f" ({fields.dtype})" if fields.dtype else ""
-    cache_bytes = DTYPE_BYTES[fields.kv_dtype] if fields.kv_dtype else weight_bytes
+    cache_bytes = _bytes_of(fields.kv_dtype) if fields.kv_dtype else weight_bytes
     cache_dtype = fields.kv_dtype or fields.dtype
     cache_type = f" ({cache_dtype})" if cache_dtype else ""
     parts: list[_Part] = []

@@ -459,26 +459,14 @@ def check(fields: Input, context: Context) -> Outcome:
         )
         if part
     )
-    if problems:
-        message = f"{fields.name}: " + "; ".join(problems)
-        return Outcome(
-            verdict="fail",
-            claimed=row,
-            expected=expected,
-            tolerance=tolerance,
-            message=message,
-            corrections=tuple(corrections),
-            details=tuple(details),
-            value=value,
-        )
-    message = f"{fields.name}: " + "; ".join(_what_held(fields, reference, size, stated))
+    said = problems or _what_held(fields, reference, size, stated)
     return Outcome(
-        verdict="pass",
+        verdict="fail" if problems else "pass",
         claimed=row,
         expected=expected,
         tolerance=tolerance,
-        message=message,
-        corrections=(),
+        message=f"{fields.name}: " + "; ".join(said),
+        corrections=tuple(corrections) if problems else (),
         details=tuple(details),
         value=value,
     )

@@ -212,27 +212,17 @@ def check(fields: Input, context: Context) -> Outcome:
     if not failed:
         holds = ", ".join(s.message() for s in steps)
         message = f"{what}: {holds} hold{'s' if len(steps) == 1 else ''} ({tolerance})"
-        return Outcome(
-            verdict="pass",
-            claimed=claimed,
-            expected=expected,
-            tolerance=tolerance,
-            message=message,
-            corrections=(),
-            details=(*bases, *details),
-            value=value,
-        )
-    message = f"{what}: " + "; ".join(s.message() for s in failed)
-    corrections = tuple(
-        (c.printed.text, c.corrected) for s in steps for c in s.comparisons if not c.ok
-    )
+    else:
+        message = f"{what}: " + "; ".join(s.message() for s in failed)
     return Outcome(
-        verdict="fail",
+        verdict="fail" if failed else "pass",
         claimed=claimed,
         expected=expected,
         tolerance=tolerance,
         message=message,
-        corrections=corrections,
+        corrections=tuple(
+            (c.printed.text, c.corrected) for s in steps for c in s.comparisons if not c.ok
+        ),
         details=(*bases, *details),
         value=value,
     )

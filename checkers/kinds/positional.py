@@ -473,30 +473,20 @@ def _check_table(fields: Input, context: Context) -> Outcome:
     what = f"PE table for pos = {positions} with d_model = {d_model}"
     if not wrong:
         message = f"{what}: all {len(cells)} values hold ({tolerance})"
-        return Outcome(
-            verdict="pass",
-            claimed=claimed,
-            expected=expected,
-            tolerance=tolerance,
-            message=message,
-            corrections=(),
-            details=details,
-            value=value,
+    else:
+        named = "; ".join(
+            f"pos={pos} dimension {j}: {c.printed.text} should be {c.corrected} "
+            f"(= {_pe_formula(pos, j, d_model, base).split(' = ')[-1]})"
+            for (pos, j), c in wrong
         )
-    named = "; ".join(
-        f"pos={pos} dimension {j}: {c.printed.text} should be {c.corrected} "
-        f"(= {_pe_formula(pos, j, d_model, base).split(' = ')[-1]})"
-        for (pos, j), c in wrong
-    )
-    message = f"{what}: {len(wrong)} of {len(cells)} values are wrong — {named}"
-    corrections = tuple((c.printed.text, c.corrected) for c in quote_order if not c.ok)
+        message = f"{what}: {len(wrong)} of {len(cells)} values are wrong — {named}"
     return Outcome(
-        verdict="fail",
+        verdict="fail" if wrong else "pass",
         claimed=claimed,
         expected=expected,
         tolerance=tolerance,
         message=message,
-        corrections=corrections,
+        corrections=tuple((c.printed.text, c.corrected) for c in quote_order if not c.ok),
         details=details,
         value=value,
     )

@@ -47,7 +47,7 @@ from checkers.kinds.base import (
     PrintedVector,
     error,
 )
-from checkers.matrices import (
+from checkers.kinds.matrices import (
     Check,
     Matrix,
     PrintedMatrix,

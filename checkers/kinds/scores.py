@@ -46,7 +46,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
-from checkers.matrices import (
+from checkers.kinds.matrices import (
     Check,
     PrintedMatrix,
     PrintedRows,

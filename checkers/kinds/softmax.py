@@ -49,7 +49,7 @@ from pydantic import Field, field_validator, model_validator
 
 from checkers.formulas import UndefinedError, softmax
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
-from checkers.matrices import (
+from checkers.kinds.matrices import (
     Check,
     Matrix,
     PrintedMatrix,
@@ -59,14 +59,14 @@ from checkers.matrices import (
     printed_text,
     vector_text,
 )
-from checkers.numbers import Comparison, Printed, compare, printed_tolerance
-from checkers.probability import (
+from checkers.kinds.probability import (
     compare_probability,
     places,
     probability_decimals,
     range_problems,
     sum_problem,
 )
+from checkers.numbers import Comparison, Printed, compare, printed_tolerance
 
 __all__ = ["Input", "check"]
 

@@ -8,12 +8,10 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import activation
-from checkers.kinds.base import Context, Outcome
 from checkers.numbers import apply_corrections
+from tests.kinds import check_with
 
-
-def _check(fields: dict[str, Any]) -> Outcome:
-    return activation.check(activation.Input.model_validate(fields), Context())
+_check = check_with(activation)
 
 
 def test_relu_zero_among_decimals_is_read_at_their_precision() -> None:

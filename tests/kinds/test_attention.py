@@ -9,13 +9,12 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import attention
-from checkers.kinds.base import Context, Outcome
+from tests.kinds import check_with
 
 EYE = [["1", "0"], ["0", "1"]]
 
 
-def _check(fields: dict[str, Any]) -> Outcome:
-    return attention.check(attention.Input.model_validate(fields), Context())
+_check = check_with(attention)
 
 
 def test_a_wrong_score_is_reported_once_and_later_stages_follow_the_print() -> None:

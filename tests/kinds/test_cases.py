@@ -2,7 +2,9 @@
 
 Each case is a claim body that must pass, fail or be an error, with the source of its numbers
 (hand-derived or published) named in ``source``. Values in the tables never come from running
-the checker itself.
+the checker itself. A failing case also says why it fails: the value the checker must recompute
+(``recomputed``, the outcome's value in base units: 0.5 for 50%, bytes for sizes) or fragments
+of its message (``message_contains``), so a checker failing for the wrong reason is caught.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from typing import Any
 import pytest
 
 from checkers.kinds import ALL_KINDS
-from checkers.kinds.base import Context
 from tests.cases import FIXTURES, load_cases
+from tests.kinds import check_kind
 
 
 def _all_cases() -> list[Any]:
@@ -29,13 +31,22 @@ def _all_cases() -> list[Any]:
 
 @pytest.mark.parametrize(("kind", "case"), _all_cases())
 def test_kind_case(kind: str, case: dict[str, Any]) -> None:
-    module = ALL_KINDS[kind]
     assert case.get("source"), "every case names where its numbers come from"
-    claim = module.Input.model_validate(case["claim"])
-    outcome = module.check(claim, Context())
+    outcome = check_kind(ALL_KINDS[kind], case["claim"])
     assert outcome.verdict == case["expect"], outcome.message
     for fragment in case.get("message_contains", []):
         assert fragment in outcome.message, outcome.message
+    if "recomputed" in case:
+        assert outcome.value == pytest.approx(_numbers(case["recomputed"]), rel=1e-9, abs=1e-12)
+    if case["expect"] == "fail":
+        assert "recomputed" in case or case.get("message_contains"), (
+            "a failing case states the recomputed value or a message fragment"
+        )
+
+
+def _numbers(value: Any) -> float | tuple[float, ...]:
+    """A ``recomputed:`` field (read as printed text, like claims) as numbers."""
+    return tuple(float(item) for item in value) if isinstance(value, list) else float(value)
 
 
 @pytest.mark.parametrize("kind", sorted(ALL_KINDS))

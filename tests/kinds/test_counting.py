@@ -10,10 +10,9 @@ from pydantic import ValidationError
 from checkers.kinds import counting
 from checkers.kinds.base import Context
 from checkers.numbers import apply_corrections
+from tests.kinds import check_with
 
-
-def _check(**fields: Any) -> Any:
-    return counting.check(counting.Input.model_validate(fields), Context())
+_check = check_with(counting)
 
 
 def test_kv_cache_counts_are_exact_gauss_sums() -> None:

@@ -8,12 +8,10 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import ffn
-from checkers.kinds.base import Context, Outcome
 from checkers.numbers import apply_corrections
+from tests.kinds import check_with
 
-
-def _check(fields: dict[str, Any]) -> Outcome:
-    return ffn.check(ffn.Input.model_validate(fields), Context())
+_check = check_with(ffn)
 
 
 def test_shape_fixes_keep_the_printed_separator() -> None:

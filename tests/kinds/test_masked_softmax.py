@@ -9,13 +9,12 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import masked_softmax
-from checkers.kinds.base import Context, Outcome
+from tests.kinds import check_with
 
 RAW = [["0", "1", "2"], ["0", "0", "3"], ["1", "1", "1"]]
 
 
-def _check(fields: dict[str, Any]) -> Outcome:
-    return masked_softmax.check(masked_softmax.Input.model_validate(fields), Context())
+_check = check_with(masked_softmax)
 
 
 def test_causal_mask_mismatch_names_every_cell_with_tokens() -> None:

@@ -8,12 +8,11 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import memory
-from checkers.kinds.base import Context, Outcome
+from checkers.kinds.base import Context
 from checkers.numbers import Tolerance
+from tests.kinds import check_with
 
-
-def _check(**fields: Any) -> Outcome:
-    return memory.check(memory.Input.model_validate(fields), Context())
+_check = check_with(memory)
 
 
 def test_value_is_bytes_for_chaining() -> None:
@@ -131,3 +130,12 @@ def test_validation_errors(fields: dict[str, Any], fragment: str) -> None:
     with pytest.raises(ValidationError) as raised:
         memory.Input.model_validate(fields)
     assert fragment in str(raised.value)
+
+
+def test_nf4_is_read_from_the_table_of_types() -> None:
+    # 7·10⁹ parameters × 4 bits = 7·10⁹ × 0.5 bytes = 3.5·10⁹ bytes = 3.5 GB.
+    assert _check(params="7B", dtype="nf4", claimed="3.5 GB").verdict == "pass"
+    wrong = _check(params="7B", dtype="NF4", claimed="7 GB")
+    # The correction keeps the printed precision (whole GB): 3.5 → 4.
+    assert wrong.verdict == "fail" and wrong.corrections == (("7 GB", "4 GB"),)
+    assert wrong.value == pytest.approx(3.5e9)

@@ -8,12 +8,11 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import model_config
-from checkers.kinds.base import Context, Outcome
+from checkers.kinds.base import Context
 from checkers.numbers import Tolerance, apply_corrections
+from tests.kinds import check_with
 
-
-def _check(**fields: Any) -> Outcome:
-    return model_config.check(model_config.Input.model_validate(fields), Context())
+_check = check_with(model_config)
 
 
 def test_mixed_row_message_names_columns_source_and_estimate() -> None:

@@ -8,12 +8,10 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import norm
-from checkers.kinds.base import Context, Outcome
 from checkers.numbers import apply_corrections
+from tests.kinds import check_with
 
-
-def _check(fields: dict[str, Any]) -> Outcome:
-    return norm.check(norm.Input.model_validate(fields), Context())
+_check = check_with(norm)
 
 
 def test_printed_std_basis_is_named() -> None:

@@ -9,12 +9,11 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import positional
-from checkers.kinds.base import Context, Outcome
+from checkers.kinds.base import Context
 from checkers.numbers import Tolerance, apply_corrections
+from tests.kinds import check_with
 
-
-def _check(fields: dict[str, Any], context: Context | None = None) -> Outcome:
-    return positional.check(positional.Input.model_validate(fields), context or Context())
+_check = check_with(positional)
 
 
 def test_written_exponent_fix_rewrites_the_whole_step() -> None:

@@ -8,14 +8,14 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import projection
-from checkers.kinds.base import Context, Outcome
+from checkers.kinds.base import Context
 from checkers.numbers import Tolerance, apply_corrections
+from tests.kinds import check_with
 
 W = [["0.1", "0.2"], ["0.3", "0.4"]]
 
 
-def _check(fields: dict[str, Any], context: Context | None = None) -> Outcome:
-    return projection.check(projection.Input.model_validate(fields), context or Context())
+_check = check_with(projection)
 
 
 def test_wrong_vector_is_corrected_in_the_quote() -> None:

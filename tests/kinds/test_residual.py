@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import residual
-from checkers.kinds.base import Context, Outcome
 from checkers.numbers import apply_corrections
+from tests.kinds import check_with
 
-
-def _check(fields: dict[str, Any]) -> Outcome:
-    return residual.check(residual.Input.model_validate(fields), Context())
+_check = check_with(residual)
 
 
 def test_fix_and_value() -> None:

@@ -8,12 +8,11 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import scaling
-from checkers.kinds.base import Context, Outcome
+from checkers.kinds.base import Context
 from checkers.numbers import Tolerance, apply_corrections
+from tests.kinds import check_with
 
-
-def _check(**fields: Any) -> Outcome:
-    return scaling.check(scaling.Input.model_validate(fields), Context())
+_check = check_with(scaling)
 
 
 def test_ratio_value_and_correction() -> None:

@@ -9,12 +9,11 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import scores
-from checkers.kinds.base import Context, Outcome
+from checkers.kinds.base import Context
 from checkers.numbers import Tolerance, apply_corrections
+from tests.kinds import check_with
 
-
-def _check(fields: dict[str, Any], context: Context | None = None) -> Outcome:
-    return scores.check(scores.Input.model_validate(fields), context or Context())
+_check = check_with(scores)
 
 
 def test_message_names_the_score_and_its_working() -> None:

@@ -10,12 +10,11 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import softmax
-from checkers.kinds.base import Context, Outcome
+from checkers.kinds.base import Context
 from checkers.numbers import Tolerance, apply_corrections
+from tests.kinds import check_with
 
-
-def _check(fields: dict[str, Any], context: Context | None = None) -> Outcome:
-    return softmax.check(softmax.Input.model_validate(fields), context or Context())
+_check = check_with(softmax)
 
 
 def test_row_message_names_scores_and_elements() -> None:

@@ -8,12 +8,10 @@ import pytest
 from pydantic import ValidationError
 
 from checkers.kinds import statistic
-from checkers.kinds.base import Context
 from checkers.numbers import apply_corrections
+from tests.kinds import check_with
 
-
-def _check(**fields: Any) -> Any:
-    return statistic.check(statistic.Input.model_validate(fields), Context())
+_check = check_with(statistic)
 
 
 def test_derivation_is_shown_step_by_step() -> None:

@@ -13,23 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from checkers.data import dtype_table
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
 
-__all__ = ["BITS", "TYPE_PATTERN", "recognize"]
+__all__ = ["TYPE_PATTERN", "recognize"]
 
 NAME = "dtype_savings"
 
-BITS = {
-    "fp32": 32, "float32": 32, "fp16": 16, "float16": 16, "bf16": 16,
-    "bfloat16": 16, "fp8": 8, "int8": 8, "int4": 4, "nf4": 4, "fp4": 4,
-}  # fmt: skip
-"""Bits per number of each storage type a lesson names."""
-
-TYPE_PATTERN = (
-    r"(?<![A-Za-z0-9_])(" + "|".join(sorted(BITS, key=len, reverse=True)) + r")(?![A-Za-z0-9_])"
-)
+TYPE_PATTERN = r"(?<![A-Za-z0-9_])(" + "|".join(dtype_table().written) + r")(?![A-Za-z0-9_])"
 """A storage type named on its own (``int8``, not ``int80``), as one group; match it with
 re.IGNORECASE."""
 _INSTEAD = re.compile(
@@ -86,7 +79,7 @@ def _draft(
     start: int,
     end: int,
 ) -> Draft | None:
-    narrow_bits, wide_bits = BITS[narrow.lower()], BITS[wide.lower()]
+    narrow_bits, wide_bits = _bits(narrow), _bits(wide)
     if narrow_bits >= wide_bits:
         return None
     return Draft(
@@ -98,3 +91,10 @@ def _draft(
         recognizer=NAME,
         slug=f"{narrow.lower()}-instead-of-{wide.lower()}",
     )
+
+
+def _bits(name: str) -> int:
+    """Bits per number of a type name ``TYPE_PATTERN`` matched (``checkers/data/dtypes.yaml``)."""
+    found = dtype_table().find(name)
+    assert found is not None  # TYPE_PATTERN matches only the table's names
+    return found.bits

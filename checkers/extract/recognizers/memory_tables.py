@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from checkers.data import parse_count, size_in_name
+from checkers.data import dtype_table, parse_count, size_in_name
 from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 
@@ -19,7 +19,7 @@ __all__ = ["recognize"]
 
 NAME = "memory_tables"
 
-_DTYPE = re.compile(r"\b(fp32|float32|fp16|float16|bf16|bfloat16|fp8|int8|int4)\b", re.IGNORECASE)
+_DTYPE = re.compile(r"\b(" + "|".join(dtype_table().written) + r")\b", re.IGNORECASE)
 _BYTES = re.compile(r"^\s*\d[\d,]*(?:\.\d+)?\s*(?:KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$")
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from checkers.data import parse_count
+from checkers.data import dtype_table, parse_count
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
-from checkers.extract.recognizers.dtype_savings import BITS, TYPE_PATTERN
+from checkers.extract.recognizers.dtype_savings import TYPE_PATTERN
 
 __all__ = ["recognize"]
 
@@ -55,7 +55,7 @@ def recognize(document: Document) -> Iterator[Draft]:
         ((digits, scale),) = counts.values()
         for takes in _TAKES.finditer(text):
             dtype, memory = takes.group(1).lower(), takes.group(2)
-            per_number = BITS[dtype] / 8
+            per_number = _bytes(dtype)
             per_text = f"{per_number:g}"
             yield Draft(
                 kind="arithmetic",
@@ -70,3 +70,10 @@ def recognize(document: Document) -> Iterator[Draft]:
                 recognizer=NAME,
                 slug=f"{digits}{scale}-{dtype}",
             )
+
+
+def _bytes(name: str) -> float:
+    """Bytes per number of a type name ``TYPE_PATTERN`` matched (``checkers/data/dtypes.yaml``)."""
+    found = dtype_table().find(name)
+    assert found is not None  # TYPE_PATTERN matches only the table's names
+    return found.bytes

@@ -246,29 +246,19 @@ def combine(
         message = f"{what} holds ({tolerance_text})" if tolerance_text else f"{what} holds"
         if pass_note:
             message += f"; {pass_note}"
-        return Outcome(
-            verdict="pass",
-            claimed=claimed_text,
-            expected=expected_text,
-            tolerance=tolerance_text,
-            message=message,
-            corrections=(),
-            details=all_details,
-            value=value,
-        )
-    shown = failures[:3]
-    message = "; ".join(shown)
-    if len(failures) > len(shown):
-        message += f"; and {len(failures) - len(shown)} more (see details)"
-        all_details = (*all_details, *failures)
-    corrections = tuple(pair for check in checks if not check.ok for pair in check.corrections())
+    else:
+        shown = failures[:3]
+        message = "; ".join(shown)
+        if len(failures) > len(shown):
+            message += f"; and {len(failures) - len(shown)} more (see details)"
+            all_details = (*all_details, *failures)
     return Outcome(
-        verdict="fail",
+        verdict="fail" if failures else "pass",
         claimed=claimed_text,
         expected=expected_text,
         tolerance=tolerance_text,
         message=message,
-        corrections=corrections,
+        corrections=tuple(pair for check in checks if not check.ok for pair in check.corrections()),
         details=all_details,
         value=value,
     )

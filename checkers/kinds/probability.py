@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from checkers.kinds.base import Context
-from checkers.matrices import number_text, printed_text, with_decimals
+from checkers.kinds.matrices import number_text, printed_text, with_decimals
 from checkers.numbers import Comparison, Printed, Tolerance, compare, printed_tolerance
 
 __all__ = [

@@ -1,0 +1,62 @@
+"""What every kind shares (``checkers.kinds.base``): field types, outcomes, the declared hooks."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from checkers.kinds import arithmetic, softmax
+from checkers.kinds.base import (
+    Outcome,
+    PrintedWholeNumber,
+    error,
+    from_comparisons,
+    printed_text,
+)
+from checkers.numbers import compare, parse_printed
+
+
+class _Counts(BaseModel):
+    layers: PrintedWholeNumber | None = None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("2.5", "expected a positive whole number, got '2.5'"),
+        ("-3", "expected a positive whole number, got '-3'"),
+        ("1 GB", "expected a whole number such as 32 or 4096, got '1 GB'"),
+    ],
+)
+def test_one_whole_number_type_for_every_kind(text: str, message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        _Counts(layers=text)
+    assert _Counts(layers="4K").layers is not None  # a count unit is a whole number
+
+
+def test_an_outcome_is_built_with_keywords_only() -> None:
+    with pytest.raises(TypeError):
+        Outcome("error", "", "", "", "positional")  # type: ignore[misc]
+    built = error("cannot evaluate", "0.5")
+    assert (built.verdict, built.claimed, built.message) == ("error", "0.5", "cannot evaluate")
+
+
+def test_from_comparisons_names_the_wrong_element() -> None:
+    comparisons = [compare(parse_printed("0.5"), 0.5), compare(parse_printed("0.6"), 0.5)]
+    outcome = from_comparisons(comparisons, what="row", vector=True)
+    assert outcome.verdict == "fail" and outcome.value == (0.5, 0.5)
+    assert "element 2: 0.6 should be 0.5" in outcome.message
+    assert outcome.corrections == (("0.6", "0.5"),)
+
+
+def test_the_declared_hooks() -> None:
+    chain = arithmetic.Input.model_validate(
+        {"expression": "s × 2 = 1.6", "claimed": "1.6", "where": {}}
+    )
+    assert chain.expression_text == "s × 2 = 1.6"
+    assert printed_text(chain.printed) == "1.6"
+    # With s = 0.9 the printed later side 1.6 is no longer 2 × 0.9 = 1.8 (number token 1).
+    assert chain.step_corrections({"s": 0.9}) == {1: "1.8"}
+    row = softmax.Input.model_validate({"scores": ["1", "1"], "claimed": ["0.5", "0.5"]})
+    assert row.expression_text is None and row.step_corrections({}) == {}
+    assert printed_text(row.printed) == "[0.5, 0.5]"
