@@ -282,6 +282,7 @@ def test_the_seed_fix_reads_the_same_whatever_the_hash_seed(tmp_path: Path) -> N
             timeout=300,
             check=False,
         )
-        assert "own copy of numbers" in done.stdout
-        outputs.append(done.stdout)
+        said = done.stdout + done.stderr  # the diff, then what was and was not rewritten
+        assert "own copy of numbers" in said
+        outputs.append(said)
     assert outputs[0] == outputs[1]
