@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 import shutil
@@ -79,3 +80,72 @@ def test_docs_point_only_at_files_and_names_that_exist() -> None:
             if not _resolves(ref)
         ]
     assert not missing, "\n".join(missing)
+
+
+def test_reports_import_only_the_finding_model_and_file_rules() -> None:
+    """Writing reports never loads a kind (or numpy), the runner or the claim loader."""
+    code = (
+        "import sys\n"
+        "from checkers.report import github, html, json_report, markdown, sarif, text\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('checkers', 'numpy'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    loaded = set(done.stdout.split())
+    assert loaded >= {"checkers.finding", "checkers.report.sarif"}
+    assert loaded <= {
+        "checkers",
+        "checkers.catalog",
+        "checkers.files",
+        "checkers.finding",
+        *(f"checkers.report.{name}" for name in ("github", "html", "json_report", "markdown")),
+        *(f"checkers.report.{name}" for name in ("sarif", "text")),
+        "checkers.report",
+    }, loaded
+
+
+def _imports_of_package() -> dict[str, set[str]]:
+    """Module → the checkers modules it imports anywhere (lazy imports included)."""
+    modules = {
+        ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path
+        for path in ROOT.glob("checkers/**/*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets = [f"{node.module}.{alias.name}" for alias in node.names]
+                found.update(t if t in modules else node.module for t in targets)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        package_face = path.name == "__init__.py"
+        graph[name] = {
+            target
+            for target in found
+            if target in modules
+            and target != name
+            and not (package_face and target.startswith(name + "."))
+        }
+    return graph
+
+
+def test_no_import_loop_in_the_package() -> None:
+    """Imports flow one way (a package's ``__init__`` may import its own modules)."""
+    graph = _imports_of_package()
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for target in sorted(graph[node]):
+            if state.get(target) == 1:
+                raise AssertionError(" → ".join([*path, node, target]))
+            if target not in state:
+                visit(target, [*path, node])
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [])
