@@ -102,3 +102,26 @@ def test_inputs_validated_before_are_used_as_they_are(project: Path) -> None:
     # An input of another kind's model is not taken.
     mismatched = build_claims_file(path, located, checked=[object()])  # type: ignore[list-item]
     assert mismatched.claims[0].input == first.input
+
+
+def test_texts_held_in_memory_are_loaded_without_reading_the_files(project: Path) -> None:
+    """``fix`` checks its edits this way: the claim file's and the lesson's texts are given,
+    the lesson is still found through ``lesson:`` (path and root from disk)."""
+    claims_path = project / "claims" / "demo.yaml"
+    lesson_path = project / "content" / "demo.md"
+    on_disk = claims_path.read_text(encoding="utf-8")
+    edited_lesson = lesson_path.read_text(encoding="utf-8").replace("= 0.52\n", "= 0.50\n", 1)
+    edited_claims = on_disk.replace(
+        'quote: "score = 0.5×0.5 + 0.5×0.5 = 0.52"', 'quote: "score = 0.5×0.5 + 0.5×0.5 = 0.50"'
+    )
+    loaded = load_claims_file(claims_path, edited_claims, lesson_text=edited_lesson)
+    by_id = {claim.id: claim for claim in loaded.claims}
+    assert by_id["dot-wrong"].anchor is not None and not by_id["dot-wrong"].stale
+    assert loaded.lesson_path == lesson_path and loaded.root == project.resolve()
+    # The files themselves are untouched, and read from disk the old quote still anchors.
+    assert claims_path.read_text(encoding="utf-8") == on_disk
+    from_disk = {claim.id: claim for claim in load_claims_file(claims_path).claims}
+    assert from_disk["dot-wrong"].anchor is not None
+    # The edited claim file against the lesson on disk: its quote is gone (stale).
+    stale = {c.id: c for c in load_claims_file(claims_path, edited_claims).claims}
+    assert stale["dot-wrong"].stale

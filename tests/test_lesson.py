@@ -70,3 +70,11 @@ def test_occurrences_are_remembered_within_the_budget() -> None:
     assert text.occurrences("0.78") == (text.folded.find("0.78"),)
     assert "0.78" not in text.found
     assert text.anchor("same line", occurrence=2).line == 9
+
+
+def test_a_lesson_given_as_text_is_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "never-written.md"
+    lesson = load_lesson(path, "score = 0.80\n")
+    assert lesson.path == path and lesson.text == "score = 0.80\n"
+    assert lesson.anchor("score = 0.80").line == 1
+    assert not path.exists()
