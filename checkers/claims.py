@@ -369,13 +369,19 @@ def build_claims_file(
             if isinstance(raw_id, str) and re.fullmatch(_ID_PATTERN, raw_id)
             else f"claim[{index + 1}]"
         )
-        if label in seen:
+        duplicate = label in seen
+        if duplicate:
+            # The first claim keeps the id (``uses:`` and the baseline refer to it); this one
+            # is reported under its own label, so neither is hidden behind the other.
+            first = seen[label]
+            first_at = f"{path.name}:{first.line}:{first.column}" if first else path.name
             problems.append(
                 Problem(
                     path,
                     where,
-                    f"duplicate claim id {label!r}; ids must be unique in a file",
-                    label,
+                    f"duplicate claim id {label!r}: the claim at {first_at} already has it; "
+                    "ids must be unique in a file (rename one of them)",
+                    f"{label}[{index + 1}]",
                 )
             )
             label = f"{label}[{index + 1}]"
@@ -393,7 +399,7 @@ def build_claims_file(
             problems,
             checked[index] if index < len(checked) else None,
         )
-        if claim is not None:
+        if claim is not None and not duplicate:
             claims.append(claim)
     return ClaimsFile(
         path,

@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import pytest
 
 from checkers import safeyaml
 from checkers.claims import build_claims_file, load_claims_file
+from checkers.cli import main
 
 
 def write(project: Path, text: str) -> Path:
@@ -102,3 +106,37 @@ def test_inputs_validated_before_are_used_as_they_are(project: Path) -> None:
     # An input of another kind's model is not taken.
     mismatched = build_claims_file(path, located, checked=[object()])  # type: ignore[list-item]
     assert mismatched.claims[0].input == first.input
+
+
+DUPLICATED = (
+    "lesson: content/demo.md\nclaims:\n"
+    "  - id: head\n    kind: identity\n    quote: '512/8=64'\n    statement: 512/8 = 64\n"
+    "  - id: other\n    kind: identity\n    quote: '512/8=64'\n    statement: 512/8 = 64\n"
+    "  - id: head\n    kind: identity\n    quote: '512/8=64'\n    statement: 512/8 = 65\n"
+)
+
+
+def test_a_duplicate_id_names_both_positions_and_keeps_both_claims(project: Path) -> None:
+    loaded = load_claims_file(write(project, DUPLICATED))
+    assert [c.id for c in loaded.claims] == ["head", "other"]  # the first keeps the id
+    assert loaded.order == ("head", "other", "head[3]")
+    (problem,) = loaded.problems
+    assert problem.claim_id == "head[3]"  # its own label: reported, never silently merged
+    assert problem.position is not None and problem.position.line == 11
+    assert "the claim at demo.yaml:3:5" in problem.message  # where the id was first used
+
+
+def test_a_duplicate_id_is_reported_by_check(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(project, DUPLICATED)
+    monkeypatch.chdir(project)
+    assert main(["check", "--json", "report.json"]) == 2
+    findings = json.loads((project / "report.json").read_text(encoding="utf-8"))["findings"]
+    assert [(f["id"], f["verdict"]) for f in findings] == [
+        ("head", "pass"),
+        ("other", "pass"),
+        ("head[3]", "error"),
+    ]
+    out = capsys.readouterr().out
+    assert "claims/demo.yaml:11:5" in out and "demo.yaml:3:5 already has it" in out
