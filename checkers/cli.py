@@ -296,7 +296,10 @@ def _extract(args: argparse.Namespace) -> int:
     out_of_date = False
     status = EXIT_OK
     for lesson in args.lessons:
-        outcome = extract_lesson(lesson, args.output, write=not args.check)
+        try:
+            outcome = extract_lesson(lesson, args.output, write=not args.check)
+        except Exception as error:  # a bug must cost this lesson, not the others
+            outcome = f"{lesson}: internal error: {type(error).__name__}: {error}"
         if isinstance(outcome, str):
             print(f"lessoncheck: {outcome}", file=sys.stderr)
             status = EXIT_INPUT

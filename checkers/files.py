@@ -79,25 +79,48 @@ def read_regular_file(path: Path, limit: int) -> bytes:
 class NotText(ValueError):
     """Bytes that are not UTF-8 text; each caller words the message for its own file."""
 
-    def __init__(self, *, start: int | None, byte: bytes = b"", utf16: bool = False) -> None:
-        super().__init__("not a text file" if start is None else f"not UTF-8 at byte {start}")
+    def __init__(
+        self,
+        *,
+        start: int | None,
+        byte: bytes = b"",
+        utf16: bool = False,
+        line: int = 0,
+        column: int = 0,
+    ) -> None:
+        super().__init__(
+            "not a text file (contains NUL bytes)"
+            if start is None
+            else f"not valid UTF-8 (byte 0x{byte.hex()}); save the file as UTF-8"
+        )
         self.start = start
         """Offset of the first invalid byte; None when the data holds NUL bytes."""
         self.byte = byte
         """The invalid byte itself."""
         self.utf16 = utf16
         """True when NUL bytes come with a UTF-16 byte-order mark."""
+        self.line = line
+        """1-based line of the invalid byte, as an editor counts lines (at ``\\n``); 0 for NULs."""
+        self.column = column
+        """1-based column of the invalid byte: the characters before it on its line, plus one."""
 
 
 def decode_text(data: bytes) -> str:
     """``data`` as UTF-8 text (a byte-order mark dropped); :class:`NotText` when it holds NUL
-    bytes (a binary or UTF-16 file) or is not valid UTF-8."""
+    bytes (a binary or UTF-16 file) or is not valid UTF-8 (then it says where)."""
     if b"\x00" in data:
         raise NotText(start=None, utf16=data[:2] in (b"\xff\xfe", b"\xfe\xff"))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise NotText(start=error.start, byte=data[error.start : error.start + 1]) from None
+        before = data[: error.start].decode("utf-8-sig")  # valid up to the invalid byte
+        line_start = before.rfind("\n") + 1
+        raise NotText(
+            start=error.start,
+            byte=data[error.start : error.start + 1],
+            line=before.count("\n", 0, line_start) + 1,
+            column=len(before) - line_start + 1,
+        ) from None
 
 
 def real_path(path: Path) -> Path:

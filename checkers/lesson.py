@@ -262,7 +262,7 @@ def _load(path: Path, mtime_ns: int, size: int) -> Lesson:
         if error.start is None:
             hint = "; it looks like UTF-16: save it as UTF-8" if error.utf16 else ""
             raise LessonError(f"{path}: not a text file (contains NUL bytes){hint}") from None
-        raise LessonError(f"{path}: not valid UTF-8 (byte {error.start}: {error.byte!r})") from None
+        raise LessonError(f"{path}:{error.line}:{error.column}: {error}") from None
     return Lesson.from_text(path, text)
 
 

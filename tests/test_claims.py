@@ -8,6 +8,7 @@ import pytest
 from checkers import safeyaml
 from checkers.claims import build_claims_file, load_claims_file
 from checkers.cli import main
+from tests.conftest import CLAIMS
 
 
 def write(project: Path, text: str) -> Path:
@@ -93,6 +94,38 @@ def test_tolerance_override_needs_a_reason(project: Path) -> None:
     )
     (problem,) = load_claims_file(path).problems
     assert "tolerance.reason" in problem.message
+    assert problem.location().endswith("demo.yaml:3:71")  # the `tolerance:` key
+
+
+def test_a_missing_nested_field_points_at_its_key_line(project: Path) -> None:
+    path = write(
+        project,
+        "lesson: content/demo.md\nclaims:\n  - id: a\n    kind: identity\n"
+        "    quote: '512/8=64'\n    statement: 512/8 = 64\n    tolerance:\n"
+        "      # the reason is missing\n      relative: 0.1\n",
+    )
+    (problem,) = load_claims_file(path).problems
+    assert problem.location().endswith("demo.yaml:7:5"), problem
+    assert "missing field 'tolerance.reason'" in problem.message
+
+
+def test_a_control_character_is_located_without_parser_jargon(project: Path) -> None:
+    text = CLAIMS.replace('0.6×0.4 + 0.2×0.7 = 0.38"', '0.6×0.4 + 0.2×0.7 =\b 0.38"', 1)
+    (problem,) = load_claims_file(write(project, text)).problems
+    line = next(n for n, row in enumerate(text.split("\n"), 1) if "\b" in row)
+    column = text.split("\n")[line - 1].index("\b") + 1
+    assert problem.location().endswith(f"demo.yaml:{line}:{column}"), problem
+    assert "U+0008" in problem.message
+    assert "#x" not in problem.message and "position" not in problem.message
+
+
+def test_invalid_utf8_names_the_line_and_column_of_the_byte(project: Path) -> None:
+    path = project / "claims" / "demo.yaml"
+    path.write_bytes(b"lesson: content/demo.md\nclaims:\n  - id: caf\xe9\n")
+    (problem,) = load_claims_file(path).problems
+    assert problem.location().endswith("demo.yaml:3:12"), problem
+    assert "not valid UTF-8" in problem.message and "0xe9" in problem.message
+    assert "offset" not in problem.message
 
 
 def test_inputs_validated_before_are_used_as_they_are(project: Path) -> None:

@@ -377,6 +377,10 @@ BIG_CLAIM_FILES: dict[str, Callable[[], str | bytes]] = {
 SPECIAL_CLAIM_FILES: dict[str, Callable[[], str | bytes]] = {
     "invalid_utf8.yaml": lambda: b"lesson: content/good.md\nclaims: []\n# caf\xe9\n",
     "utf16.yaml": lambda: "lesson: content/good.md\nclaims: []\n".encode("utf-16"),
+    "control_character.yaml": lambda: (
+        "lesson: content/good.md\nclaims:\n  - id: backspace\n    kind: arithmetic\n"
+        '    quote: "0.6×0.4 + 0.2×0.7 =\b 0.38"\n    expression: 0.6×0.4 + 0.2×0.7\n'
+    ),
     "binary.yaml": lambda: bytes(range(256)) * 16,
     "empty.yaml": lambda: b"",
     "whitespace.yaml": lambda: "\n  \n\t\n",
