@@ -285,3 +285,37 @@ def test_the_seed_fix_reads_the_same_whatever_the_hash_seed(tmp_path: Path) -> N
         assert "own copy of numbers" in done.stdout
         outputs.append(done.stdout)
     assert outputs[0] == outputs[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Input errors
+
+
+@pytest.mark.parametrize("write", [False, True])
+def test_an_undecodable_lesson_is_an_input_error_and_the_rest_is_fixed(
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    write: bool,
+) -> None:
+    """``fix`` reports what ``check`` reports about a lesson it cannot read (exit 2), and still
+    fixes the claim files whose lessons it can."""
+    (project / "content" / "latin1.md").write_bytes(b"# Caf\xe9\n\n0.5 + 0.5 = 1.1\n")
+    (project / "claims" / "latin1.yaml").write_text(
+        "lesson: content/latin1.md\nclaims:\n"
+        "  - {id: sum, kind: arithmetic, quote: '0.5 + 0.5 = 1.1', expression: 0.5 + 0.5,"
+        " claimed: 1.1}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(project)
+    assert main(["check", "-q"]) == 2
+    errors = re.search(r"\d+ errors", capsys.readouterr().out)
+    assert errors is not None and errors.group() != "0 errors"
+    assert main(["fix", "--write" if write else "--diff"]) == 2
+    captured = capsys.readouterr()
+    account = captured.out if write else captured.err
+    assert account.rstrip().endswith(errors.group())  # what check counts
+    assert "latin1" in account and "not valid UTF-8" in account
+    fixed = (project / "content" / "demo.md").read_text(encoding="utf-8")
+    assert ("0.5×0.5 + 0.5×0.5 = 0.50" in fixed) == write
+    assert (project / "content" / "latin1.md").read_bytes() == b"# Caf\xe9\n\n0.5 + 0.5 = 1.1\n"

@@ -489,6 +489,11 @@ def _result(
         else:
             reason = f"{finding.verdict}: {finding.message}"
         not_fixed.append(NotFixed(workspace.label(key), finding.where, finding.kind, reason))
+    for finding in workspace.unread:
+        if finding.verdict != "pass":
+            label = f"{finding.claims_file}::{finding.id}"
+            reason = f"{finding.verdict}: {finding.message}; not rewritten"
+            not_fixed.append(NotFixed(label, finding.where, finding.kind, reason))
     changed = {p: t for p, t in planner.texts.items() if t != workspace.original[p]}
     return FixPlan(
         originals=dict(workspace.original),
@@ -499,8 +504,8 @@ def _result(
         rewrites=list(planner.rewrites),
         not_fixed=not_fixed,
         hints=_hints(workspace, planner, after),
-        before=[before.findings[k] for k in before.order],
-        after=[after.findings[k] for k in after.order],
+        before=[*(before.findings[k] for k in before.order), *workspace.unread],
+        after=[*(after.findings[k] for k in after.order), *workspace.unread],
     )
 
 
