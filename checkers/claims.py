@@ -32,7 +32,7 @@ from checkers.files import (
     default_root,
     read_regular_file,
     real_path,
-    resolve_in_project,
+    resolve_lesson,
     search_root,
 )
 from checkers.kinds.base import Context, Kind, KindInput, check_variable_names
@@ -347,7 +347,7 @@ def build_claims_file(
         resolved = (
             (lesson_file, default_root(lesson_file))
             if lesson_file is not None
-            else resolve_in_project(path, lesson, "lesson")
+            else resolve_lesson(path, lesson)
         )
         if isinstance(resolved, str):
             problems.append(Problem(path, located.position(("lesson",)), resolved))

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
+from checkers.files import LESSON_SUFFIXES
 from checkers.finding import Finding, summary_line
 from checkers.parallel import map_files
 from checkers.report.text import format_finding
@@ -243,16 +244,13 @@ def _scan(args: argparse.Namespace) -> int:
     return _report(map_files(scan_lesson, list(args.lessons), args.jobs), args, baseline)
 
 
-_LESSON_SUFFIXES = (".md", ".markdown")
-
-
 def _baseline(args: argparse.Namespace) -> int:
     """Record the failures of the claims (and scanned lessons) named; report what it did."""
     if _missing(args.inputs):
         return EXIT_INPUT
     from checkers.scan import scan_lesson
 
-    lessons = [p for p in args.inputs if p.is_file() and p.suffix.lower() in _LESSON_SUFFIXES]
+    lessons = [p for p in args.inputs if p.is_file() and p.suffix.lower() in LESSON_SUFFIXES]
     claims = [p for p in args.inputs if p not in lessons]
     findings: list[Finding] = run_paths(claims) if claims else []
     for lesson in lessons:

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 __all__ = [
+    "LESSON_SUFFIXES",
     "MAX_LESSON_BYTES",
     "NotText",
     "decode_text",
@@ -24,9 +25,11 @@ __all__ = [
     "escapes",
     "inside",
     "link_outside_working_folder",
+    "not_a_lesson",
     "read_regular_file",
     "real_path",
     "resolve_in_project",
+    "resolve_lesson",
     "search_root",
     "write_atomic",
 ]
@@ -34,6 +37,10 @@ __all__ = [
 MAX_LESSON_BYTES = 1_000_000
 """Largest lesson read; a long course chapter is under 100 KB. Everything downstream (folding,
 Markdown parsing, drafting) is linear or budgeted in the lesson's size, so this bounds it."""
+
+LESSON_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd", ".ipynb")
+"""How a lesson file's name ends: the Markdown and notebook formats courses are written in. Any
+other file (``.git/config``, ``.env``, a key, ``README.txt``) is never read as a lesson."""
 
 PROJECT_MARKERS = (".git", "pyproject.toml")
 """Files whose folder is taken as the project root (see :func:`search_root`)."""
@@ -215,3 +222,46 @@ def link_outside_working_folder(path: Path) -> str | None:
     if not target.is_relative_to(real_path(Path.cwd())):
         return "is a link to a file outside the project"
     return None
+
+
+def not_a_lesson(path: Path, root: Path) -> str | None:
+    """Why ``path`` is not a lesson file of the project at ``root``, or None: the one rule for
+    what may be read, embedded, quoted or rewritten as a lesson.
+
+    A lesson file lies inside ``root``, in no hidden folder below it (``.git``, ``.github``,
+    ``.venv``: a checkout's ``.git/config`` holds the CI job's token), is not itself hidden, and
+    its name ends in one of :data:`LESSON_SUFFIXES`. A symbolic link is a lesson file only when
+    both the link and the file it leads to are: ``content/x.md -> ../.git/config`` is not.
+    """
+    base = real_path(root)
+    written = real_path(path.parent) / path.name  # where it was found; the link not followed
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # missing, or a link loop: nothing to read, the reader says so
+        return None
+    for prefix, candidate in (("is", written), ("is a link whose target is", target)):
+        if prefix != "is" and target == written:
+            break
+        if not candidate.is_relative_to(base):
+            return f"{prefix} outside the project"
+        below = candidate.relative_to(base).parts
+        hidden = next((part for part in below if part.startswith(".")), None)
+        if below and hidden == below[-1]:
+            return f"{prefix} a hidden file"
+        if hidden is not None:
+            return f"{prefix} in the hidden folder {hidden}"
+        if candidate.suffix.lower() not in LESSON_SUFFIXES:
+            return f"{prefix} not a lesson file ({', '.join(LESSON_SUFFIXES)})"
+    return None
+
+
+def resolve_lesson(near: Path, name: str) -> tuple[Path, Path] | str:
+    """(lesson file, the folder it was found in) for a claim file's ``lesson: name``, looked up
+    as :func:`resolve_in_project` does, or why it is not acceptable (:func:`not_a_lesson`)."""
+    found = resolve_in_project(near, name, "lesson")
+    if isinstance(found, str):
+        return found
+    refused = not_a_lesson(found[0], search_root(near))
+    if refused is not None:
+        return f"lesson {name!r} {refused}; only lesson files are read"
+    return found
