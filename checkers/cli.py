@@ -278,7 +278,13 @@ def _fix(args: argparse.Namespace) -> int:
 
     plan = plan_fix(list(args.claims))
     if args.write:
-        plan.write()
+        from checkers.files import WriteFailed
+
+        try:
+            plan.write()
+        except WriteFailed as error:
+            print(f"lessoncheck: {error}", file=sys.stderr)
+            return EXIT_INPUT
     else:
         sys.stdout.write(plan.diff())
     # With --diff, stdout is the patch alone (pipe it to `git apply`); the account goes to stderr.

@@ -12,6 +12,7 @@ Used by lesson and claim loading, ``scan``/``extract``, ``fix``, the baseline an
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import tempfile
 from pathlib import Path
@@ -20,6 +21,7 @@ __all__ = [
     "LESSON_SUFFIXES",
     "MAX_LESSON_BYTES",
     "NotText",
+    "WriteFailed",
     "decode_text",
     "default_root",
     "escapes",
@@ -31,6 +33,7 @@ __all__ = [
     "resolve_in_project",
     "resolve_lesson",
     "search_root",
+    "write_all_or_none",
     "write_atomic",
 ]
 
@@ -64,6 +67,91 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+class WriteFailed(OSError):
+    """A set of files could not be written; says which file, why, and whether every file was
+    left as it was (it is unless restoring failed too)."""
+
+
+def write_all_or_none(texts: dict[Path, str]) -> None:
+    """Write every file of ``texts`` (UTF-8, line ends as given), or none of them.
+
+    Every new text is first staged in a temporary file next to its target and flushed to disk,
+    so a full disk or a read-only folder fails before anything is replaced; a hard link keeps
+    each old file. Only then are the files put in place, each by an atomic rename; if one rename
+    fails, the files already replaced get their old content back. A process killed during the
+    renames leaves each file whole, old or new (``fix`` repairs the claims such a state leaves
+    stale, so running it again converges).
+    """
+    staged: list[tuple[Path, str, str | None]] = []  # (target, temporary, old kept or None)
+    try:
+        for path, text in texts.items():
+            staged.append((path, *_stage(path, text)))
+    except OSError as error:
+        _discard(staged)
+        raise WriteFailed(
+            f"cannot write {getattr(error, 'filename', None) or path}: "
+            f"{error.strerror or error}; no file was changed"
+        ) from None
+    replaced: list[tuple[Path, str | None]] = []
+    try:
+        for path, temporary, old in staged:
+            os.replace(temporary, path)
+            replaced.append((path, old))
+    except OSError as error:
+        restored = _restore(replaced)
+        _discard([entry for entry in staged if entry[0] not in {p for p, _ in replaced}])
+        left = "every file was left as it was" if restored else "some files could not be restored"
+        raise WriteFailed(f"cannot replace {path}: {error.strerror or error}; {left}") from None
+    _discard([(path, "", old) for path, _, old in staged])
+
+
+def _stage(path: Path, text: str) -> tuple[str, str | None]:
+    """(temporary file holding ``text``, a hard link to the current file or None)."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            mode = 0o644
+        os.chmod(temporary, mode)
+        old: str | None = None
+        if path.exists():
+            old = temporary.removesuffix(".tmp") + ".old"
+            try:
+                os.link(path, old)
+            except OSError:  # a file system without hard links: keep a copy
+                shutil.copyfile(path, old)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return temporary, old
+
+
+def _restore(replaced: list[tuple[Path, str | None]]) -> bool:
+    """Put the kept old files back (newest first); True when every one was restored."""
+    restored = True
+    for path, old in reversed(replaced):
+        try:
+            if old is None:
+                path.unlink()
+            else:
+                os.replace(old, path)
+        except OSError:
+            restored = False
+    return restored
+
+
+def _discard(staged: list[tuple[Path, str, str | None]]) -> None:
+    for _, temporary, old in staged:
+        for leftover in (temporary, old):
+            if leftover:
+                Path(leftover).unlink(missing_ok=True)
 
 
 def read_regular_file(path: Path, limit: int) -> bytes:

@@ -319,3 +319,51 @@ def test_an_undecodable_lesson_is_an_input_error_and_the_rest_is_fixed(
     fixed = (project / "content" / "demo.md").read_text(encoding="utf-8")
     assert ("0.5×0.5 + 0.5×0.5 = 0.50" in fixed) == write
     assert (project / "content" / "latin1.md").read_bytes() == b"# Caf\xe9\n\n0.5 + 0.5 = 1.1\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing: every file or none
+
+
+def _files(project: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in sorted(project.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("failure", ["full disk", "read-only folder", "rename"])
+def test_write_changes_every_file_or_none(
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    failure: str,
+) -> None:
+    """The lesson and its claim file are rewritten together: when the claim file cannot be
+    written (no space, no permission, a rename refused), the lesson is left as it was too, and
+    no temporary file is left behind."""
+    import errno
+    import os
+    import tempfile
+
+    monkeypatch.chdir(project)
+    claims = (project / "claims" / "demo.yaml").resolve()
+    before = _files(project)
+    real_mkstemp, real_replace = tempfile.mkstemp, os.replace
+
+    def mkstemp(*args: object, **kwargs: object) -> tuple[int, str]:
+        if Path(str(kwargs.get("dir", ""))).resolve() == claims.parent:
+            code = errno.ENOSPC if failure == "full disk" else errno.EACCES
+            raise OSError(code, os.strerror(code), str(claims))
+        return real_mkstemp(*args, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    def replace(source: str, target: str) -> None:
+        if Path(target).resolve() == claims:
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(target))
+        real_replace(source, target)
+
+    if failure == "rename":
+        monkeypatch.setattr(os, "replace", replace)
+    else:
+        monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    assert main(["fix", "--write"]) == 2
+    assert _files(project) == before
+    error = capsys.readouterr().err
+    assert "demo.yaml" in error and ("no file was changed" in error or "as it was" in error)
