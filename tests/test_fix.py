@@ -367,3 +367,31 @@ def test_write_changes_every_file_or_none(
     assert _files(project) == before
     error = capsys.readouterr().err
     assert "demo.yaml" in error and ("no file was changed" in error or "as it was" in error)
+
+
+def test_a_rerun_after_a_kill_between_files_repairs_the_stale_claims(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Killed after the lesson was replaced and before its claim file was: the claims whose
+    numbers ``fix`` changed are stale. Running ``fix --write`` again gives the claim file the
+    lesson's numbers (quote, claimed) and every claim holds; a stale claim whose new numbers
+    are wrong is left stale."""
+    monkeypatch.chdir(project)
+    lesson = project / "content" / "demo.md"
+    plan = plan_fix([Path("claims")])
+    lesson.write_text(plan.texts[lesson.resolve()], encoding="utf-8")  # only the lesson landed
+    assert main(["check", "-q"]) == 1
+    assert "2 stale" in capsys.readouterr().out
+    assert main(["fix", "--write"]) == 0
+    assert main(["check", "-q"]) == 0
+    claims = (project / "claims" / "demo.yaml").read_text(encoding="utf-8")
+    assert '"score = 0.5×0.5 + 0.5×0.5 = 0.50"' in claims and "claimed: 0.50" in claims
+    assert '"scaled = 0.50 / 2 = 0.25"' in claims and "claimed: 0.25" in claims
+    # An author's wrong number is not "repaired" into the claim file.
+    lesson.write_text(
+        lesson.read_text(encoding="utf-8").replace("= 0.38", "= 0.39"), encoding="utf-8"
+    )
+    capsys.readouterr()
+    assert main(["fix", "--write"]) == 1
+    assert "= 0.38" in (project / "claims" / "demo.yaml").read_text(encoding="utf-8")
+    assert "1 stale" in capsys.readouterr().out

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from checkers.claims import Claim
-from checkers.fix.alignment import align, lesson_ranges, quote_span
+from checkers.fix.alignment import align, lesson_ranges, quote_span, renumbered
 from checkers.fix.claim_edits import (
     claim_node,
     claimed_source,
@@ -144,6 +144,9 @@ class _Planner:
         self.edits: dict[Key, int] = {}
         self.rewrites: list[Rewrite] = []
         self.problems: dict[Key, str] = {}
+        self.repaired: set[Key] = set()
+        """Stale claims whose claim file took the lesson's numbers: they must now hold as they
+        are (a repair never leads to rewriting the lesson)."""
 
     def text(self, path: Path) -> str:
         return self.texts.get(path, self.ws.original[path])
@@ -162,9 +165,10 @@ class _Planner:
         finding = snapshot.findings.get(key)
         return (
             finding is not None
-            and finding.verdict == "fail"
+            and (finding.verdict == "fail" or finding.verdict == "stale")
             and key not in self.blocked
             and key not in self.problems
+            and key not in self.repaired
         )
 
     def _round(self, snapshot: Snapshot) -> bool:
@@ -188,7 +192,12 @@ class _Planner:
             if any(k in this_round for k in self.index.users.get(key, ())):
                 continue  # a claim it feeds changed this round: wait for the next check
             try:
-                edit = self._edit(snapshot, key, claim)
+                stale = snapshot.findings[key].verdict == "stale"
+                edit = (
+                    self._repair(snapshot, key, claim)
+                    if stale
+                    else self._edit(snapshot, key, claim)
+                )
                 if any(k in this_round for k in edit.touched) or _crosses(edit, rewritten):
                     continue  # overlaps an edit of this round: wait for the next check
                 batch.append(edit)
@@ -197,6 +206,8 @@ class _Planner:
                     self._refuse(key, str(problem))
                 # else: the texts moved on since the check; try again after the next one
                 continue
+            if stale:
+                self.repaired.add(key)
             self.edits[key] = self.edits.get(key, 0) + 1
             if key not in self.touched:
                 self.groups.start(key)
@@ -257,6 +268,36 @@ class _Planner:
         self._carry(edit, snapshot, lesson, key, claim)
         self._overlaps(edit, snapshot, lesson)
         self._occurrences(edit, snapshot, lesson)
+        return edit
+
+    def _repair(self, snapshot: Snapshot, key: Key, claim: Claim) -> _Edit:
+        """The claim-file edit for a stale claim whose quote is in its lesson with other numbers
+        only (what a ``fix --write`` killed between writing a lesson and its claim file leaves):
+        its ``quote:``, ``claimed:`` and the expression's printed numbers take the lesson's. The
+        lesson is not touched, and the repair is kept only if the claim then holds."""
+        lesson_path = self.ws.lesson_of.get(key[0])
+        if lesson_path is None:
+            raise FixProblem("the lesson of the claim file was not found")
+        quote = claim.header.quote
+        changes = renumbered(self.index.lesson(lesson_path), quote)
+        edit = _Edit(lesson_path)
+        edit.fields[key] = {"quote": changes}
+        edit.values[key] = {"quote": quote}
+        claimed = self._claimed_changes(key, number_tokens(quote), changes)
+        if claimed:
+            edit.fields[key]["claimed"] = claimed
+        expression = claim.input.expression_text
+        alignment = (
+            align(expression, quote, self._upstream_texts(snapshot, key, claim))
+            if expression is not None
+            else None
+        )
+        if expression is not None and alignment is not None:
+            printed = {e: changes[q] for e, q in alignment.literal.items() if q in changes}
+            if printed:
+                edit.fields[key]["expression"] = printed
+                edit.values[key]["expression"] = str(expression)
+        edit.touched.append(key)
         return edit
 
     def _upstream_values(self, snapshot: Snapshot, key: Key, claim: Claim) -> dict[str, float]:
