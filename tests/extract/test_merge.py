@@ -168,6 +168,27 @@ def _mutations() -> list[str]:
     ]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        VALID.replace("  # reviewed", "\t# reviewed"),  # a tab before a comment
+        VALID.replace("note: |", "note: |#"),  # a comment right after the indicator
+        VALID.replace("    claimed: 0.38\n", "    claimed: 0.38\x85"),  # NEL ends the line
+        VALID.replace("kind: arithmetic\n", "kind: arithmetic\u2028"),  # so does U+2028
+    ],
+    ids=["tab", "bar-hash", "nel", "u2028"],
+)
+def test_extract_reads_what_check_reads(course: Path, text: str) -> None:
+    """Texts libyaml reads and PyYAML (hence ruamel.yaml) refuses: ``check`` accepts them, so
+    ``extract`` updates them, keeping every character that was there."""
+    target = course / "claims" / "demo.yaml"
+    target.write_bytes(text.encode("utf-8"))
+    assert safeyaml.load(text).data["claims"][0]["id"] == "qk"
+    assert main(["extract", "content/demo.md"]) == 0
+    assert _inserted_into(text, target.read_bytes().decode("utf-8")).count("origin: auto") == 2
+
+
+@pytest.mark.slow  # 1,200 extract runs
 def test_extract_reads_every_one_character_mutation_as_check_does(
     course: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
