@@ -128,6 +128,7 @@ SMALL_LESSONS = [
     *sorted(p.name for p in (corpus.HERE / "lessons").glob("*.md")),
     *corpus.SPECIAL_LESSONS,
     "secret-link.md",
+    "git-config.md",
     "passwd-link.md",
     "zero.md",
     "loop.md",
@@ -140,6 +141,7 @@ UNREADABLE_LESSONS = {
     "utf16_bom.md": "UTF-16",
     "binary_nul.md": "not a text file",
     "secret-link.md": "outside the project",
+    "git-config.md": "hidden folder .git",
     "passwd-link.md": "outside the project",
     "zero.md": "outside the project",
     "loop.md": "loop",
@@ -309,6 +311,7 @@ LOCATED = {
     "lesson_symlink.yaml": (2, "outside the project"),
     "lesson_dev_zero.yaml": (2, "not a regular file"),
     "invalid_utf8.yaml": (3, "not valid UTF-8 (byte 0xe9)"),
+    "lesson_git_config.yaml": (1, "hidden folder .git"),
     "control_character.yaml": (5, "control character U+0008"),
 }
 UNLOCATED = {

@@ -9,9 +9,9 @@ a byte-order mark, a closing ``...``. Running it twice in a row changes nothing.
 The file is read by the reader ``check`` uses (:mod:`checkers.safeyaml`), which also tells where
 each claim is written (:func:`checkers.safeyaml.layout`); the edit is made on the text itself,
 whole lines at a time, and the new text is read back and compared with what was meant before
-anything is written. A YAML round trip (ruamel.yaml) would re-indent claims to its own style and
-lose line ends, a byte-order mark or a comment-only file's comment; ruamel.yaml here only renders
-the new claims, which are our own data.
+anything is written. A YAML round trip (ruamel.yaml, which this replaced) re-indents claims to its
+own style, loses line ends, a byte-order mark or a comment-only file's comment, and refuses texts
+``check`` reads; here PyYAML's emitter only renders the new claims, which are our own data.
 """
 
 from __future__ import annotations
