@@ -2,7 +2,7 @@
 
 ``python benchmarks/run.py`` times 10,000 claims in 100 lessons and a 1 MB lesson, medians of 5
 runs (a few minutes); ``--quick`` uses 2,000 claims and medians of 3. ``--only`` picks benchmarks
-(``pytest``, ``check``, ``scan``, ``startup``, ``xdist``).
+(``pytest``, ``check``, ``scan``, ``startup``, ``xdist``, ``fix``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from benchmarks.make_course import Course, make_course
 
 __all__ = ["BENCHMARKS", "main", "run_all", "standalone"]
 
-BENCHMARKS = ("pytest", "check", "scan", "startup", "xdist")
+BENCHMARKS = ("pytest", "check", "scan", "startup", "xdist", "fix")
 """Benchmark names, in the order of the table."""
 
 
@@ -30,7 +30,14 @@ def run_all(
     workdir: Path, *, quick: bool, only: Sequence[str] = BENCHMARKS, log: bool = True
 ) -> list[Row]:
     """Generate the courses under ``workdir`` and run the chosen benchmarks."""
-    from benchmarks import bench_check, bench_pytest, bench_scan, bench_startup, bench_xdist
+    from benchmarks import (
+        bench_check,
+        bench_fix,
+        bench_pytest,
+        bench_scan,
+        bench_startup,
+        bench_xdist,
+    )
 
     repeats = 3 if quick else 5
     claims, lessons = (2_000, 20) if quick else (10_000, 100)
@@ -52,6 +59,8 @@ def run_all(
                 found = bench_startup.run(workdir, repeats)
             elif name == "xdist" and course is not None:
                 found = bench_xdist.run(course, repeats)
+            elif name == "fix":
+                found = bench_fix.run(workdir / "fix", repeats)
         except Exception as problem:  # one broken benchmark must not lose the others' figures
             first = str(problem).strip().splitlines()[:1] or [type(problem).__name__]
             found = [Row(figure=f"{name} benchmark", value=f"failed: {first[0][:200]}", met=False)]

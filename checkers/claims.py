@@ -32,7 +32,7 @@ from checkers.files import (
     default_root,
     read_regular_file,
     real_path,
-    resolve_in_project,
+    resolve_lesson,
     search_root,
 )
 from checkers.kinds.base import Context, Kind, KindInput, check_variable_names
@@ -48,7 +48,9 @@ __all__ = [
     "Problem",
     "ToleranceOverride",
     "build_claims_file",
+    "decode_claims",
     "load_claims_file",
+    "read_claims_bytes",
     "read_claims_text",
 ]
 
@@ -191,9 +193,9 @@ class ClaimsFile:
     """Claim ids (or ``claim[N]`` for claims without a usable id) in file order."""
 
 
-def read_claims_text(path: Path) -> str:
-    """The text of a claim file, refused (YamlError) unless it is a small UTF-8 regular file
-    inside the project (a symlink in a pull request must not make CI read another file)."""
+def read_claims_bytes(path: Path) -> bytes:
+    """The bytes of a claim file, refused (YamlError) unless it is a small regular file inside
+    the project (a symlink in a pull request must not make CI read another file)."""
     try:
         target = path.resolve()
     except (OSError, RuntimeError):
@@ -202,17 +204,23 @@ def read_claims_text(path: Path) -> str:
     if not target.is_relative_to(real_path(search_root(path))):
         raise safeyaml.YamlError("the claim file is a link to a file outside the project", None)
     try:
-        data = read_regular_file(path, safeyaml.MAX_BYTES)
+        return read_regular_file(path, safeyaml.MAX_BYTES)
     except ValueError as error:
         raise safeyaml.YamlError(f"cannot read the claim file: {error}", None) from None
+
+
+def decode_claims(data: bytes) -> str:
+    """The text of a claim file's bytes (UTF-8, a byte-order mark dropped), or YamlError."""
     try:
         return decode_text(data)
     except NotText as error:
-        if error.start is None:
-            raise safeyaml.YamlError("not a text file (contains NUL bytes)", None) from None
-        raise safeyaml.YamlError(
-            f"not valid UTF-8 (invalid byte at offset {error.start})", None
-        ) from None
+        where = Position(error.line, error.column) if error.start is not None else None
+        raise safeyaml.YamlError(str(error), where) from None
+
+
+def read_claims_text(path: Path) -> str:
+    """The text of a claim file (:func:`read_claims_bytes`, :func:`decode_claims`)."""
+    return decode_claims(read_claims_bytes(path))
 
 
 def _pydantic_problems(
@@ -241,8 +249,14 @@ def _pydantic_problems(
                 + did_you_mean(str(loc[-1]), allowed)
                 + f"; fields: {', '.join(allowed)}"
             )
+        elif item["type"] == "missing" and len(loc) > 1:
+            # tolerance.reason: the mapping that lacks it is the one under `tolerance:`.
+            parent = loc[:-1]
+            message = f"missing field {field!r} (required in `{parent[-1]}:`)"
+            where = located.key_position((*base, *parent))
         elif item["type"] == "missing":
-            message = f"missing field {field!r} (kind {kind_name!r} needs it)"
+            needs = "every claim" if loc[0] in HEADER_FIELDS else f"kind {kind_name!r}"
+            message = f"missing field {field!r} ({needs} needs it)"
             where = located.position(base)
         else:
             message = f"field {field!r}: {item['msg']}"
@@ -333,7 +347,7 @@ def build_claims_file(
         resolved = (
             (lesson_file, default_root(lesson_file))
             if lesson_file is not None
-            else resolve_in_project(path, lesson, "lesson")
+            else resolve_lesson(path, lesson)
         )
         if isinstance(resolved, str):
             problems.append(Problem(path, located.position(("lesson",)), resolved))
@@ -369,13 +383,19 @@ def build_claims_file(
             if isinstance(raw_id, str) and re.fullmatch(_ID_PATTERN, raw_id)
             else f"claim[{index + 1}]"
         )
-        if label in seen:
+        duplicate = label in seen
+        if duplicate:
+            # The first claim keeps the id (``uses:`` and the baseline refer to it); this one
+            # is reported under its own label, so neither is hidden behind the other.
+            first = seen[label]
+            first_at = f"{path.name}:{first.line}:{first.column}" if first else path.name
             problems.append(
                 Problem(
                     path,
                     where,
-                    f"duplicate claim id {label!r}; ids must be unique in a file",
-                    label,
+                    f"duplicate claim id {label!r}: the claim at {first_at} already has it; "
+                    "ids must be unique in a file (rename one of them)",
+                    f"{label}[{index + 1}]",
                 )
             )
             label = f"{label}[{index + 1}]"
@@ -393,7 +413,7 @@ def build_claims_file(
             problems,
             checked[index] if index < len(checked) else None,
         )
-        if claim is not None:
+        if claim is not None and not duplicate:
             claims.append(claim)
     return ClaimsFile(
         path,

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
+from checkers.files import LESSON_SUFFIXES
 from checkers.finding import Finding, summary_line
 from checkers.parallel import map_files
 from checkers.report.text import format_finding
@@ -243,16 +244,13 @@ def _scan(args: argparse.Namespace) -> int:
     return _report(map_files(scan_lesson, list(args.lessons), args.jobs), args, baseline)
 
 
-_LESSON_SUFFIXES = (".md", ".markdown")
-
-
 def _baseline(args: argparse.Namespace) -> int:
     """Record the failures of the claims (and scanned lessons) named; report what it did."""
     if _missing(args.inputs):
         return EXIT_INPUT
     from checkers.scan import scan_lesson
 
-    lessons = [p for p in args.inputs if p.is_file() and p.suffix.lower() in _LESSON_SUFFIXES]
+    lessons = [p for p in args.inputs if p.is_file() and p.suffix.lower() in LESSON_SUFFIXES]
     claims = [p for p in args.inputs if p not in lessons]
     findings: list[Finding] = run_paths(claims) if claims else []
     for lesson in lessons:
@@ -280,7 +278,13 @@ def _fix(args: argparse.Namespace) -> int:
 
     plan = plan_fix(list(args.claims))
     if args.write:
-        plan.write()
+        from checkers.files import WriteFailed
+
+        try:
+            plan.write()
+        except WriteFailed as error:
+            print(f"lessoncheck: {error}", file=sys.stderr)
+            return EXIT_INPUT
     else:
         sys.stdout.write(plan.diff())
     # With --diff, stdout is the patch alone (pipe it to `git apply`); the account goes to stderr.
@@ -296,7 +300,10 @@ def _extract(args: argparse.Namespace) -> int:
     out_of_date = False
     status = EXIT_OK
     for lesson in args.lessons:
-        outcome = extract_lesson(lesson, args.output, write=not args.check)
+        try:
+            outcome = extract_lesson(lesson, args.output, write=not args.check)
+        except Exception as error:  # a bug must cost this lesson, not the others
+            outcome = f"{lesson}: internal error: {type(error).__name__}: {error}"
         if isinstance(outcome, str):
             print(f"lessoncheck: {outcome}", file=sys.stderr)
             status = EXIT_INPUT

@@ -12,28 +12,38 @@ Used by lesson and claim loading, ``scan``/``extract``, ``fix``, the baseline an
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import tempfile
 from pathlib import Path
 
 __all__ = [
+    "LESSON_SUFFIXES",
     "MAX_LESSON_BYTES",
     "NotText",
+    "WriteFailed",
     "decode_text",
     "default_root",
     "escapes",
     "inside",
     "link_outside_working_folder",
+    "not_a_lesson",
     "read_regular_file",
     "real_path",
     "resolve_in_project",
+    "resolve_lesson",
     "search_root",
+    "write_all_or_none",
     "write_atomic",
 ]
 
 MAX_LESSON_BYTES = 1_000_000
 """Largest lesson read; a long course chapter is under 100 KB. Everything downstream (folding,
 Markdown parsing, drafting) is linear or budgeted in the lesson's size, so this bounds it."""
+
+LESSON_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd", ".ipynb")
+"""How a lesson file's name ends: the Markdown and notebook formats courses are written in. Any
+other file (``.git/config``, ``.env``, a key, ``README.txt``) is never read as a lesson."""
 
 PROJECT_MARKERS = (".git", "pyproject.toml")
 """Files whose folder is taken as the project root (see :func:`search_root`)."""
@@ -59,6 +69,91 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+class WriteFailed(OSError):
+    """A set of files could not be written; says which file, why, and whether every file was
+    left as it was (it is unless restoring failed too)."""
+
+
+def write_all_or_none(texts: dict[Path, str]) -> None:
+    """Write every file of ``texts`` (UTF-8, line ends as given), or none of them.
+
+    Every new text is first staged in a temporary file next to its target and flushed to disk,
+    so a full disk or a read-only folder fails before anything is replaced; a hard link keeps
+    each old file. Only then are the files put in place, each by an atomic rename; if one rename
+    fails, the files already replaced get their old content back. A process killed during the
+    renames leaves each file whole, old or new (``fix`` repairs the claims such a state leaves
+    stale, so running it again converges).
+    """
+    staged: list[tuple[Path, str, str | None]] = []  # (target, temporary, old kept or None)
+    try:
+        for path, text in texts.items():
+            staged.append((path, *_stage(path, text)))
+    except OSError as error:
+        _discard(staged)
+        raise WriteFailed(
+            f"cannot write {getattr(error, 'filename', None) or path}: "
+            f"{error.strerror or error}; no file was changed"
+        ) from None
+    replaced: list[tuple[Path, str | None]] = []
+    try:
+        for path, temporary, old in staged:
+            os.replace(temporary, path)
+            replaced.append((path, old))
+    except OSError as error:
+        restored = _restore(replaced)
+        _discard([entry for entry in staged if entry[0] not in {p for p, _ in replaced}])
+        left = "every file was left as it was" if restored else "some files could not be restored"
+        raise WriteFailed(f"cannot replace {path}: {error.strerror or error}; {left}") from None
+    _discard([(path, "", old) for path, _, old in staged])
+
+
+def _stage(path: Path, text: str) -> tuple[str, str | None]:
+    """(temporary file holding ``text``, a hard link to the current file or None)."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        try:
+            mode = path.stat().st_mode & 0o777
+        except OSError:
+            mode = 0o644
+        os.chmod(temporary, mode)
+        old: str | None = None
+        if path.exists():
+            old = temporary.removesuffix(".tmp") + ".old"
+            try:
+                os.link(path, old)
+            except OSError:  # a file system without hard links: keep a copy
+                shutil.copyfile(path, old)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return temporary, old
+
+
+def _restore(replaced: list[tuple[Path, str | None]]) -> bool:
+    """Put the kept old files back (newest first); True when every one was restored."""
+    restored = True
+    for path, old in reversed(replaced):
+        try:
+            if old is None:
+                path.unlink()
+            else:
+                os.replace(old, path)
+        except OSError:
+            restored = False
+    return restored
+
+
+def _discard(staged: list[tuple[Path, str, str | None]]) -> None:
+    for _, temporary, old in staged:
+        for leftover in (temporary, old):
+            if leftover:
+                Path(leftover).unlink(missing_ok=True)
+
+
 def read_regular_file(path: Path, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; ValueError (with a reason, but
     not the path) for anything else. ``/dev/zero``, a FIFO or ``/proc/...`` behind a symlink
@@ -79,25 +174,48 @@ def read_regular_file(path: Path, limit: int) -> bytes:
 class NotText(ValueError):
     """Bytes that are not UTF-8 text; each caller words the message for its own file."""
 
-    def __init__(self, *, start: int | None, byte: bytes = b"", utf16: bool = False) -> None:
-        super().__init__("not a text file" if start is None else f"not UTF-8 at byte {start}")
+    def __init__(
+        self,
+        *,
+        start: int | None,
+        byte: bytes = b"",
+        utf16: bool = False,
+        line: int = 0,
+        column: int = 0,
+    ) -> None:
+        super().__init__(
+            "not a text file (contains NUL bytes)"
+            if start is None
+            else f"not valid UTF-8 (byte 0x{byte.hex()}); save the file as UTF-8"
+        )
         self.start = start
         """Offset of the first invalid byte; None when the data holds NUL bytes."""
         self.byte = byte
         """The invalid byte itself."""
         self.utf16 = utf16
         """True when NUL bytes come with a UTF-16 byte-order mark."""
+        self.line = line
+        """1-based line of the invalid byte, as an editor counts lines (at ``\\n``); 0 for NULs."""
+        self.column = column
+        """1-based column of the invalid byte: the characters before it on its line, plus one."""
 
 
 def decode_text(data: bytes) -> str:
     """``data`` as UTF-8 text (a byte-order mark dropped); :class:`NotText` when it holds NUL
-    bytes (a binary or UTF-16 file) or is not valid UTF-8."""
+    bytes (a binary or UTF-16 file) or is not valid UTF-8 (then it says where)."""
     if b"\x00" in data:
         raise NotText(start=None, utf16=data[:2] in (b"\xff\xfe", b"\xfe\xff"))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise NotText(start=error.start, byte=data[error.start : error.start + 1]) from None
+        before = data[: error.start].decode("utf-8-sig")  # valid up to the invalid byte
+        line_start = before.rfind("\n") + 1
+        raise NotText(
+            start=error.start,
+            byte=data[error.start : error.start + 1],
+            line=before.count("\n", 0, line_start) + 1,
+            column=len(before) - line_start + 1,
+        ) from None
 
 
 def real_path(path: Path) -> Path:
@@ -192,3 +310,46 @@ def link_outside_working_folder(path: Path) -> str | None:
     if not target.is_relative_to(real_path(Path.cwd())):
         return "is a link to a file outside the project"
     return None
+
+
+def not_a_lesson(path: Path, root: Path) -> str | None:
+    """Why ``path`` is not a lesson file of the project at ``root``, or None: the one rule for
+    what may be read, embedded, quoted or rewritten as a lesson.
+
+    A lesson file lies inside ``root``, in no hidden folder below it (``.git``, ``.github``,
+    ``.venv``: a checkout's ``.git/config`` holds the CI job's token), is not itself hidden, and
+    its name ends in one of :data:`LESSON_SUFFIXES`. A symbolic link is a lesson file only when
+    both the link and the file it leads to are: ``content/x.md -> ../.git/config`` is not.
+    """
+    base = real_path(root)
+    written = real_path(path.parent) / path.name  # where it was found; the link not followed
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # missing, or a link loop: nothing to read, the reader says so
+        return None
+    for prefix, candidate in (("is", written), ("is a link whose target is", target)):
+        if prefix != "is" and target == written:
+            break
+        if not candidate.is_relative_to(base):
+            return f"{prefix} outside the project"
+        below = candidate.relative_to(base).parts
+        hidden = next((part for part in below if part.startswith(".")), None)
+        if below and hidden == below[-1]:
+            return f"{prefix} a hidden file"
+        if hidden is not None:
+            return f"{prefix} in the hidden folder {hidden}"
+        if candidate.suffix.lower() not in LESSON_SUFFIXES:
+            return f"{prefix} not a lesson file ({', '.join(LESSON_SUFFIXES)})"
+    return None
+
+
+def resolve_lesson(near: Path, name: str) -> tuple[Path, Path] | str:
+    """(lesson file, the folder it was found in) for a claim file's ``lesson: name``, looked up
+    as :func:`resolve_in_project` does, or why it is not acceptable (:func:`not_a_lesson`)."""
+    found = resolve_in_project(near, name, "lesson")
+    if isinstance(found, str):
+        return found
+    refused = not_a_lesson(found[0], search_root(near))
+    if refused is not None:
+        return f"lesson {name!r} {refused}; only lesson files are read"
+    return found

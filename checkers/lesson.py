@@ -24,7 +24,14 @@ from itertools import compress
 from operator import not_
 from pathlib import Path
 
-from checkers.files import MAX_LESSON_BYTES, NotText, decode_text, read_regular_file
+from checkers.files import (
+    MAX_LESSON_BYTES,
+    NotText,
+    decode_text,
+    not_a_lesson,
+    read_regular_file,
+    search_root,
+)
 
 __all__ = [
     "MAX_OCCURRENCES",
@@ -262,7 +269,7 @@ def _load(path: Path, mtime_ns: int, size: int) -> Lesson:
         if error.start is None:
             hint = "; it looks like UTF-16: save it as UTF-8" if error.utf16 else ""
             raise LessonError(f"{path}: not a text file (contains NUL bytes){hint}") from None
-        raise LessonError(f"{path}: not valid UTF-8 (byte {error.start}: {error.byte!r})") from None
+        raise LessonError(f"{path}:{error.line}:{error.column}: {error}") from None
     return Lesson.from_text(path, text)
 
 
@@ -273,6 +280,9 @@ def load_lesson(path: Path, text: str | None = None) -> Lesson:
     nothing is read, and nothing is cached (the caller knows when its text changes)."""
     if text is not None:
         return Lesson.from_text(path, text)
+    refused = not_a_lesson(path, search_root(path))
+    if refused is not None:
+        raise LessonError(f"{path}: {refused}; only lesson files are read")
     try:
         info = path.stat()
     except OSError as error:

@@ -179,6 +179,14 @@ class Printed:
     """True when the mantissa used thousands separators (``4,096``)."""
     spaced_unit: bool = False
     """True when a space stood between number and unit (``14 GB``), kept in suggested fixes."""
+    approx: str = ""
+    """The approximation mark printed before the number (``≈ ``, ``about ``, ``约``), kept in
+    suggested fixes; empty when the number is printed plainly."""
+    significant: int = 0
+    """Significant figures of the mantissa, counted only for an approximate number (0 else)."""
+    insignificant_zeros: int = 0
+    """Trailing zeros of an approximate whole number, which under ``≈`` are not significant
+    (``≈ 300``: 2); 0 for every other number."""
 
     @property
     def scale(self) -> float:
@@ -186,13 +194,24 @@ class Printed:
         return (self.unit.factor if self.unit else 1.0) * 10.0**self.exponent
 
     @property
+    def place(self) -> int:
+        """Power of ten of the last digit that counts: ``-decimals``, or the trailing zeros of
+        an approximate whole number (``≈ 300`` → 2)."""
+        return self.insignificant_zeros or -self.decimals
+
+    @property
     def half_width(self) -> float:
-        """Half of the last printed digit's place, in base units: the rounding tolerance."""
-        return 0.5 * 10.0 ** (-self.decimals) * self.scale
+        """Half of the last counted digit's place, in base units: the rounding tolerance."""
+        return 0.5 * 10.0**self.place * self.scale
 
     def precision_reason(self) -> str:
         """Why the tolerance is what it is, in words a reader checks at a glance."""
-        if self.decimals == 0:
+        if self.approx and self.significant:
+            # "about 0.8" and "≈ 300": the reader takes them to the figures that are significant.
+            figures = "figure" if self.significant == 1 else "figures"
+            mark = self.approx.strip()
+            digits = f"{self.significant} significant {figures} (printed as approximate: {mark!r})"
+        elif self.decimals == 0:
             digits = "printed as a whole number"
         elif self.decimals == 1:
             digits = "1 printed decimal"
@@ -243,6 +262,7 @@ def _parse_general(raw: str) -> Printed:
     unit = UNITS[match["unit"]] if match["unit"] else None
     sign_text = match["sign"] or ""
     negative = sign_text in _MINUS_SIGNS and sign_text != ""
+    significant, zeros = _significant(mantissa) if match["approx"] else (0, 0)
     mantissa_value = float(mantissa)
     scale = (unit.factor if unit else 1.0) * 10.0**exponent
     value = (-1.0 if negative else 1.0) * mantissa_value * scale
@@ -255,7 +275,21 @@ def _parse_general(raw: str) -> Printed:
         uses_unicode_minus=sign_text == "−",
         thousands=thousands,
         spaced_unit=bool(match["space"]) and unit is not None,
+        approx=match["approx"] or "",
+        significant=significant,
+        insignificant_zeros=zeros,
     )
+
+
+def _significant(mantissa: str) -> tuple[int, int]:
+    """(significant figures, trailing zeros that are not) of a mantissa printed as approximate:
+    ``0.80`` → (2, 0), ``300`` → (1, 2), ``0`` → (1, 0). Leading zeros never count; trailing
+    zeros count after a decimal point only."""
+    digits = mantissa.replace(".", "").lstrip("0")
+    if "." in mantissa or not digits:
+        return max(len(digits), 1), 0
+    kept = digits.rstrip("0")
+    return len(kept), len(digits) - len(kept)
 
 
 def parse_printed_vector(items: Sequence[str | int | float] | str) -> tuple[Printed, ...]:
@@ -371,9 +405,12 @@ def format_like(printed: Printed, value: float) -> str:
     if not math.isfinite(value):
         return "undefined" if math.isnan(value) else ("∞" if value > 0 else "−∞")
     mantissa = value / printed.scale
+    place = printed.place
     try:
-        quantum = Decimal(1).scaleb(-printed.decimals)
-        rounded = Decimal(repr(mantissa)).quantize(quantum, rounding=ROUND_HALF_UP)
+        quantum = Decimal(1).scaleb(min(place, 0))
+        step = Decimal(1).scaleb(max(place, 0))  # ≈ 300: rounded to hundreds, printed whole
+        rounded = (Decimal(repr(mantissa)) / step).quantize(quantum, rounding=ROUND_HALF_UP)
+        rounded = (rounded * step).quantize(quantum)
     except InvalidOperation:
         return _short(mantissa)
     if rounded == 0:
@@ -385,7 +422,7 @@ def format_like(printed: Printed, value: float) -> str:
         text += f"e{printed.exponent}"
     if printed.unit is not None:
         text += (" " if printed.spaced_unit else "") + printed.unit.symbol
-    return text
+    return printed.approx + text
 
 
 def _short(value: float, digits: int = 4) -> str:

@@ -23,12 +23,23 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
 
-__all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_NODES", "Located", "Position", "YamlError", "load"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "Layout",
+    "Located",
+    "Position",
+    "Span",
+    "YamlError",
+    "layout",
+    "load",
+]
 
 MAX_BYTES = 2_000_000
 """Largest claim file we read; real ones are a few kilobytes."""
@@ -84,6 +95,10 @@ class Located:
     """Where each value starts, as 1-based (line, column), keyed by its path of keys and list
     indexes from the root (plain tuples: a file has thousands and only errors look them up)."""
 
+    source: str = field(default="", compare=False, repr=False)
+    """The text it was read from ("" for data made in memory), for :meth:`key_position`."""
+    _keys: list[dict[Path_, Span]] = field(default_factory=list, compare=False, repr=False)
+
     def position(self, path: Path_) -> Position | None:
         """Position of the value at ``path``, or of its nearest located ancestor."""
         for cut in range(len(path), -1, -1):
@@ -91,6 +106,22 @@ class Located:
             if found is not None:
                 return Position(*found)
         return None
+
+    def key_position(self, path: Path_) -> Position | None:
+        """Position of the key that introduces the mapping value at ``path`` (``tolerance:`` for
+        ``("claims", 0, "tolerance")``), else :meth:`position`. Keys are located only when an
+        error asks for one: the text is read once more, then remembered."""
+        if self.source and not self._keys:
+            try:
+                self._keys.append(layout(self.source).keys)
+            except YamlError:
+                self._keys.append({})
+        span = self._keys[0].get(tuple(path)) if self._keys else None
+        if span is None:
+            return self.position(path)
+        text = self.source
+        line_start = text.rfind("\n", 0, span.start) + 1
+        return Position(text.count("\n", 0, line_start) + 1, span.start - line_start + 1)
 
 
 def _position(mark: yaml.Mark | None) -> Position | None:
@@ -103,10 +134,8 @@ def load(text: str) -> Located:
     """Parse one YAML document from untrusted ``text``; raise :class:`YamlError` on anything odd."""
     if len(text.encode("utf-8", errors="surrogatepass")) > MAX_BYTES:
         raise YamlError(f"file is larger than {MAX_BYTES:,} bytes; claim files are small", None)
-    common = _load_common(text)
-    if common is not None:
-        return common
-    return _load_bounded(text)
+    found = _load_common(text) or _load_bounded(text)
+    return Located(found.data, found.positions, text)
 
 
 def _load_bounded(text: str) -> Located:
@@ -122,6 +151,8 @@ def _load_bounded(text: str) -> Located:
         mark = error.problem_mark or error.context_mark
         what = error.problem or error.context or "invalid YAML"
         raise YamlError(f"YAML syntax error: {what}", _position(mark)) from None
+    except yaml.reader.ReaderError as error:
+        raise _unprintable(text, error) from None
     except yaml.YAMLError as error:
         raise YamlError(f"YAML syntax error: {error}", None) from None
     positions: dict[Path_, tuple[int, int]] = {}
@@ -130,6 +161,20 @@ def _load_bounded(text: str) -> Located:
     budget = [MAX_NODES]
     data = _convert(root, (), positions, budget, SafeScalars())
     return Located(data=data, positions=positions)
+
+
+def _unprintable(text: str, error: yaml.reader.ReaderError) -> YamlError:
+    """A character YAML does not allow in a file (a control character such as U+0008), located
+    as an editor counts lines (at ``\\n``)."""
+    offset = min(max(int(error.position), 0), len(text))
+    line_start = text.rfind("\n", 0, offset) + 1
+    where = Position(text.count("\n", 0, line_start) + 1, offset - line_start + 1)
+    character = error.character if isinstance(error.character, int) else 0
+    return YamlError(
+        f"control character U+{character:04X} is not allowed in a claim file; delete it, or "
+        f"write it as the escape \\u{character:04x} inside a double-quoted string",
+        where,
+    )
 
 
 FAST_MAX_CHARS = 256_000
@@ -402,3 +447,95 @@ def _convert(
         return scalars.construct_object(node)
     # Numbers stay as typed: their printed digits are their precision.
     return str(node.value)
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where one value (or key) is written in the text: character offsets, end exclusive."""
+
+    start: int
+    """Offset of its first character (its anchor or tag; a block list's first ``-``)."""
+    end: int
+    """Offset just after its last character; for a block collection, the end of its last value
+    (the comments and blank lines after it are not part of it)."""
+    block: bool
+    """True for a block mapping or list (one entry per line), False for a scalar, an alias and
+    a ``[...]`` / ``{...}`` collection."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where every value of a document is written, for editing the text in place."""
+
+    values: dict[Path_, Span]
+    """The span of each value, keyed by its path (as :attr:`Located.positions`; aliases are not
+    expanded, so only what is written is here)."""
+    keys: dict[Path_, Span]
+    """The span of the key that introduces the mapping value at the same path."""
+
+
+def layout(text: str) -> Layout:
+    """The spans of the values and keys of a text that :func:`load` accepts, read by the parser
+    :func:`load` reads it with: libyaml's for an ordinary file (it reads a few texts the
+    pure-Python parser refuses, such as a tab before a comment), else PyYAML's (which places
+    empty values differently). Raises :class:`YamlError` on a text :func:`load` refuses.
+    Linear in the text; nothing recurses."""
+    load(text)  # refuses what check refuses, with its wording
+    # libyaml counts offsets after a byte-order mark, PyYAML from the text's start.
+    shift = 1 if text.startswith("\ufeff") else 0
+    body = text[shift:]
+    parser = _CPARSER(body) if _CPARSER is not None and _load_common(body) is not None else None
+    if parser is None:
+        parser = yaml.SafeLoader(body)
+    try:
+        found = _layout_of(parser.get_event, shift)
+    except yaml.YAMLError as error:  # load read it: only a bug in this module gets here
+        raise YamlError(f"YAML syntax error: {error}", None) from None
+    finally:
+        parser.dispose()
+    return found
+
+
+def _layout_of(next_event: Any, shift: int = 0) -> Layout:
+    values: dict[Path_, Span] = {}
+    keys: dict[Path_, Span] = {}
+    # One frame per open collection: [its path, True for a mapping, the pending key or _NO_KEY,
+    # how many entries so far, where it starts, the end of its content so far, block or flow].
+    stack: list[list[Any]] = []
+    while True:
+        event = next_event()
+        kind = type(event)
+        if kind is yaml.StreamEndEvent:
+            return Layout(values, keys)
+        if kind in (yaml.StreamStartEvent, yaml.DocumentStartEvent, yaml.DocumentEndEvent):
+            continue
+        if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            path, _, _, _, start, end, block = stack.pop()
+            span = Span(start, end if block else event.end_mark.index + shift, block)
+        else:
+            start, end = event.start_mark.index + shift, event.end_mark.index + shift
+            if stack and stack[-1][1] and stack[-1][2] is _NO_KEY:  # a mapping key
+                frame = stack[-1]
+                frame[2] = event.value if kind is yaml.ScalarEvent else f"<key {start}>"
+                keys[(*frame[0], frame[2])] = Span(start, end, False)
+                frame[5] = max(frame[5], end)
+                continue
+            path = _child_path(stack)
+            if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                block = not event.flow_style
+                stack.append([path, kind is yaml.MappingStartEvent, _NO_KEY, 0, start, end, block])
+                continue
+            span = Span(start, end, False)
+        values[path] = span
+        if stack:
+            frame = stack[-1]
+            frame[5] = max(frame[5], span.end)
+            frame[3] += 1
+            frame[2] = _NO_KEY
+
+
+def _child_path(stack: list[list[Any]]) -> Path_:
+    if not stack:
+        return ()
+    frame = stack[-1]
+    return (*frame[0], frame[2] if frame[1] else frame[3])

@@ -6,13 +6,15 @@ and either checks them in memory (scan) or merges them into claim files (extract
 
 from __future__ import annotations
 
+import codecs
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from checkers import safeyaml
-from checkers.claims import build_claims_file, read_claims_text
+from checkers.claims import build_claims_file, decode_claims, read_claims_bytes
 from checkers.extract import draft_claims, to_claim_data
-from checkers.extract.merge import MergeResult, merge_claims
+from checkers.extract.merge import BOM, MergeRefused, MergeResult, merge_claims
 from checkers.files import link_outside_working_folder, real_path, write_atomic
 from checkers.finding import Finding
 from checkers.lesson import Lesson, LessonError, load_lesson
@@ -78,36 +80,51 @@ def extract_lesson(path: Path, claims_dir: Path, *, write: bool) -> MergeResult 
     if isinstance(lesson, str):
         return lesson
     target = claims_dir / f"{path.stem}.yaml"
-    refused = _refuse_target(claims_dir, target)
-    if refused is not None:
-        return refused
+    old_text = _existing_claims(claims_dir, target)
+    if isinstance(old_text, _Refused):
+        return old_text.message
     found = draft_claims(lesson.text)
     drafts = list(zip(to_claim_data(lesson, found), (d.line for d in found), strict=True))
     ref = os.path.relpath(real_path(path), real_path(Path.cwd()))
-    result = merge_claims(target, Path(ref).as_posix(), lesson, drafts)
-    if not target.exists() and not result.added:
+    try:
+        result = merge_claims(target, old_text, Path(ref).as_posix(), lesson, drafts)
+    except safeyaml.YamlError as error:
+        return f"{_located(target, error.position)}: {error.message}; fix it before extracting"
+    except MergeRefused as error:
+        return f"{target}: {error}; nothing was changed (add the drafts by hand)"
+    if old_text is None and not result.added:
         result.changed = False  # nothing found: no empty claim file
     if write and result.changed:
         write_atomic(target, result.text)
     return result
 
 
-def _refuse_target(claims_dir: Path, target: Path) -> str | None:
-    """Why ``extract`` must not touch ``target``, or None. It writes only inside the claims
-    folder, and reads an existing claim file only once it passed the same checks as ``check``
-    (size, text, safe YAML), so the round-trip YAML library never sees hostile input."""
+@dataclass(frozen=True)
+class _Refused:
+    message: str
+
+
+def _located(path: Path, position: safeyaml.Position | None) -> str:
+    return f"{path}:{position.line}:{position.column}" if position else str(path)
+
+
+def _existing_claims(claims_dir: Path, target: Path) -> str | _Refused | None:
+    """The text of the claim file ``extract`` is to update (a byte-order mark kept), None when
+    there is none yet, or why it must not be touched. It writes only inside the claims folder,
+    and reads an existing claim file with the same checks as ``check`` (size, text, safe YAML
+    is :func:`merge_claims`'s)."""
     refused = link_outside_working_folder(claims_dir)
     if refused is not None:
-        return f"{claims_dir}: the claims folder {refused.replace('file', 'folder')}"
+        return _Refused(f"{claims_dir}: the claims folder {refused.replace('file', 'folder')}")
     if target.is_symlink():
-        return f"{target}: is a symbolic link; extract only updates regular files"
+        return _Refused(f"{target}: is a symbolic link; extract only updates regular files")
     if not target.exists():
         return None
     try:
-        safeyaml.load(read_claims_text(target))
+        data = read_claims_bytes(target)
+        text = decode_claims(data)
     except safeyaml.YamlError as error:
-        where = f":{error.position.line}:{error.position.column}" if error.position else ""
-        return f"{target}{where}: {error.message}; fix it before extracting into it"
+        return _Refused(f"{_located(target, error.position)}: {error.message}; fix it first")
     except OSError as error:
-        return f"{target}: cannot read ({error.strerror})"
-    return None
+        return _Refused(f"{target}: cannot read ({error.strerror})")
+    return BOM + text if data.startswith(codecs.BOM_UTF8) else text

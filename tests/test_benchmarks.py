@@ -63,3 +63,17 @@ def test_pytest_floor_fails_as_many_tests_as_asked(pytester: pytest.Pytester, fa
     floor = write_floor(pytester.path, 20, failing)
     result = pytester.runpytest(str(floor), "-p", "no:lessoncheck")
     result.assert_outcomes(passed=20 - failing, failed=failing)
+
+
+def test_the_fix_course_fails_every_claim_and_fix_rewrites_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from benchmarks.bench_fix import make_fix_course
+    from checkers.fix import plan_fix
+
+    root = make_fix_course(tmp_path / "fix", 12)
+    monkeypatch.chdir(root)
+    plan = plan_fix([Path("claims")])
+    assert [f.verdict for f in plan.before] == ["fail"] * 12
+    assert [f.verdict for f in plan.after] == ["pass"] * 12
+    assert len(plan.rewrites) == 12

@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import pytest
 
 from checkers import safeyaml
 from checkers.claims import build_claims_file, load_claims_file
+from checkers.cli import main
+from tests.conftest import CLAIMS
 
 
 def write(project: Path, text: str) -> Path:
@@ -89,6 +94,38 @@ def test_tolerance_override_needs_a_reason(project: Path) -> None:
     )
     (problem,) = load_claims_file(path).problems
     assert "tolerance.reason" in problem.message
+    assert problem.location().endswith("demo.yaml:3:71")  # the `tolerance:` key
+
+
+def test_a_missing_nested_field_points_at_its_key_line(project: Path) -> None:
+    path = write(
+        project,
+        "lesson: content/demo.md\nclaims:\n  - id: a\n    kind: identity\n"
+        "    quote: '512/8=64'\n    statement: 512/8 = 64\n    tolerance:\n"
+        "      # the reason is missing\n      relative: 0.1\n",
+    )
+    (problem,) = load_claims_file(path).problems
+    assert problem.location().endswith("demo.yaml:7:5"), problem
+    assert "missing field 'tolerance.reason'" in problem.message
+
+
+def test_a_control_character_is_located_without_parser_jargon(project: Path) -> None:
+    text = CLAIMS.replace('0.6×0.4 + 0.2×0.7 = 0.38"', '0.6×0.4 + 0.2×0.7 =\b 0.38"', 1)
+    (problem,) = load_claims_file(write(project, text)).problems
+    line = next(n for n, row in enumerate(text.split("\n"), 1) if "\b" in row)
+    column = text.split("\n")[line - 1].index("\b") + 1
+    assert problem.location().endswith(f"demo.yaml:{line}:{column}"), problem
+    assert "U+0008" in problem.message
+    assert "#x" not in problem.message and "position" not in problem.message
+
+
+def test_invalid_utf8_names_the_line_and_column_of_the_byte(project: Path) -> None:
+    path = project / "claims" / "demo.yaml"
+    path.write_bytes(b"lesson: content/demo.md\nclaims:\n  - id: caf\xe9\n")
+    (problem,) = load_claims_file(path).problems
+    assert problem.location().endswith("demo.yaml:3:12"), problem
+    assert "not valid UTF-8" in problem.message and "0xe9" in problem.message
+    assert "offset" not in problem.message
 
 
 def test_inputs_validated_before_are_used_as_they_are(project: Path) -> None:
@@ -125,3 +162,37 @@ def test_texts_held_in_memory_are_loaded_without_reading_the_files(project: Path
     # The edited claim file against the lesson on disk: its quote is gone (stale).
     stale = {c.id: c for c in load_claims_file(claims_path, edited_claims).claims}
     assert stale["dot-wrong"].stale
+
+
+DUPLICATED = (
+    "lesson: content/demo.md\nclaims:\n"
+    "  - id: head\n    kind: identity\n    quote: '512/8=64'\n    statement: 512/8 = 64\n"
+    "  - id: other\n    kind: identity\n    quote: '512/8=64'\n    statement: 512/8 = 64\n"
+    "  - id: head\n    kind: identity\n    quote: '512/8=64'\n    statement: 512/8 = 65\n"
+)
+
+
+def test_a_duplicate_id_names_both_positions_and_keeps_both_claims(project: Path) -> None:
+    loaded = load_claims_file(write(project, DUPLICATED))
+    assert [c.id for c in loaded.claims] == ["head", "other"]  # the first keeps the id
+    assert loaded.order == ("head", "other", "head[3]")
+    (problem,) = loaded.problems
+    assert problem.claim_id == "head[3]"  # its own label: reported, never silently merged
+    assert problem.position is not None and problem.position.line == 11
+    assert "the claim at demo.yaml:3:5" in problem.message  # where the id was first used
+
+
+def test_a_duplicate_id_is_reported_by_check(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(project, DUPLICATED)
+    monkeypatch.chdir(project)
+    assert main(["check", "--json", "report.json"]) == 2
+    findings = json.loads((project / "report.json").read_text(encoding="utf-8"))["findings"]
+    assert [(f["id"], f["verdict"]) for f in findings] == [
+        ("head", "pass"),
+        ("other", "pass"),
+        ("head[3]", "error"),
+    ]
+    out = capsys.readouterr().out
+    assert "claims/demo.yaml:11:5" in out and "demo.yaml:3:5 already has it" in out

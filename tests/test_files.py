@@ -1,18 +1,23 @@
-"""Reading and writing files inside the project (``checkers.files``)."""
+"""Reading and writing files inside the project (``checkers.files``), and the lesson-file rule
+(``not_a_lesson``): only lesson files are read, quoted, embedded or rewritten, whatever a claim
+file names or a pull request links."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
+from checkers.cli import main
 from checkers.files import (
     NotText,
     decode_text,
     escapes,
     inside,
     link_outside_working_folder,
+    not_a_lesson,
     read_regular_file,
     resolve_in_project,
     write_atomic,
@@ -108,3 +113,112 @@ def test_a_link_out_of_the_working_folder_is_named(
     assert "never reaches a file" in str(link_outside_working_folder(Path("loop.md")))
     assert link_outside_working_folder(Path("plain.md")) is None
     assert link_outside_working_folder(tmp_path / "elsewhere.md") is None  # the operator's choice
+
+
+# ------------------------------------------------------------------------------ lesson files
+
+TOKEN = "ghp-TOKEN-0a1b2c"
+"""What ``actions/checkout`` leaves in ``.git/config``; no output may ever show it."""
+
+LINE = f"0.5×0.5 + 0.5×0.5 = 0.52 extraheader = AUTHORIZATION: basic {TOKEN}"
+
+
+@pytest.fixture
+def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project whose hidden and non-lesson files hold a secret line a claim can quote."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text(f"[http]\n{LINE}\n", encoding="utf-8")
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "notes.md").write_text(f"{LINE}\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text(f"{LINE}\n", encoding="utf-8")
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "real.md").write_text("0.6×0.4 + 0.2×0.7 = 0.38\n", "utf-8")
+    (tmp_path / "content" / "linked.md").symlink_to("../.git/config")
+    (tmp_path / "content" / "renamed.md").symlink_to("../notes.txt")
+    (tmp_path / "content" / "alias.md").symlink_to("real.md")
+    (tmp_path / "claims").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _claims(checkout: Path, name: str, lesson: str, quote: str) -> None:
+    (checkout / "claims" / f"{name}.yaml").write_text(
+        f"lesson: {lesson}\nclaims:\n  - id: {name}\n    kind: arithmetic\n"
+        f'    quote: "{quote}"\n    expression: 0.5×0.5 + 0.5×0.5\n    claimed: 0.52\n',
+        encoding="utf-8",
+    )
+
+
+@pytest.mark.parametrize(
+    ("relative", "reason"),
+    [
+        (".git/config", "in the hidden folder .git"),
+        (".github/notes.md", "in the hidden folder .github"),
+        ("notes.txt", "not a lesson file"),
+        ("content/linked.md", "is a link whose target is in the hidden folder .git"),
+        ("content/renamed.md", "is a link whose target is not a lesson file"),
+        ("content/real.md", None),
+        ("content/alias.md", None),  # a link to a lesson is a lesson
+    ],
+)
+def test_only_lesson_files_are_lessons(checkout: Path, relative: str, reason: str | None) -> None:
+    refused = not_a_lesson(checkout / relative, checkout)
+    assert refused is None if reason is None else reason in str(refused)
+
+
+@pytest.mark.parametrize(
+    "lesson", [".git/config", ".github/notes.md", "notes.txt", "content/linked.md"]
+)
+def test_no_report_echoes_a_file_that_is_not_a_lesson(
+    checkout: Path, capsys: pytest.CaptureFixture[str], lesson: str
+) -> None:
+    """A claim naming a non-lesson file (directly or by a committed link) is an input error; the
+    file's text reaches no report: not as a stale hint, not embedded in the HTML page."""
+    _claims(checkout, "leak", lesson, "0.5×0.5 + 0.5×0.5 = 0.53")  # stale: closest is LINE
+    _claims(checkout, "good", "content/real.md", "0.6×0.4 + 0.2×0.7 = 0.38")
+    assert main(["check", "--report-dir", "reports", "--json", "check.json"]) == 2
+    out = capsys.readouterr().out
+    assert TOKEN not in out and "only lesson files are read" in out
+    for report in (checkout / "reports").iterdir():
+        assert TOKEN not in report.read_text(encoding="utf-8"), report.name
+    findings = json.loads((checkout / "check.json").read_text(encoding="utf-8"))["findings"]
+    assert {f["claims_file"]: f["verdict"] for f in findings if f["id"] != "(file)"} == {
+        "claims/leak.yaml": "error",
+        "claims/good.yaml": "fail",  # the real lesson is read and checked: 0.5, not 0.52
+    }
+
+
+def test_fix_never_rewrites_a_file_that_is_not_a_lesson(
+    checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _claims(checkout, "leak", ".github/notes.md", "0.5×0.5 + 0.5×0.5 = 0.52")
+    before = (checkout / ".github" / "notes.md").read_bytes()
+    assert main(["fix", "--write"]) == 2
+    assert (checkout / ".github" / "notes.md").read_bytes() == before
+    assert TOKEN not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["scan", "extract"])
+def test_scan_and_extract_refuse_a_link_to_a_non_lesson(
+    checkout: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    assert main([command, "content/linked.md", "content/real.md"]) == 2
+    captured = capsys.readouterr()
+    assert TOKEN not in captured.out + captured.err
+    assert "content/linked.md" in captured.out + captured.err
+    assert not (checkout / "claims" / "linked.yaml").exists()
+
+
+def test_the_html_report_embeds_only_lesson_files(checkout: Path) -> None:
+    from checkers.finding import Finding
+    from checkers.report.html import read_lessons
+
+    def finding(source: str) -> Finding:
+        return Finding(
+            id="x", kind="arithmetic", claims_file="claims/x.yaml", source=source, line=1,
+            quote="", verdict="fail", claimed="", expected="", tolerance="", message="", fix=None,
+        )  # fmt: skip
+
+    sources = [".git/config", ".github/notes.md", "notes.txt", "content/linked.md"]
+    embedded = read_lessons([finding(s) for s in [*sources, "content/real.md"]], checkout)
+    assert list(embedded) == ["content/real.md"]

@@ -286,3 +286,113 @@ def test_the_seed_fix_reads_the_same_whatever_the_hash_seed(tmp_path: Path) -> N
         assert "own copy of numbers" in said
         outputs.append(said)
     assert outputs[0] == outputs[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Input errors
+
+
+@pytest.mark.parametrize("write", [False, True])
+def test_an_undecodable_lesson_is_an_input_error_and_the_rest_is_fixed(
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    write: bool,
+) -> None:
+    """``fix`` reports what ``check`` reports about a lesson it cannot read (exit 2), and still
+    fixes the claim files whose lessons it can."""
+    (project / "content" / "latin1.md").write_bytes(b"# Caf\xe9\n\n0.5 + 0.5 = 1.1\n")
+    (project / "claims" / "latin1.yaml").write_text(
+        "lesson: content/latin1.md\nclaims:\n"
+        "  - {id: sum, kind: arithmetic, quote: '0.5 + 0.5 = 1.1', expression: 0.5 + 0.5,"
+        " claimed: 1.1}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(project)
+    assert main(["check", "-q"]) == 2
+    errors = re.search(r"\d+ errors", capsys.readouterr().out)
+    assert errors is not None and errors.group() != "0 errors"
+    assert main(["fix", "--write" if write else "--diff"]) == 2
+    captured = capsys.readouterr()
+    account = captured.out if write else captured.err
+    assert account.rstrip().endswith(errors.group())  # what check counts
+    assert "latin1" in account and "not valid UTF-8" in account
+    fixed = (project / "content" / "demo.md").read_text(encoding="utf-8")
+    assert ("0.5×0.5 + 0.5×0.5 = 0.50" in fixed) == write
+    assert (project / "content" / "latin1.md").read_bytes() == b"# Caf\xe9\n\n0.5 + 0.5 = 1.1\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing: every file or none
+
+
+def _files(project: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in sorted(project.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("failure", ["full disk", "read-only folder", "rename"])
+def test_write_changes_every_file_or_none(
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    failure: str,
+) -> None:
+    """The lesson and its claim file are rewritten together: when the claim file cannot be
+    written (no space, no permission, a rename refused), the lesson is left as it was too, and
+    no temporary file is left behind."""
+    import errno
+    import os
+    import tempfile
+
+    monkeypatch.chdir(project)
+    claims = (project / "claims" / "demo.yaml").resolve()
+    before = _files(project)
+    real_mkstemp, real_replace = tempfile.mkstemp, os.replace
+
+    def mkstemp(*args: object, **kwargs: object) -> tuple[int, str]:
+        if Path(str(kwargs.get("dir", ""))).resolve() == claims.parent:
+            code = errno.ENOSPC if failure == "full disk" else errno.EACCES
+            raise OSError(code, os.strerror(code), str(claims))
+        return real_mkstemp(*args, **kwargs)  # type: ignore[call-overload,no-any-return]
+
+    def replace(source: str, target: str) -> None:
+        if Path(target).resolve() == claims:
+            raise OSError(errno.EIO, os.strerror(errno.EIO), str(target))
+        real_replace(source, target)
+
+    if failure == "rename":
+        monkeypatch.setattr(os, "replace", replace)
+    else:
+        monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    assert main(["fix", "--write"]) == 2
+    assert _files(project) == before
+    error = capsys.readouterr().err
+    assert "demo.yaml" in error and ("no file was changed" in error or "as it was" in error)
+
+
+def test_a_rerun_after_a_kill_between_files_repairs_the_stale_claims(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Killed after the lesson was replaced and before its claim file was: the claims whose
+    numbers ``fix`` changed are stale. Running ``fix --write`` again gives the claim file the
+    lesson's numbers (quote, claimed) and every claim holds; a stale claim whose new numbers
+    are wrong is left stale."""
+    monkeypatch.chdir(project)
+    lesson = project / "content" / "demo.md"
+    plan = plan_fix([Path("claims")])
+    lesson.write_text(plan.texts[lesson.resolve()], encoding="utf-8")  # only the lesson landed
+    assert main(["check", "-q"]) == 1
+    assert "2 stale" in capsys.readouterr().out
+    assert main(["fix", "--write"]) == 0
+    assert main(["check", "-q"]) == 0
+    claims = (project / "claims" / "demo.yaml").read_text(encoding="utf-8")
+    assert '"score = 0.5×0.5 + 0.5×0.5 = 0.50"' in claims and "claimed: 0.50" in claims
+    assert '"scaled = 0.50 / 2 = 0.25"' in claims and "claimed: 0.25" in claims
+    # An author's wrong number is not "repaired" into the claim file.
+    lesson.write_text(
+        lesson.read_text(encoding="utf-8").replace("= 0.38", "= 0.39"), encoding="utf-8"
+    )
+    capsys.readouterr()
+    assert main(["fix", "--write"]) == 1
+    assert "= 0.38" in (project / "claims" / "demo.yaml").read_text(encoding="utf-8")
+    assert "1 stale" in capsys.readouterr().out

@@ -128,6 +128,7 @@ SMALL_LESSONS = [
     *sorted(p.name for p in (corpus.HERE / "lessons").glob("*.md")),
     *corpus.SPECIAL_LESSONS,
     "secret-link.md",
+    "git-config.md",
     "passwd-link.md",
     "zero.md",
     "loop.md",
@@ -140,6 +141,7 @@ UNREADABLE_LESSONS = {
     "utf16_bom.md": "UTF-16",
     "binary_nul.md": "not a text file",
     "secret-link.md": "outside the project",
+    "git-config.md": "hidden folder .git",
     "passwd-link.md": "outside the project",
     "zero.md": "outside the project",
     "loop.md": "loop",
@@ -308,11 +310,13 @@ LOCATED = {
     "lesson_walk_up.yaml": (2, "not found"),
     "lesson_symlink.yaml": (2, "outside the project"),
     "lesson_dev_zero.yaml": (2, "not a regular file"),
+    "invalid_utf8.yaml": (3, "not valid UTF-8 (byte 0xe9)"),
+    "lesson_git_config.yaml": (1, "hidden folder .git"),
+    "control_character.yaml": (5, "control character U+0008"),
 }
 UNLOCATED = {
     "binary.yaml": "NUL",
     "utf16.yaml": "NUL",
-    "invalid_utf8.yaml": "not valid UTF-8",
     "passwd-link.yaml": "outside the project",
     "secret-link.yaml": "outside the project",
     "zero-link.yaml": "outside the project",
@@ -347,6 +351,12 @@ def test_claim_level_problems_stay_with_their_claims(plan: Plan) -> None:
     assert "a → b → c → a" in str(cycles["a"]["message"])
     assert "self → self" in str(cycles["self"]["message"])
     assert cycles["downstream"]["verdict"] == "pass"
+    twins = {f["id"]: f for f in findings if f["claims_file"] == "claims/duplicate_ids.yaml"}
+    assert twins["twin"]["verdict"] == "pass"
+    assert twins["twin[2]"]["verdict"] == "error" and twins["twin[2]"]["line"] == 10
+    assert "duplicate_ids.yaml:5:5" in str(twins["twin[2]"]["message"])
+    (loose,) = (f for f in findings if f["claims_file"] == "claims/tolerance_without_reason.yaml")
+    assert loose["line"] == 8 and "tolerance.reason" in str(loose["message"])
 
 
 def test_a_slow_claim_is_stopped_and_the_next_one_runs(plan: Plan) -> None:

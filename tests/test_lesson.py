@@ -53,8 +53,8 @@ def test_ambiguous_quote_needs_occurrence() -> None:
 
 def test_lesson_errors_name_the_file(tmp_path: Path) -> None:
     bad = tmp_path / "bad.md"
-    bad.write_bytes(b"caf\xe9\n")
-    with pytest.raises(LessonError, match=r"bad\.md: not valid UTF-8"):
+    bad.write_bytes(b"# Caf\xc3\xa9\nun caf\xe9\n")
+    with pytest.raises(LessonError, match=r"bad\.md:2:7: not valid UTF-8 \(byte 0xe9\)"):
         load_lesson(bad)
     with pytest.raises(LessonError, match="cannot read"):
         load_lesson(tmp_path / "missing.md")

@@ -94,3 +94,20 @@ def test_plain_decimals_read_as_the_general_reading_does(text: str) -> None:
             return error.message
 
     assert reading(parse_printed) == reading(_parse_general)
+
+
+def test_an_approximate_value_is_read_to_its_significant_figures_and_says_so() -> None:
+    about = parse_printed("about 0.8")
+    assert printed_tolerance(about).reason == (
+        "±0.05: 1 significant figure (printed as approximate: 'about')"
+    )
+    assert compare(about, 0.84).ok and not compare(about, 0.86).ok
+    assert compare(about, 0.86).corrected == "about 0.9"
+    # Under ≈ the trailing zeros of a whole number are not significant: ≈ 300 is 250–350.
+    rounded = parse_printed("≈ 300")
+    assert rounded.half_width == 50
+    assert compare(rounded, 340).ok and not compare(rounded, 360).ok
+    assert compare(rounded, 372).corrected == "≈ 400"
+    assert "1 significant figure" in printed_tolerance(rounded).reason
+    assert parse_printed("300").half_width == 0.5  # printed plainly: exactly a whole number
+    assert parse_printed("约 2.50").half_width == pytest.approx(0.005)

@@ -142,3 +142,19 @@ def test_collected_objects_are_frozen_only_in_a_session_with_claims(
     result = course.runpytest_inprocess("test_probe.py", *(["claims/"] if with_claims else []))
     result.assert_outcomes(passed=4 if with_claims else 1, failed=1 if with_claims else 0)
     assert gc.get_freeze_count() == 0  # and thawed when the session ends
+
+
+def test_a_duplicate_id_fails_as_one_located_error(course: pytest.Pytester) -> None:
+    (course.path / "claims" / "dup.yaml").write_text(
+        "lesson: content/demo.md\nclaims:\n"
+        "  - {id: same, kind: identity, quote: '512/8=64', statement: 512/8 = 64}\n"
+        "  - {id: same, kind: identity, quote: '512/8=64', statement: 512/8 = 64}\n",
+        encoding="utf-8",
+    )
+    result = course.runpytest("claims/dup.yaml", "-rA")
+    result.assert_outcomes(passed=1, failed=1)
+    output = result.stdout.str()
+    assert "Traceback" not in output and "IndexError" not in output
+    result.stdout.fnmatch_lines(
+        ["claims/dup.yaml:4:5", "*duplicate claim id 'same': the claim at dup.yaml:3:5 *"]
+    )

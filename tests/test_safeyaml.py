@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -11,11 +12,14 @@ from hypothesis import strategies as st
 
 from checkers.safeyaml import (
     MAX_NODES,
+    Layout,
     Located,
     Position,
     YamlError,
+    _layout_of,
     _load_bounded,
     _load_common,
+    layout,
     load,
 )
 
@@ -89,7 +93,45 @@ def _outcome(read: Callable[[str], Located], text: str) -> tuple[object, ...]:
     return ("ok", located.data, located.positions)
 
 
+def _layouts(text: str) -> list[Layout]:
+    """The layout by each parser that reads ``text`` (libyaml's and PyYAML's)."""
+    layouts = []
+    for loader in (yaml.CSafeLoader, yaml.SafeLoader):
+        parser = loader(text)
+        try:
+            layouts.append(_layout_of(parser.get_event))
+        except yaml.YAMLError:
+            continue
+        finally:
+            parser.dispose()
+    return layouts
+
+
+_BREAKS = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def _assert_layout_agrees(text: str, located: Located) -> None:
+    """Every value is where :func:`load` says it starts; and both parsers place every value
+    alike wherever ``load`` reads with libyaml (else layout reads with PyYAML, as ``load``)."""
+    if _load_common(text.removeprefix("\ufeff")) is not None:
+        layouts = _layouts(text.removeprefix("\ufeff"))
+        assert all(other == layouts[0] for other in layouts[1:]), text
+    starts = [int(text.startswith("\ufeff")), *(m.end() for m in _BREAKS.finditer(text))]
+    for path, span in layout(text).values.items():
+        if text.startswith("*", span.start):
+            continue  # an alias: load places its values at the anchor
+        line = bisect.bisect_right(starts, span.start)
+        assert located.positions[path] == (line, span.start - starts[line - 1] + 1), (text, path)
+        assert span.start <= span.end <= len(text)
+
+
 def _assert_same(text: str) -> None:
+    try:
+        located = load(text)
+    except YamlError:
+        pass
+    else:
+        _assert_layout_agrees(text, located)
     common = _load_common(text)
     bounded = _outcome(_load_bounded, text)
     if common is None:  # load() falls back to the bounded loader: one behaviour by construction

@@ -26,7 +26,7 @@ __all__ = ["Draft", "claim_id", "draft_claims", "to_claim_data"]
 
 MAX_DRAFTS = 2000
 """Most drafts one lesson may produce; beyond that the lesson is not prose a person reads (the
-longest real lesson has 50). Checking, merging (ruamel.yaml) and writing drafts costs
+longest real lesson has 50). Checking, merging and writing drafts costs
 about 3 ms each, so this also bounds ``scan`` and ``extract`` on a hostile lesson."""
 
 

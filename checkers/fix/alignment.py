@@ -4,6 +4,7 @@ in the lesson's own characters, and a claim's expression in its quote.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from checkers.fix.tokens import norm
 from checkers.lesson import AnchorError, Lesson, fold
 from checkers.numbers import Token, number_tokens
 
-__all__ = ["IDENTIFIER", "Alignment", "align", "lesson_ranges", "quote_span"]
+__all__ = ["IDENTIFIER", "Alignment", "align", "lesson_ranges", "quote_span", "renumbered"]
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """A name in an expression (a ``uses:`` variable)."""
@@ -154,3 +155,49 @@ def align(expression: str, quote: str, values: dict[str, str]) -> Alignment | No
         ]
         names.append((match.group(), inside))
     return Alignment(literal, names)
+
+
+_NUMBER_AT = (
+    r"((?<![0-9０-９.．])[-−]?[0-9０-９]+(?:[.．][0-9０-９]+)?(?![0-9０-９]|[.．][0-9０-９]))"
+)
+"""A printed number standing on its own in lesson text (not part of a longer number)."""
+
+
+def _literal(piece: str) -> str:
+    """A pattern for text around numbers: its characters as written, with any whitespace
+    (or none) at its ends and where it has whitespace (a reflowed line), as anchoring ignores
+    whitespace."""
+    words = piece.split()
+    return r"\s*" + r"\s*".join(map(re.escape, words)) + r"\s*" if words else r"\s*"
+
+
+def renumbered(lesson: Lesson, quote: str) -> dict[int, str]:
+    """The numbers the lesson now prints where ``quote`` stood, when the lesson holds the quote
+    exactly once with only its numbers changed: {number token of the quote: the lesson's
+    number, as printed there}. :class:`FixProblem` when it does not, or when nothing changed."""
+    tokens = number_tokens(quote)
+    if not tokens:
+        raise FixProblem("the quote prints no number")
+    # Text before, between and after the numbers: it must be in the lesson as it is.
+    around = [
+        quote[: tokens[0].start],
+        *(quote[a.end : b.start] for a, b in itertools.pairwise(tokens)),
+        quote[tokens[-1].end :],
+    ]
+    if not any(piece.strip() for piece in around):
+        raise FixProblem("the quote is only numbers; it cannot be found with other numbers")
+    # No whitespace pattern at either end: a search must not rescan a long run of spaces.
+    pattern = _NUMBER_AT.join(_literal(piece) for piece in around)
+    pattern = pattern.removeprefix(r"\s*").removesuffix(r"\s*")
+    found = re.compile(pattern).finditer(lesson.text)
+    first, second = next(found, None), next(found, None)
+    if first is None or second is not None:
+        raise FixProblem("the quote is not in the lesson once, even with other numbers")
+    changes = {
+        index: new
+        for index, (token, new) in enumerate(zip(tokens, first.groups(), strict=True))
+        if norm(token.text) != norm(new)
+    }
+    if not changes:
+        raise FixProblem("the quote is in the lesson as it is")
+    return changes

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from checkers.files import write_atomic
+from checkers.files import write_all_or_none
 from checkers.finding import Finding, summary_line
 
 __all__ = ["FixPlan", "FixProblem", "NotFixed", "Rewrite", "describe", "display"]
@@ -96,10 +96,14 @@ class FixPlan:
         return "".join(chunks)
 
     def write(self) -> None:
-        """Write the lessons, then the claim files, each atomically."""
-
-        for path in self.changed_files():
-            write_atomic(path, ("\ufeff" if path in self.boms else "") + self.texts[path])
+        """Write every changed lesson and claim file, or none (:func:`write_all_or_none`):
+        a lesson rewritten without its claim file would leave its claims stale."""
+        write_all_or_none(
+            {
+                path: ("\ufeff" if path in self.boms else "") + self.texts[path]
+                for path in self.changed_files()
+            }
+        )
 
 
 def _lines(text: str) -> list[str]:

@@ -10,17 +10,17 @@ knows no kind by name.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from checkers.claims import Claim
-from checkers.fix.alignment import align, lesson_ranges, quote_span
+from checkers.fix.alignment import align, lesson_ranges, quote_span, renumbered
 from checkers.fix.claim_edits import (
     claim_node,
     claimed_source,
-    compose,
     edit_claim_file,
     source_tokens,
 )
@@ -75,6 +75,65 @@ class _Edit:
     touched: list[Key] = field(default_factory=list)
 
 
+class _RoundIndex:
+    """What every edit of one round looks up, built once per round (the texts do not change
+    within a round: its edits are applied together at its end). Without it each edit scanned
+    every claim of the file and re-read the lesson: ``fix`` was quadratic in claims per file."""
+
+    def __init__(self, planner: _Planner, snapshot: Snapshot) -> None:
+        self.planner = planner
+        self.snapshot = snapshot
+        self.rank = {key: number for number, key in enumerate(snapshot.claims)}
+        self.users: dict[Key, list[Key]] = {}
+        """(claim file, id) → the claims of that file whose ``uses:`` name it, in file order."""
+        for key, claim in snapshot.claims.items():
+            for upstream in dict.fromkeys(claim.header.uses.values()):
+                self.users.setdefault((key[0], upstream), []).append(key)
+        self.with_occurrence = {
+            planner.ws.lesson_of.get(key[0])
+            for key, claim in snapshot.claims.items()
+            if claim.header.occurrence is not None
+        }
+        """Lessons some claim of which names the occurrence of its quote."""
+        self._lessons: dict[Path, Lesson] = {}
+        self._spans: dict[Path, tuple[list[int], list[tuple[int, int, Key]], int]] = {}
+
+    def lesson(self, path: Path) -> Lesson:
+        """The lesson at ``path`` as this round's texts have it, folded once."""
+        found = self._lessons.get(path)
+        if found is None:
+            found = self._lessons[path] = Lesson.from_text(path, self.planner.text(path))
+        return found
+
+    def quotes_over(self, path: Path, start: int, end: int) -> list[Key]:
+        """The claims of lesson ``path`` whose quotes (as anchored) overlap ``[start, end)``."""
+        begins, spans, longest = self._quote_spans(path)
+        low = bisect.bisect_left(begins, start - longest)
+        high = bisect.bisect_left(begins, end)
+        return [key for begin, stop, key in spans[low:high] if begin < end and stop > start]
+
+    def _quote_spans(self, path: Path) -> tuple[list[int], list[tuple[int, int, Key]], int]:
+        found = self._spans.get(path)
+        if found is not None:
+            return found
+        lesson = self.lesson(path)
+        spans: list[tuple[int, int, Key]] = []
+        for key, claim in self.snapshot.claims.items():
+            if self.planner.ws.lesson_of.get(key[0]) != path or claim.anchor is None:
+                continue
+            quote = claim.header.quote
+            try:
+                start = quote_span(lesson, quote, claim.header.occurrence, explain=False)
+            except FixProblem:
+                continue
+            end = lesson.offsets[start + len(fold(quote)[0]) - 1] + 1
+            spans.append((lesson.offsets[start], end, key))
+        spans.sort()
+        longest = max((stop - begin for begin, stop, _ in spans), default=0)
+        found = self._spans[path] = ([begin for begin, _, _ in spans], spans, longest)
+        return found
+
+
 class _Planner:
     def __init__(self, workspace: Workspace, blocked: dict[Key, str]) -> None:
         self.ws = workspace
@@ -85,6 +144,9 @@ class _Planner:
         self.edits: dict[Key, int] = {}
         self.rewrites: list[Rewrite] = []
         self.problems: dict[Key, str] = {}
+        self.repaired: set[Key] = set()
+        """Stale claims whose claim file took the lesson's numbers: they must now hold as they
+        are (a repair never leads to rewriting the lesson)."""
 
     def text(self, path: Path) -> str:
         return self.texts.get(path, self.ws.original[path])
@@ -103,14 +165,18 @@ class _Planner:
         finding = snapshot.findings.get(key)
         return (
             finding is not None
-            and finding.verdict == "fail"
+            and (finding.verdict == "fail" or finding.verdict == "stale")
             and key not in self.blocked
             and key not in self.problems
+            and key not in self.repaired
         )
 
     def _round(self, snapshot: Snapshot) -> bool:
         progressed = False
         this_round: set[Key] = set()
+        self.index = _RoundIndex(self, snapshot)
+        batch: list[_Edit] = []
+        rewritten: dict[Path, list[tuple[int, int]]] = {}  # lesson spans this round rewrites
         for key in snapshot.order:
             if not self._pending(snapshot, key) or key in this_round:
                 continue
@@ -123,23 +189,25 @@ class _Planner:
             if self.edits.get(key, 0) >= MAX_EDITS_PER_CLAIM:
                 self._refuse(key, "repeated rewriting did not make the claim hold")
                 continue
-            users = [
-                k
-                for k, c in snapshot.claims.items()
-                if k[0] == key[0] and key[1] in c.header.uses.values()
-            ]
-            if any(k in this_round for k in users):
+            if any(k in this_round for k in self.index.users.get(key, ())):
                 continue  # a claim it feeds changed this round: wait for the next check
             try:
-                edit = self._edit(snapshot, key, claim)
-                if any(k in this_round for k in edit.touched):
+                stale = snapshot.findings[key].verdict == "stale"
+                edit = (
+                    self._repair(snapshot, key, claim)
+                    if stale
+                    else self._edit(snapshot, key, claim)
+                )
+                if any(k in this_round for k in edit.touched) or _crosses(edit, rewritten):
                     continue  # overlaps an edit of this round: wait for the next check
-                self._apply(edit)
+                batch.append(edit)
             except FixProblem as problem:
                 if not this_round:
                     self._refuse(key, str(problem))
                 # else: the texts moved on since the check; try again after the next one
                 continue
+            if stale:
+                self.repaired.add(key)
             self.edits[key] = self.edits.get(key, 0) + 1
             if key not in self.touched:
                 self.groups.start(key)
@@ -148,6 +216,7 @@ class _Planner:
             self.touched.update(edit.touched)
             this_round.update(edit.touched)
             progressed = True
+        self._apply(batch)
         return progressed
 
     def _refuse(self, key: Key, reason: str) -> None:
@@ -191,7 +260,7 @@ class _Planner:
         if lesson_path is None:
             raise FixProblem("the lesson of the claim file was not found")
         edit = _Edit(lesson_path)
-        lesson = Lesson.from_text(lesson_path, self.text(lesson_path))
+        lesson = self.index.lesson(lesson_path)
         self._rewrite_claim(edit, snapshot, lesson, key, claim, changes)
         if expression_changes:
             edit.fields[key]["expression"] = expression_changes
@@ -199,6 +268,36 @@ class _Planner:
         self._carry(edit, snapshot, lesson, key, claim)
         self._overlaps(edit, snapshot, lesson)
         self._occurrences(edit, snapshot, lesson)
+        return edit
+
+    def _repair(self, snapshot: Snapshot, key: Key, claim: Claim) -> _Edit:
+        """The claim-file edit for a stale claim whose quote is in its lesson with other numbers
+        only (what a ``fix --write`` killed between writing a lesson and its claim file leaves):
+        its ``quote:``, ``claimed:`` and the expression's printed numbers take the lesson's. The
+        lesson is not touched, and the repair is kept only if the claim then holds."""
+        lesson_path = self.ws.lesson_of.get(key[0])
+        if lesson_path is None:
+            raise FixProblem("the lesson of the claim file was not found")
+        quote = claim.header.quote
+        changes = renumbered(self.index.lesson(lesson_path), quote)
+        edit = _Edit(lesson_path)
+        edit.fields[key] = {"quote": changes}
+        edit.values[key] = {"quote": quote}
+        claimed = self._claimed_changes(key, number_tokens(quote), changes)
+        if claimed:
+            edit.fields[key]["claimed"] = claimed
+        expression = claim.input.expression_text
+        alignment = (
+            align(expression, quote, self._upstream_texts(snapshot, key, claim))
+            if expression is not None
+            else None
+        )
+        if expression is not None and alignment is not None:
+            printed = {e: changes[q] for e, q in alignment.literal.items() if q in changes}
+            if printed:
+                edit.fields[key]["expression"] = printed
+                edit.values[key]["expression"] = str(expression)
+        edit.touched.append(key)
         return edit
 
     def _upstream_values(self, snapshot: Snapshot, key: Key, claim: Claim) -> dict[str, float]:
@@ -283,12 +382,11 @@ class _Planner:
         if len(tokens) != 1:
             return  # only single printed values are used by other claims
         old, new = tokens[0].text, claimed_changes[0]
-        for other_key, other in snapshot.claims.items():
-            if other_key[0] != key[0] or other_key == key:
+        for other_key in self.index.users.get(key, ()):
+            other = snapshot.claims[other_key]
+            if other_key == key:
                 continue
             names = [n for n, upstream in other.header.uses.items() if upstream == key[1]]
-            if not names:
-                continue
             quote = other.header.quote
             quote_tokens = number_tokens(quote)
             indexes: list[int] = []
@@ -319,10 +417,14 @@ class _Planner:
 
     def _overlaps(self, edit: _Edit, snapshot: Snapshot, lesson: Lesson) -> None:
         """Other claims whose quotes contain a rewritten number get the same rewrite."""
-        for other_key, other in snapshot.claims.items():
-            if other_key in edit.touched or self.ws.lesson_of.get(other_key[0]) != edit.lesson:
-                continue
-            if other.anchor is None:
+        near = {
+            key
+            for start, end in edit.replacements
+            for key in self.index.quotes_over(edit.lesson, start, end)
+        }
+        for other_key in sorted(near, key=self.index.rank.__getitem__):
+            other = snapshot.claims[other_key]
+            if other_key in edit.touched:
                 continue
             quote = other.header.quote
             try:
@@ -354,6 +456,8 @@ class _Planner:
     def _occurrences(self, edit: _Edit, snapshot: Snapshot, lesson: Lesson) -> None:
         """Keep ``occurrence: N`` pointing at the same place: a rewritten quote may now occur
         more or fewer times before it."""
+        if edit.lesson not in self.index.with_occurrence:
+            return  # no claim of this lesson says which occurrence it means
         text = lesson.text
         for (start, end), new in sorted(edit.replacements.items(), reverse=True):
             text = text[:start] + new + text[end:]
@@ -391,24 +495,38 @@ class _Planner:
 
     # -- applying ------------------------------------------------------------------------------
 
-    def _apply(self, edit: _Edit) -> None:
-        text = self.text(edit.lesson)
-        for (start, end), new in sorted(edit.replacements.items(), reverse=True):
-            text = text[:start] + new + text[end:]
+    def _apply(self, batch: Sequence[_Edit]) -> None:
+        """Apply a round's edits together: each lesson and each claim file is rewritten once
+        per round, not once per edit (their spans and claims do not overlap: see _round)."""
+        replacements: dict[Path, dict[tuple[int, int], str]] = {}
         by_file: dict[Path, dict[str, dict[str, dict[int, str]]]] = {}
-        for (path, claim_id), fields in edit.fields.items():
-            by_file.setdefault(path, {})[claim_id] = fields
-        claim_texts = {
-            path: edit_claim_file(
-                self.text(path),
-                changes,
-                {claim_id: edit.values.get((path, claim_id), {}) for claim_id in changes},
-            )
-            for path, changes in by_file.items()
-        }
-        self.texts[edit.lesson] = text
-        self.texts.update(claim_texts)
-        self.rewrites.extend(edit.rewrites)
+        values: dict[Path, dict[str, dict[str, str]]] = {}
+        for edit in batch:
+            replacements.setdefault(edit.lesson, {}).update(edit.replacements)
+            for (path, claim_id), fields in edit.fields.items():
+                by_file.setdefault(path, {})[claim_id] = fields
+                values.setdefault(path, {})[claim_id] = edit.values.get((path, claim_id), {})
+            self.rewrites.extend(edit.rewrites)
+        for lesson, spans in replacements.items():
+            text = self.text(lesson)
+            for (start, end), new in sorted(spans.items(), reverse=True):
+                text = text[:start] + new + text[end:]
+            self.texts[lesson] = text
+        for path, changes in by_file.items():
+            self.texts[path] = edit_claim_file(self.text(path), changes, values[path])
+
+
+def _crosses(edit: _Edit, rewritten: dict[Path, list[tuple[int, int]]]) -> bool:
+    """True when ``edit`` rewrites lesson text that an edit already in this round rewrites;
+    otherwise its spans are recorded in ``rewritten`` (sorted, for bisection)."""
+    taken = rewritten.setdefault(edit.lesson, [])
+    for start, end in edit.replacements:
+        at = bisect.bisect_left(taken, (start, end))
+        if (at < len(taken) and taken[at][0] < end) or (at and taken[at - 1][1] > start):
+            return True
+    for span in edit.replacements:
+        bisect.insort(taken, span)
+    return False
 
 
 def plan_fix(paths: Sequence[Path]) -> FixPlan:
@@ -489,6 +607,11 @@ def _result(
         else:
             reason = f"{finding.verdict}: {finding.message}"
         not_fixed.append(NotFixed(workspace.label(key), finding.where, finding.kind, reason))
+    for finding in workspace.unread:
+        if finding.verdict != "pass":
+            label = f"{finding.claims_file}::{finding.id}"
+            reason = f"{finding.verdict}: {finding.message}; not rewritten"
+            not_fixed.append(NotFixed(label, finding.where, finding.kind, reason))
     changed = {p: t for p, t in planner.texts.items() if t != workspace.original[p]}
     return FixPlan(
         originals=dict(workspace.original),
@@ -499,8 +622,8 @@ def _result(
         rewrites=list(planner.rewrites),
         not_fixed=not_fixed,
         hints=_hints(workspace, planner, after),
-        before=[before.findings[k] for k in before.order],
-        after=[after.findings[k] for k in after.order],
+        before=[*(before.findings[k] for k in before.order), *workspace.unread],
+        after=[*(after.findings[k] for k in after.order), *workspace.unread],
     )
 
 
@@ -534,35 +657,37 @@ def _hints(workspace: Workspace, planner: _Planner, after: Snapshot) -> list[str
                 continue
             end = start + len(fold(claim.header.quote)[0]) - 1
             covered.append((lesson.offsets[start], lesson.offsets[end] + 1))
+        inside = _Spans(covered)
         lines = text.split("\n")
         # A worked example spans subsections: look down to the next chapter heading (# or ##).
         headings = [i + 1 for i, line in enumerate(lines) if _SECTION.match(line)]
-        seen: set[int] = set()
-        tokens = number_tokens(text)
+        # Each printed number is hinted at most once, so each value's numbers are visited once
+        # in all (a skip list over those already taken), not once per rewrite of that value.
+        by_value: dict[str, _Unvisited] = {}
+        for token in number_tokens(text):
+            if len(token.text) >= MIN_HINT_LENGTH:
+                by_value.setdefault(token.norm, _Unvisited()).add(token, lesson)
         for rewrite in rewrites:
-            if len(rewrite.old) < MIN_HINT_LENGTH:
+            found = by_value.get(norm(rewrite.old))
+            if len(rewrite.old) < MIN_HINT_LENGTH or found is None:
                 continue
-            section_end = min([h for h in headings if h > rewrite.line], default=len(lines) + 1)
-            for token in tokens:
-                if token.norm != norm(rewrite.old) or token.start in seen:
-                    continue
-                if any(a <= token.start < b for a, b in covered):
-                    continue
-                line = lesson.position(token.start)[0]
-                if rewrite.line <= line < section_end:
-                    seen.add(token.start)
+            following = bisect.bisect_right(headings, rewrite.line)
+            section_end = headings[following] if following < len(headings) else len(lines) + 1
+            for token, line in found.take(rewrite.line, section_end):
+                if not inside.holds(token.start):
                     hints.append(
                         f"{display(path)}:{line} still prints {rewrite.old} "
                         f"({rewrite.claim} now prints {rewrite.new}): check it by hand"
                     )
+    touched_files = {k[0] for k in planner.touched}
     for key in after.order:
         label = workspace.label(key)
-        if label in rewritten or key[0] not in {k[0] for k in planner.touched}:
+        if label in rewritten or key[0] not in touched_files:
             continue
         if after.findings[key].verdict != "pass":
             continue  # already reported as failing
         try:
-            node = claim_node(compose(planner.text(key[0])), key[1])
+            node = claim_node(planner.text(key[0]), key[1])
         except FixProblem:
             continue
         recorded = {
@@ -581,3 +706,55 @@ def _hints(workspace: Workspace, planner: _Planner, after: Snapshot) -> list[str
                 f"({shown}{', …' if len(stale) > 6 else ''}): update it and its quote by hand"
             )
     return list(dict.fromkeys(hints))
+
+
+class _Spans:
+    """Does an offset fall in one of some text spans? (merged once, then bisected)"""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self.starts = [start for start, _ in merged]
+        self.ends = [end for _, end in merged]
+
+    def holds(self, offset: int) -> bool:
+        at = bisect.bisect_right(self.starts, offset) - 1
+        return at >= 0 and offset < self.ends[at]
+
+
+class _Unvisited:
+    """The numbers of one value printed in a lesson, in text order, each taken at most once."""
+
+    def __init__(self) -> None:
+        self.tokens: list[Token] = []
+        self.lines: list[int] = []
+        self.next: list[int] = []
+        """``next[i]``: an index at or after ``i`` not yet taken (path-compressed)."""
+
+    def add(self, token: Token, lesson: Lesson) -> None:
+        self.tokens.append(token)
+        self.lines.append(lesson.position(token.start)[0])
+        self.next.append(len(self.next))
+
+    def _find(self, index: int) -> int:
+        root = index
+        while root < len(self.next) and self.next[root] != root:
+            root = self.next[root]
+        while index < len(self.next) and self.next[index] != index:
+            self.next[index], index = root, self.next[index]
+        return root
+
+    def take(self, first_line: int, end_line: int) -> list[tuple[Token, int]]:
+        """The numbers not taken yet on lines ``first_line`` to ``end_line`` (exclusive), now
+        taken."""
+        taken: list[tuple[Token, int]] = []
+        index = self._find(bisect.bisect_left(self.lines, first_line))
+        while index < len(self.tokens) and self.lines[index] < end_line:
+            taken.append((self.tokens[index], self.lines[index]))
+            self.next[index] = index + 1
+            index = self._find(index + 1)
+        return taken

@@ -40,12 +40,16 @@ class Workspace:
         self.lesson_of: dict[Path, Path] = {}
         self.original: dict[Path, str] = {}
         self.boms: set[Path] = set()
+        self.unread: list[Finding] = []
+        """What ``check`` reports about the claim files not rewritten because they, or their
+        lessons, cannot be read: ``fix`` reports it too (an input error, exit 2)."""
         for path in (p.resolve() for p in iter_claim_files(list(paths))):
             loaded = load_claims_file(path)
             lesson = loaded.lesson_path.resolve() if loaded.lesson_path else None
             texts = [self._read(file) for file in (path, lesson) if file is not None]
             if None in texts:
-                continue  # unreadable: `lessoncheck check` reports it; nothing to rewrite
+                self.unread.extend(run_file(loaded))
+                continue
             self.claim_files.append(path)
             if lesson is not None:
                 self.lesson_of[path] = lesson

@@ -27,7 +27,7 @@ from pathlib import Path
 import jinja2
 
 from checkers import __version__
-from checkers.files import MAX_LESSON_BYTES, inside, read_regular_file, write_atomic
+from checkers.files import MAX_LESSON_BYTES, inside, not_a_lesson, read_regular_file, write_atomic
 from checkers.finding import Finding, summarize
 from checkers.report import needs_attention, ordered
 
@@ -207,7 +207,7 @@ def read_lessons(findings: Iterable[Finding], root: Path) -> dict[str, str]:
     texts: dict[str, str] = {}
     for source in sorted({f.source for f in findings if f.source}):
         path = inside(root, source)
-        if path is None:
+        if path is None or not_a_lesson(root / source, root) is not None:
             continue
         try:
             data = read_regular_file(path, MAX_LESSON_BYTES)

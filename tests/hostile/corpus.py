@@ -377,6 +377,10 @@ BIG_CLAIM_FILES: dict[str, Callable[[], str | bytes]] = {
 SPECIAL_CLAIM_FILES: dict[str, Callable[[], str | bytes]] = {
     "invalid_utf8.yaml": lambda: b"lesson: content/good.md\nclaims: []\n# caf\xe9\n",
     "utf16.yaml": lambda: "lesson: content/good.md\nclaims: []\n".encode("utf-16"),
+    "control_character.yaml": lambda: (
+        "lesson: content/good.md\nclaims:\n  - id: backspace\n    kind: arithmetic\n"
+        '    quote: "0.6×0.4 + 0.2×0.7 =\b 0.38"\n    expression: 0.6×0.4 + 0.2×0.7\n'
+    ),
     "binary.yaml": lambda: bytes(range(256)) * 16,
     "empty.yaml": lambda: b"",
     "whitespace.yaml": lambda: "\n  \n\t\n",
@@ -410,6 +414,7 @@ def _links(scratch: Scratch) -> None:
     content, claims = scratch.root / "content", scratch.root / "claims"
     secret = scratch.outside / "secret.md"
     (content / "secret-link.md").symlink_to(secret)
+    (content / "git-config.md").symlink_to("../.git/config")  # inside, but not a lesson
     (content / "passwd-link.md").symlink_to("/etc/passwd")
     (content / "zero.md").symlink_to("/dev/zero")
     (content / "loop.md").symlink_to("loop.md")
@@ -440,6 +445,12 @@ def build(
         folder.mkdir(parents=True, exist_ok=True)
     _write(scratch.outside / "secret.md", f"# Not part of the project\n\n{SECRET} = 1 + 1 = 2\n")
     _write(scratch.hooks / "sitecustomize.py", _SITECUSTOMIZE)
+    # What actions/checkout leaves in a checkout: the job's token, in a line a quote resembles.
+    _write(
+        scratch.root / ".git" / "config",
+        f"[http]\n\textraheader = AUTHORIZATION: basic {SECRET}\n"
+        f"0.5×0.5 + 0.5×0.5 = 0.52 {SECRET}\n",
+    )
     for lesson in sorted((HERE / "lessons").glob("*.md")):
         shutil.copyfile(lesson, scratch.root / "content" / lesson.name)
     for name, make in SPECIAL_LESSONS.items():

@@ -1,0 +1,223 @@
+"""``lessoncheck extract`` keeps what people wrote byte for byte; reads what ``check`` reads."""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+from pathlib import Path
+
+import pytest
+
+from checkers import safeyaml
+from checkers.claims import load_claims_file
+from checkers.cli import main
+
+LESSON = """# Attention by hand
+
+- Q·K = 0.6×0.4 + 0.2×0.7 = 0.38
+- Q·K' = 0.5×0.5 + 0.5×0.5 = 0.52
+
+The cache holds 2 × 32 × 4096 × 2 bytes = 512 KB per token.
+"""
+
+REVIEWED = """# claims reviewed by hand; keep this comment
+lesson: content/demo.md
+claims:
+-   id: qk            # indentation of its own
+    kind: arithmetic
+    quote: "Q·K = 0.6×0.4 + 0.2×0.7 = 0.38"
+    expression: 0.6×0.4 + 0.2×0.7
+    claimed: 0.38
+"""
+
+
+@pytest.fixture
+def course(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "content").mkdir()
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "content" / "demo.md").write_text(LESSON, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _extract(course: Path, before: bytes) -> bytes:
+    target = course / "claims" / "demo.yaml"
+    target.write_bytes(before)
+    assert main(["extract", "content/demo.md"]) == 0
+    after = target.read_bytes()
+    assert load_claims_file(Path("claims/demo.yaml")).problems == ()
+    return after
+
+
+def _only_lines_added(before: bytes, after: bytes) -> list[bytes]:
+    """The lines ``after`` adds to ``before``; fails when any line of ``before`` changed."""
+    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    opcodes = difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes()
+    assert [op for op in opcodes if op[0] not in ("equal", "insert")] == []
+    return [line for op in opcodes if op[0] == "insert" for line in new[op[3] : op[4]]]
+
+
+def test_reviewed_claims_keep_their_indentation_and_comments(course: Path) -> None:
+    before = REVIEWED.encode("utf-8")
+    after = _extract(course, before)
+    assert after.startswith(before)  # appended after the last claim, nothing else touched
+    added = _only_lines_added(before, after)
+    assert sum(line.startswith(b"-   id: ") for line in added) == 2  # the file's own columns
+    assert all(line.startswith((b"-   ", b"    ")) for line in added)
+
+
+def test_crlf_stays_crlf(course: Path) -> None:
+    before = REVIEWED.replace("\n", "\r\n").encode("utf-8")
+    after = _extract(course, before)
+    assert after.startswith(before)
+    assert after.count(b"\n") == after.count(b"\r\n") > before.count(b"\r\n")
+
+
+def test_a_byte_order_mark_and_a_closing_document_marker_stay(course: Path) -> None:
+    before = codecs.BOM_UTF8 + (REVIEWED + "...\n").encode("utf-8")
+    after = _extract(course, before)
+    assert after.startswith(codecs.BOM_UTF8 + REVIEWED.encode("utf-8"))
+    assert after.endswith(b"\n...\n")
+    _only_lines_added(before, after)
+
+
+def test_the_comment_of_a_comment_only_file_stays(course: Path) -> None:
+    before = b"# drafts for the attention lesson go here\n"
+    after = _extract(course, before)
+    assert after.startswith(before)
+    assert after.count(b"origin: auto") == 3
+
+
+def test_a_file_without_a_final_line_break(course: Path) -> None:
+    before = REVIEWED.rstrip("\n").encode("utf-8")
+    after = _extract(course, before)
+    assert after.startswith(before + b"\n-   id: ")
+
+
+@pytest.mark.parametrize("empty", ["claims:", "claims: []", "claims: null  # none yet"])
+def test_an_empty_claims_list_gets_its_first_items(course: Path, empty: str) -> None:
+    before = f"# header\nlesson: content/demo.md\n{empty}\n".encode()
+    after = _extract(course, before)
+    assert after.startswith(b"# header\nlesson: content/demo.md\nclaims:")
+    assert after.count(b"origin: auto") == 3
+    assert (b"# none yet" in after) == (b"# none yet" in before)
+
+
+def test_only_the_lines_of_a_vanished_auto_claim_go(course: Path) -> None:
+    main(["extract", "content/demo.md"])
+    target = course / "claims" / "demo.yaml"
+    text = target.read_text(encoding="utf-8").replace("\n", "\r\n")
+    text = text.replace("claims:\r\n", "claims:\r\n  # the drafts, untouched by hand\r\n", 1)
+    target.write_bytes(text.encode("utf-8"))
+    before = target.read_bytes()
+    lesson = course / "content" / "demo.md"
+    lesson.write_text(LESSON.replace("= 0.52", "= 0.50"), encoding="utf-8")
+    assert main(["extract", "content/demo.md"]) == 0
+    after = target.read_bytes()
+    old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    opcodes = difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes()
+    deleted = [
+        line for op in opcodes if op[0] in ("delete", "replace") for line in old[op[1] : op[2]]
+    ]
+    inserted = [
+        line for op in opcodes if op[0] in ("insert", "replace") for line in new[op[3] : op[4]]
+    ]
+    assert any(b"= 0.52" in line for line in deleted)
+    assert any(b"= 0.50" in line for line in inserted)
+    assert not any(b"0.38" in line or b"512 KB" in line or b"#" in line for line in deleted)
+    assert after.count(b"\n") == after.count(b"\r\n")
+
+
+def test_removing_every_claim_leaves_an_empty_list(course: Path) -> None:
+    main(["extract", "content/demo.md"])
+    (course / "content" / "demo.md").write_text("# Nothing to check\n", encoding="utf-8")
+    assert main(["extract", "content/demo.md"]) == 0
+    text = (course / "claims" / "demo.yaml").read_text(encoding="utf-8")
+    assert text == "lesson: content/demo.md\nclaims: []\n"
+
+
+# ------------------------------------------------------------------------------ item 6
+
+
+VALID = """lesson: content/demo.md
+claims:
+  - id: qk  # reviewed
+    kind: arithmetic
+    quote: "Q·K = 0.6×0.4 + 0.2×0.7 = 0.38"
+    expression: 0.6×0.4 + 0.2×0.7
+    claimed: 0.38
+    note: |
+      checked by hand
+"""
+INSERTIONS = ["\t", "|#", "\x85", "\u2028"]
+
+
+def _inserted_into(before: str, after: str) -> str:
+    """What ``after`` inserts into ``before`` in one place; fails when anything else differs."""
+    pairs = enumerate(zip(before, after, strict=False))
+    same = next((i for i, (old, new) in pairs if old != new), min(len(before), len(after)))
+    assert after.endswith(before[same:]) and len(after) >= len(before), (before, after)
+    return after[same : len(after) - (len(before) - same)]
+
+
+def _mutations() -> list[str]:
+    return [
+        VALID[:at] + inserted + VALID[at:]
+        for inserted in INSERTIONS
+        for at in range(len(VALID) + 1)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        VALID.replace("  # reviewed", "\t# reviewed"),  # a tab before a comment
+        VALID.replace("note: |", "note: |#"),  # a comment right after the indicator
+        VALID.replace("    claimed: 0.38\n", "    claimed: 0.38\x85"),  # NEL ends the line
+        VALID.replace("kind: arithmetic\n", "kind: arithmetic\u2028"),  # so does U+2028
+    ],
+    ids=["tab", "bar-hash", "nel", "u2028"],
+)
+def test_extract_reads_what_check_reads(course: Path, text: str) -> None:
+    """Texts libyaml reads and PyYAML (hence ruamel.yaml) refuses: ``check`` accepts them, so
+    ``extract`` updates them, keeping every character that was there."""
+    target = course / "claims" / "demo.yaml"
+    target.write_bytes(text.encode("utf-8"))
+    assert safeyaml.load(text).data["claims"][0]["id"] == "qk"
+    assert main(["extract", "content/demo.md"]) == 0
+    assert _inserted_into(text, target.read_bytes().decode("utf-8")).count("origin: auto") == 2
+
+
+@pytest.mark.slow  # 1,200 extract runs
+def test_extract_reads_every_one_character_mutation_as_check_does(
+    course: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Insert a tab, ``|#``, NEL or U+2028 at every position of a valid claim file: ``extract``
+    either updates the file (keeping what was there) or refuses it with one located error, as
+    ``check`` reads it; it never fails with an internal error, and the next lesson still runs."""
+    (course / "content" / "other.md").write_text("Twice: 2 × 3 = 6\n", encoding="utf-8")
+    target = course / "claims" / "demo.yaml"
+    outcomes = {"updated": 0, "refused": 0}
+    for text in _mutations():
+        target.write_text(text, encoding="utf-8", newline="")
+        (course / "claims" / "other.yaml").unlink(missing_ok=True)
+        code = main(["extract", "content/demo.md", "content/other.md"])
+        captured = capsys.readouterr()
+        assert "internal error" not in captured.err, (repr(text), captured.err)
+        assert (course / "claims" / "other.yaml").exists(), repr(text)  # the next lesson ran
+        try:
+            safeyaml.load(text)
+        except safeyaml.YamlError:
+            assert code == 2 and "claims/demo.yaml:" in captured.err, repr(text)
+            assert target.read_bytes().decode("utf-8") == text
+            outcomes["refused"] += 1
+            continue
+        if code == 2:  # read, but its claims cannot be edited line by line: said so, untouched
+            assert "claims/demo.yaml" in captured.err and "nothing was changed" in captured.err
+            assert target.read_bytes().decode("utf-8") == text
+            outcomes["refused"] += 1
+            continue
+        assert code == 0, (repr(text), captured.err)
+        _inserted_into(text, target.read_bytes().decode("utf-8"))
+        outcomes["updated"] += 1
+    assert outcomes["updated"] > outcomes["refused"] > 0
