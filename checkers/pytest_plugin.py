@@ -29,7 +29,7 @@ from checkers.baseline import Baseline, BaselineError
 from checkers.baseline import load as load_baseline
 from checkers.claims import Claim, ClaimsFile, load_claims_file
 from checkers.finding import FILE_LABEL, Finding
-from checkers.report.text import format_finding
+from checkers.report.text import format_finding, inert
 from checkers.runner import RecentRuns, check_claim, claim_problem_finding
 
 __all__ = ["ClaimFailure", "ClaimItem", "ClaimsYamlFile"]
@@ -107,7 +107,19 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     folder_name = parent.config.getoption("--claims-dir-name")
     if folder_name not in file_path.parent.parts[-1:]:
         return None
-    return ClaimsYamlFile.from_parent(parent, path=file_path)
+    return _claims_file_node(parent, file_path)
+
+
+def _claims_file_node(parent: pytest.Collector, path: Path) -> ClaimsYamlFile:
+    """The claim file's collector, whose name and node id (what pytest prints in progress
+    lines, summaries and ``--collect-only``) follow the output rule: a file name from a pull
+    request may hold ESC, a newline or a workflow command. (pytest's own folder nodes print
+    their names raw in ``--collect-only``; a claim file's node id carries its folders inert.)"""
+    node = ClaimsYamlFile.from_parent(parent, path=path)
+    if inert(node.nodeid) == node.nodeid and inert(node.name) == node.name:
+        return node
+    name, nodeid = inert(node.name), inert(node.nodeid)
+    return ClaimsYamlFile.from_parent(parent, path=path, name=name, nodeid=nodeid)
 
 
 class ClaimFailure(Exception):
@@ -130,8 +142,9 @@ class ClaimsYamlFile(pytest.File):
             )
         by_id = {claim.id: claim for claim in claims_file.claims}
         for label in claims_file.order:
+            claim = by_id.get(label)
             yield ClaimItem.from_parent(
-                self, name=label, claims_file=claims_file, claim=by_id.get(label), label=label
+                self, name=inert(label), claims_file=claims_file, claim=claim, label=label
             )
 
 
@@ -168,7 +181,7 @@ class ClaimItem(pytest.Item):
             return
         baseline = self.config.stash.get(_BASELINE, None)
         if baseline is not None and baseline.matches(finding):
-            pytest.xfail(f"known (baseline): {finding.where}: {finding.message}")
+            pytest.xfail(inert(f"known (baseline): {finding.where}: {finding.message}"))
         raise ClaimFailure(finding)
 
     def repr_failure(
@@ -181,9 +194,11 @@ class ClaimItem(pytest.Item):
         return str(super().repr_failure(excinfo, style=style))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
+        # pytest prints the path (after the node id, in verbose runs) and the label raw.
         if self.claim is not None and self.claim.anchor is not None and self.claim.lesson_path:
-            return self.claim.lesson_path, self.claim.anchor.line - 1, f"claim {self.label}"
-        return self.path, None, f"claim {self.label}"
+            lesson = Path(inert(str(self.claim.lesson_path)))
+            return lesson, self.claim.anchor.line - 1, inert(f"claim {self.label}")
+        return Path(inert(str(self.path))), None, inert(f"claim {self.label}")
 
 
 class _ReportCollector:
@@ -226,8 +241,8 @@ class _ReportCollector:
         comparison = baseline.compare(self.findings, str(self.config.getoption("--baseline")))
         terminalreporter.write_sep("-", "lessoncheck baseline")
         for line in comparison.fixed_lines():
-            terminalreporter.write_line(line)
-        terminalreporter.write_line(comparison.summary())
+            terminalreporter.write_line(inert(line))
+        terminalreporter.write_line(inert(comparison.summary()))
 
     def _github(self, report_dir: str | None) -> None:
         from checkers.report import github

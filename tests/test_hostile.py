@@ -18,6 +18,7 @@ get every run's time and peak memory as JSON (the figures in ``docs/security.md`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import resource
@@ -74,13 +75,15 @@ def _limit_memory() -> None:  # runs in the child, before exec
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
 
-def _run(name: str, scratch: corpus.Scratch, args: Sequence[str]) -> Run:
+def _run(
+    name: str, scratch: corpus.Scratch, args: Sequence[str], extra_env: dict[str, str] | None = None
+) -> Run:
     """Run ``python ARGS`` in the scratch project; measure this child's own rusage."""
     logs = scratch.root / "tmp" / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     out_path, err_path = logs / f"{name}.out", logs / f"{name}.err"
     peak_path = logs / f"{name}.hwm"
-    env = {**scratch.env(), "HOSTILE_HWM_FILE": str(peak_path)}
+    env = {**scratch.env(), **(extra_env or {}), "HOSTILE_HWM_FILE": str(peak_path)}
     started = time.monotonic()
     with out_path.open("wb") as out, err_path.open("wb") as err:
         process = subprocess.Popen(
@@ -424,6 +427,100 @@ def test_reports_are_written_whatever_the_lessons(plan: Plan) -> None:
     assert run.returncode == 2
     written = sorted(p.name for p in (plan.small.root / "rep").iterdir())
     assert written == ["report.html", "report.json", "report.md", "report.sarif"]
+
+
+# ------------------------------------------------------------------------------ forged output
+
+
+def _workflow_commands(output: str) -> list[tuple[str, str]]:
+    """(command, line) for every line the GitHub runner would take as a workflow command.
+
+    As the runner reads its log: ``::name props::data`` once the line's leading blanks are
+    trimmed, and the legacy ``##[name props]data`` anywhere in the line. Every line break
+    Python knows counts (stricter than the runner, which splits at CR and LF).
+    """
+    found = []
+    for line in output.splitlines():
+        start = line.lstrip()
+        if start.startswith("::") and "::" in start[2:]:
+            found.append((start[2:].split("::", 1)[0].split(" ", 1)[0], line))
+        legacy = line.find("##[")
+        if legacy >= 0 and "]" in line[legacy:]:
+            found.append((line[legacy + 3 :].split("]", 1)[0].split(" ", 1)[0], line))
+    return found
+
+
+def _ours(command: str, line: str) -> bool:
+    """A lessoncheck annotation or notice: error/warning/notice titled ``lessoncheck …``."""
+    return command in ("error", "warning", "notice") and ("title=lessoncheck" in line)
+
+
+@pytest.fixture(scope="module")
+def forged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
+    """Every printing route, run on files whose names and text forge workflow commands."""
+    scratch = corpus.build(
+        tmp_path_factory.mktemp("hostile-forged"), claim_files=["good.yaml"], big=False, links=False
+    )
+    corpus.forged_names(scratch)
+    github = {
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_STEP_SUMMARY": str(scratch.root / "summary.md"),
+    }
+    pytest_args = ["-m", "pytest", "claims", "-p", "no:cacheprovider", "-p", "no:hypothesispytest"]
+    jobs: list[tuple[str, list[str], dict[str, str]]] = [
+        ("check", ["-m", "checkers", "check", "claims", "--report-dir", "rep"], github),
+        ("scan", ["-m", "checkers", "scan", corpus.FORGED_LESSON, "content/good.md"], github),
+        ("baseline", ["-m", "checkers", "baseline", "claims", "-o", "base.json"], {}),
+        ("pytest", [*pytest_args, "-v", "-rA"], github),
+        ("pytest-baseline", [*pytest_args, "-rxX", "--baseline", "base.json"], github),
+        ("collect", [*pytest_args, "--collect-only"], {}),
+        ("collect-q", [*pytest_args, "--collect-only", "-q"], {}),
+        ("extract", ["-m", "checkers", "extract", corpus.BELL_LESSON, "-o", "drafts"], {}),
+        ("fix", ["-m", "checkers", "fix", "claims/forged.yaml"], {}),
+    ]
+    runs = {name: _run(f"forged-{name}", scratch, args, env) for name, args, env in jobs}
+    summary = scratch.root / "summary.md"
+    runs["summary"] = dataclasses.replace(
+        runs["check"], name="summary", stdout=summary.read_text(encoding="utf-8"), stderr=""
+    )
+    return runs
+
+
+FORGED_RUNS = ["check", "scan", "baseline", "pytest", "pytest-baseline", "collect", "collect-q"]
+FORGED_RUNS += ["extract", "fix", "summary"]
+
+
+@pytest.mark.parametrize("name", FORGED_RUNS)
+def test_no_route_prints_a_forged_command_or_a_control_character(
+    forged: dict[str, Run], name: str
+) -> None:
+    run = forged[name]
+    assert not run.timed_out and run.returncode in (0, 1, 2), run.output[-3000:]
+    assert "Traceback" not in run.output and "INTERNALERROR" not in run.output, run.output[-3000:]
+    commands = _workflow_commands(run.output)
+    forgeries = [line for command, line in commands if not _ours(command, line)]
+    assert forgeries == [], forgeries
+    for char in "\x1b\x07\r\x08":
+        assert char not in run.output, (char, run.output[-3000:])
+
+
+def test_the_forged_names_are_shown_escaped_and_still_checked(forged: dict[str, Run]) -> None:
+    shown = "e\\x1b]0;title\\x07\\n::stop-commands::pwned.yaml"
+    bell = "content/bell\\x07\\rover\\x1b[2K.md"
+    assert f"{bell}:4" in forged["check"].stdout
+    # A table cell is one line: the summary flattens the carriage return like any line break.
+    assert "content/bell\\\\x07 over\\\\x1b\\[2K.md:4" in forged["summary"].stdout
+    assert "updated drafts/bell\\x07\\rover\\x1b[2K.yaml" in forged["extract"].stdout
+    assert f"claims/{shown}::forged-wrong FAILED" in forged["pytest"].stdout
+    assert f"<ClaimsYamlFile {shown}>" in forged["collect"].stdout
+    assert f"claims/{shown}::forged-right" in forged["collect-q"].stdout
+    assert "XFAIL" in forged["pytest-baseline"].stdout
+    assert "\\x3a:error file=README.md,line=1::forged.md" in forged["scan"].stdout
+    assert "#\\x23[add-mask]legacy syntax" in forged["check"].stdout
+    assert " \\x3a:warning file=README.md::a context line" in forged["fix"].stdout
+    assert "diff lines hold control characters or CI commands" in forged["fix"].stderr
+    annotations = [line for c, line in _workflow_commands(forged["check"].stdout) if c == "error"]
+    assert len(annotations) == 3  # good-wrong and the two forged-wrong: nothing forged
 
 
 # ------------------------------------------------------------------------------ in-process
