@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.finding import Finding, summary_line
@@ -224,22 +224,45 @@ def _report(
                 print()
         for line in comparison.fixed_lines() if comparison else []:
             _say(line)
-    extra = {"baseline": comparison.to_json()} if comparison else None
-    if args.json:
-        from checkers.report import json_report
-
-        json_report.write(args.json, findings, extra)
-    if args.report_dir:
-        from checkers.report import write_reports
-
-        write_reports(args.report_dir, findings, extra=extra)
+    unwritten = _write_reports(
+        findings, args, {"baseline": comparison.to_json()} if comparison else None
+    )
     if os.environ.get("GITHUB_ACTIONS") == "true":
         from checkers.report import github
 
-        github.emit(findings, os.environ, sys.stdout, report_dir=args.report_dir)
+        report_dir = None if unwritten else args.report_dir
+        github.emit(findings, os.environ, sys.stdout, report_dir=report_dir)
     line = summary_line(findings)
     _say(f"{line}; {comparison.summary()}" if comparison else line)
-    return exit_code(findings, comparison)
+    # A report that CI expects but cannot find is an input error, whatever the claims say.
+    return EXIT_INPUT if unwritten else exit_code(findings, comparison)
+
+
+def _write_reports(
+    findings: Sequence[Finding], args: argparse.Namespace, extra: dict[str, Any] | None
+) -> bool:
+    """Write ``--json`` and ``--report-dir``; say why on stderr when one cannot be written (the
+    message names the path) and return True then. The run's results are still printed."""
+    from checkers.files import WriteError
+
+    unwritten = False
+    if args.json:
+        from checkers.report import json_report
+
+        try:
+            json_report.write(args.json, findings, extra)
+        except WriteError as error:
+            _say(f"lessoncheck: the JSON report was not written: {error}", sys.stderr)
+            unwritten = True
+    if args.report_dir:
+        from checkers.report import write_reports
+
+        try:
+            write_reports(args.report_dir, findings, extra=extra)
+        except WriteError as error:
+            _say(f"lessoncheck: the reports were not written: {error}", sys.stderr)
+            unwritten = True
+    return unwritten
 
 
 def _scan(args: argparse.Namespace) -> int:

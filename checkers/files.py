@@ -4,21 +4,25 @@ Lessons and claim files arrive in pull requests, so a path read from one (``less
 committed symbolic link (``content/x.md -> /etc/passwd``), must not make CI read, embed or write
 anything outside the checkout. Files are read only as regular files of bounded size, so
 ``/dev/zero``, a FIFO or ``/proc/...`` behind a link cannot hang a run or fill its memory, and
-files are written atomically, so a reader never sees half a report, claim file or lesson.
+files are written atomically, so a reader never sees half a report, claim file or lesson, and
+the reports as one set (:func:`write_set`), so concurrent runs never mix theirs.
 
 Used by lesson and claim loading, ``scan``/``extract``, ``fix``, the baseline and the reports.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 __all__ = [
     "MAX_LESSON_BYTES",
     "NotText",
+    "WriteError",
     "decode_text",
     "default_root",
     "escapes",
@@ -29,6 +33,7 @@ __all__ = [
     "resolve_in_project",
     "search_root",
     "write_atomic",
+    "write_set",
 ]
 
 MAX_LESSON_BYTES = 1_000_000
@@ -39,9 +44,14 @@ PROJECT_MARKERS = (".git", "pyproject.toml")
 """Files whose folder is taken as the project root (see :func:`search_root`)."""
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that the file is either the old one or the complete new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+class WriteError(OSError):
+    """A file (or a set of reports) could not be written; the message names the path and why.
+    What was there before is left as it was."""
+
+
+def _stage(path: Path, text: str) -> str:
+    """Write ``text`` to a new temporary file beside ``path`` (its mode already the one
+    ``path`` will have); return the temporary's name."""
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
@@ -53,10 +63,105 @@ def write_atomic(path: Path, text: str) -> None:
         except OSError:
             mode = 0o644
         os.chmod(temporary, mode)
-        os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    return temporary
+
+
+def _cannot(path: Path, what: str, error: OSError) -> WriteError:
+    return WriteError(f"{path}: cannot {what} ({error.strerror or error})")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that the file is either the old one or the complete new one.
+
+    A symbolic link at ``path`` is replaced, never written through. Raises :class:`WriteError`
+    (naming the path) when the file cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = _stage(path, text)
+    except FileExistsError:
+        raise WriteError(f"{path}: {path.parent} exists and is not a folder") from None
+    except OSError as error:
+        raise _cannot(path, "write", error) from None
+    try:
+        os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise _cannot(path, "write", error) from None
+
+
+def write_set(directory: Path, texts: Mapping[str, str]) -> list[Path]:
+    """Write ``texts`` (file name → text) into ``directory`` as one set; return the paths.
+
+    * The folder: when it is named inside the working folder, it must stay there. A committed
+      symbolic link at its place that leads out of the project (or nowhere) is replaced by a
+      real folder, never followed; a folder above it that leads out is refused.
+    * Every file is first written as a temporary beside its target. If any of them fails (a
+      read-only or full disk, a file where the folder should be), the temporaries are removed
+      and :class:`WriteError` names the path: the previous set is left whole.
+    * Then, holding an exclusive ``flock`` on the folder, each temporary is renamed over its
+      target. Renames are atomic on POSIX and the lock serialises runs, so however many runs
+      write into one folder at once, it ends holding one run's complete set, and a reader that
+      takes a shared lock on the folder (``flock -s reports …``) always reads one run's set.
+      (Without ``fcntl``, as on Windows, the renames are not serialised.)
+    """
+    _report_folder(directory)
+    staged: list[tuple[str, Path]] = []
+    try:
+        for name, text in texts.items():
+            target = directory / name
+            try:
+                staged.append((_stage(target, text), target))
+            except OSError as error:
+                raise _cannot(target, "write the report", error) from None
+        with _locked(directory):
+            for temporary, target in staged:
+                try:
+                    os.replace(temporary, target)
+                except OSError as error:
+                    raise _cannot(target, "write the report", error) from None
+    finally:
+        for temporary, _ in staged:
+            Path(temporary).unlink(missing_ok=True)
+    return [target for _, target in staged]
+
+
+def _report_folder(directory: Path) -> None:
+    """Make ``directory`` a real folder inside the project (see :func:`write_set`)."""
+    absolute = Path(os.path.abspath(directory))
+    project = os.path.realpath(os.getcwd())
+    if absolute.is_relative_to(os.path.abspath(os.getcwd())):
+        if not Path(os.path.realpath(absolute.parent)).is_relative_to(project):
+            raise WriteError(f"{directory}: a folder above it is a link out of the project")
+        if absolute.is_symlink() and not Path(os.path.realpath(absolute)).is_relative_to(project):
+            try:
+                absolute.unlink()  # the link, not what it points to
+            except OSError as error:
+                raise _cannot(directory, "replace the link", error) from None
+    try:
+        absolute.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise WriteError(f"{directory}: exists and is not a folder; no report written") from None
+    except OSError as error:
+        raise _cannot(directory, "create the report folder", error) from None
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on the folder for the duration (nothing where unsupported)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    handle = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
 
 
 def read_regular_file(path: Path, limit: int) -> bytes:

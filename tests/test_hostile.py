@@ -35,6 +35,7 @@ import pytest
 
 from checkers import runner
 from checkers.claims import load_claims_file
+from checkers.report import REPORT_FILES
 from tests.hostile import corpus
 
 pytestmark = pytest.mark.slow  # every input in a subprocess with limits: about a minute
@@ -153,6 +154,15 @@ UNREADABLE_LESSONS = {
 EXTRACT_BIG = ["deep_parens.md", "deep_lists.md", "latex_bomb.md", "long_table.md", "pe_lines.md"]
 
 
+GOOD_CHECK = ["-m", "checkers", "check", "claims/good.yaml"]
+GOOD_PYTEST = ["-m", "pytest", "claims/good.yaml", "-q", "-p", "no:cacheprovider"]
+GOOD_PYTEST += ["-p", "no:hypothesispytest"]
+LINKED_REPORTS = ["check-report-link", "pytest-report-link"]
+"""Runs whose --report-dir is a committed link out of the project."""
+LINKED_BASELINES = ["check-baseline-zero", "check-baseline-fifo", "pytest-baseline-zero"]
+"""Runs whose --baseline is a link to /dev/zero or a FIFO."""
+
+
 @dataclass(frozen=True)
 class Plan:
     small: corpus.Scratch
@@ -191,6 +201,11 @@ def _jobs(
             small,
             ["-m", "pytest", "claims", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q"],
         ),
+        ("check-report-link", small, [*GOOD_CHECK, "--report-dir", "replink"]),
+        ("pytest-report-link", small, [*GOOD_PYTEST, "--report-dir=replink2"]),
+        ("check-baseline-zero", small, [*GOOD_CHECK, "--baseline", "zero.baseline"]),
+        ("check-baseline-fifo", small, [*GOOD_CHECK, "--baseline", "fifo.baseline"]),
+        ("pytest-baseline-zero", small, [*GOOD_PYTEST, "--baseline", "zero.baseline"]),
         (
             "scan-report-dir",
             small,
@@ -215,6 +230,10 @@ def _jobs(
 def plan(tmp_path_factory: pytest.TempPathFactory) -> Plan:
     small = corpus.build(tmp_path_factory.mktemp("hostile-small"), big=False)
     (small.root / "linked").symlink_to(small.outside, target_is_directory=True)
+    (small.root / "replink").symlink_to(small.outside, target_is_directory=True)
+    (small.root / "replink2").symlink_to(small.outside, target_is_directory=True)
+    (small.root / "zero.baseline").symlink_to("/dev/zero")
+    os.mkfifo(small.root / "fifo.baseline")
     big = corpus.build(
         tmp_path_factory.mktemp("hostile-big"), claim_files=["good.yaml"], links=False
     )
@@ -234,6 +253,7 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Plan:
 def _names() -> Iterator[str]:
     yield from ("check-claim-files", "scan-lessons", "extract-check", "extract-write")
     yield from ("extract-linked-folder", "pytest-plugin", "extract-check-big")
+    yield from (*LINKED_REPORTS, *LINKED_BASELINES)
     yield from (f"check-{name}" for name in corpus.BIG_CLAIM_FILES)
     yield from (f"scan-{name}" for name in corpus.BIG_LESSONS)
 
@@ -246,7 +266,9 @@ def test_run_ends_cleanly_within_limits(plan: Plan, name: str) -> None:
     run = plan.runs[name]
     assert not run.timed_out, f"{name} took longer than {TIMEOUT} s"
     assert run.signal is None, f"{name} was killed by signal {run.signal}"
-    allowed = {0, 1} if name == "pytest-plugin" else {0, 1, 2}
+    allowed = {0, 1} if name in ("pytest-plugin", "pytest-report-link") else {0, 1, 2}
+    if name == "pytest-baseline-zero":
+        allowed = {pytest.ExitCode.USAGE_ERROR}
     assert run.returncode in allowed, run.output[-3000:]
     for marker in ("Traceback", "INTERNALERROR", "Fatal Python error", "MemoryError"):
         assert marker not in run.output, run.output[-3000:]
@@ -521,6 +543,52 @@ def test_the_forged_names_are_shown_escaped_and_still_checked(forged: dict[str, 
     assert "diff lines hold control characters or CI commands" in forged["fix"].stderr
     annotations = [line for c, line in _workflow_commands(forged["check"].stdout) if c == "error"]
     assert len(annotations) == 3  # good-wrong and the two forged-wrong: nothing forged
+
+
+def test_a_linked_report_folder_is_replaced_and_a_linked_baseline_refused(plan: Plan) -> None:
+    for name, folder in zip(LINKED_REPORTS, ("replink", "replink2"), strict=True):
+        run = plan.runs[name]
+        assert run.returncode == 1, run.output[-2000:]  # good-wrong fails; nothing else
+        written = plan.small.root / folder
+        assert not written.is_symlink(), name
+        assert sorted(p.name for p in written.iterdir()) == sorted(REPORT_FILES), name
+    # (test_nothing_ran_and_nothing_leaked: the folder the links pointed to is untouched)
+    for name in LINKED_BASELINES:
+        run = plan.runs[name]
+        assert ".baseline: cannot read the baseline: not a regular file" in run.output, name
+        assert run.seconds < 10 and run.peak_mb < 200, (name, run.seconds, run.peak_mb)
+
+
+# ------------------------------------------------------------------------------ Python in claims/
+
+
+def test_pytest_refuses_python_a_pull_request_puts_in_the_claims_folder(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A ``conftest.py`` or ``test_*.py`` in ``claims/`` would be imported by pytest itself;
+    the plugin stops the run before that, however pytest is pointed at the folder."""
+    scratch = corpus.build(
+        tmp_path_factory.mktemp("hostile-python"), claim_files=["good.yaml"], big=False, links=False
+    )
+    for name in ("conftest.py", "test_claims.py"):
+        canary = f"CANARY-{name.replace('.', '-')}"
+        (scratch.root / "claims" / name).write_text(
+            f"open({canary!r}, 'w').close()\n", encoding="utf-8"
+        )
+    plugin_off = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest"]
+    for args in (["claims"], ["claims/good.yaml"], ["."], []):
+        run = _run(
+            f"python-{len(args) and args[0].replace('/', '-')}",
+            scratch,
+            ["-m", "pytest", *args, *plugin_off],
+        )
+        assert run.returncode == pytest.ExitCode.USAGE_ERROR, (args, run.output[-2000:])
+        assert "refusing to run" in run.stderr and "Python in a claims folder" in run.stderr
+        assert "Traceback" not in run.output
+    assert corpus.canaries(scratch.root) == []
+    check = _run("python-check", scratch, ["-m", "checkers", "check", "claims"])
+    assert check.returncode == 1 and "1 passed, 1 failed" in check.stdout  # runs nothing
+    assert corpus.canaries(scratch.root) == []
 
 
 # ------------------------------------------------------------------------------ in-process
