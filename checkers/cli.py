@@ -243,6 +243,7 @@ def _write_reports(
 ) -> bool:
     """Write ``--json`` and ``--report-dir``; say why on stderr when one cannot be written (the
     message names the path) and return True then. The run's results are still printed."""
+    from checkers import files
     from checkers.files import WriteError
 
     unwritten = False
@@ -257,8 +258,11 @@ def _write_reports(
     if args.report_dir:
         from checkers.report import write_reports
 
+        # The reports' paths are relative to the repository of what the run was given, and
+        # the HTML report embeds the lessons from there (not from the working folder).
+        inputs = getattr(args, "claims", None) or getattr(args, "lessons", None) or [Path()]
         try:
-            write_reports(args.report_dir, findings, extra=extra)
+            write_reports(args.report_dir, findings, files.run_root(inputs), extra=extra)
         except WriteError as error:
             _say(f"lessoncheck: the reports were not written: {error}", sys.stderr)
             unwritten = True

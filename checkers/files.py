@@ -16,7 +16,7 @@ import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 __all__ = [
@@ -24,13 +24,14 @@ __all__ = [
     "NotText",
     "WriteError",
     "decode_text",
-    "default_root",
     "escapes",
     "inside",
     "link_outside_working_folder",
     "read_regular_file",
     "real_path",
+    "report_root",
     "resolve_in_project",
+    "run_root",
     "search_root",
     "write_atomic",
     "write_set",
@@ -234,27 +235,40 @@ def inside(root: Path, relative: str) -> Path | None:
 
 def search_root(path: Path) -> Path:
     """The folder a claim file's lesson is looked up to (never above it): the nearest folder
-    above the claim file holding ``.git`` or ``pyproject.toml``, else what :func:`default_root`
-    would say. Without this bound, ``lesson: etc/passwd`` would be found in ``/``."""
+    above the claim file holding ``.git`` or ``pyproject.toml``, else the working folder when
+    the file is in it, else the folder above ``claims/``. Without this bound, ``lesson:
+    etc/passwd`` would be found in ``/``."""
     absolute = Path(os.path.abspath(path))  # symlinks are not followed: where it was found
     for folder in absolute.parents:
         if any((folder / marker).exists() for marker in PROJECT_MARKERS):
             return folder
-    # As default_root, but without following a link the file itself may be.
+    # Without following a link the file itself may be.
     cwd = Path(os.getcwd())
     if absolute.is_relative_to(cwd):
         return cwd
     return absolute.parent.parent if absolute.parent.name == "claims" else absolute.parent
 
 
-def default_root(path: Path) -> Path:
-    """Project root to report paths against before the lesson is known: the working folder
-    when the file is inside it, else the folder above ``claims/``."""
-    resolved = real_path(path.parent) / path.name  # the file itself may be a hostile link
-    cwd = real_path(Path.cwd())
-    if resolved.is_relative_to(cwd):
-        return cwd
-    return resolved.parent.parent if resolved.parent.name == "claims" else resolved.parent
+def report_root(path: Path) -> Path:
+    """The folder every report path of ``path`` (a claim file, a lesson, or a folder of them)
+    is relative to: the repository it is in — the nearest folder holding ``.git``, what
+    SARIF's ``%SRCROOT%`` and GitHub's annotations resolve against — else :func:`search_root`.
+
+    The same whichever folder the run starts from (``pytest claims/`` or ``pytest
+    course/claims/``), and never the folder a lesson happened to be found in."""
+    absolute = Path(os.path.abspath(path))  # where it was found: a link is not followed
+    start = absolute if absolute.is_dir() and not absolute.is_symlink() else absolute.parent
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return real_path(folder)
+    return real_path(search_root(path))
+
+
+def run_root(paths: Sequence[Path]) -> Path:
+    """The :func:`report_root` shared by the paths a run was given (its reports embed lessons
+    from there), or the working folder when they have none in common."""
+    roots = {report_root(path) for path in paths}
+    return roots.pop() if len(roots) == 1 else real_path(Path.cwd())
 
 
 def resolve_in_project(near: Path, name: str, what: str) -> tuple[Path, Path] | str:

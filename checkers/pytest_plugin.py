@@ -332,11 +332,13 @@ class _ReportCollector:
             return  # an xdist worker: the controller writes the report
         report_dir = self.config.getoption("--report-dir")
         if report_dir and self.findings:
-            from checkers.files import WriteError
+            from checkers.files import WriteError, run_root
             from checkers.report import write_reports
 
             try:
-                write_reports(Path(report_dir), self.findings, extra=self._baseline_section())
+                start = self.config.invocation_params.dir
+                root = run_root([start / arg.split("::")[0] for arg in self.config.args])
+                write_reports(Path(report_dir), self.findings, root, self._baseline_section())
             except WriteError as error:
                 # Said in the terminal summary (after pytest's own), and the run exits 2 as
                 # the command line does: a report CI expects is missing.

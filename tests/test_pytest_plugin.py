@@ -217,3 +217,54 @@ def test_python_in_a_claims_folder_is_refused_before_pytest_imports_it(
     (app / "test_models.py").write_text("def test_model():\n    pass\n", encoding="utf-8")
     result = course.runpytest_subprocess("app/")
     result.assert_outcomes(passed=1)
+
+
+# ------------------------------------------------------------------------------ from a parent
+
+
+def _nested_course(root: Path) -> None:
+    """A repository whose course lives in course/, with a decoy content/demo.md at the top."""
+    (root / ".git").mkdir()
+    (root / "course" / "content").mkdir(parents=True)
+    (root / "course" / "claims").mkdir()
+    (root / "course" / "content" / "demo.md").write_text(LESSON, encoding="utf-8")
+    (root / "course" / "claims" / "demo.yaml").write_text(CLAIMS, encoding="utf-8")
+    (root / "content").mkdir()
+    (root / "content" / "demo.md").write_text("# DECOY, not the lesson\n", encoding="utf-8")
+
+
+def _assert_reports_name_the_course(reports: Path) -> None:
+    report = json.loads((reports / "report.json").read_text(encoding="utf-8"))
+    assert {(f["claims_file"], f["source"]) for f in report["findings"]} == {
+        ("course/claims/demo.yaml", "course/content/demo.md")
+    }
+    sarif = json.loads((reports / "report.sarif").read_text(encoding="utf-8"))
+    (result,) = sarif["runs"][0]["results"]
+    location = result["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "course/content/demo.md", "uriBaseId": "%SRCROOT%"}
+    page = (reports / "report.html").read_text(encoding="utf-8")
+    assert "score = 0.5×0.5 + 0.5×0.5 = 0.52" in page and "DECOY" not in page
+
+
+def test_reports_from_a_parent_folder_name_paths_from_the_repository_root(
+    pytester: pytest.Pytester,
+) -> None:
+    _nested_course(pytester.path)
+    result = pytester.runpytest("course/claims/", "--report-dir", "reports")
+    result.assert_outcomes(passed=3, failed=1)
+    _assert_reports_name_the_course(pytester.path / "reports")
+    result.stdout.fnmatch_lines(["course/content/demo.md:5  score = 0.5×0.5 + 0.5×0.5 = 0.52"])
+
+
+def test_the_command_line_names_the_same_paths_from_any_folder(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from checkers.cli import main
+
+    _nested_course(pytester.path)
+    monkeypatch.chdir(pytester.path)
+    assert main(["check", "course/claims", "--report-dir", "reports"]) == 1
+    _assert_reports_name_the_course(pytester.path / "reports")
+    monkeypatch.chdir(pytester.path / "course")  # from inside the course: the same names
+    assert main(["check", "claims", "--report-dir", "../reports2"]) == 1
+    _assert_reports_name_the_course(pytester.path / "reports2")
