@@ -71,7 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
                 config.invocation_params.dir / str(baseline_file)
             )
         except BaselineError as error:
-            raise pytest.UsageError(f"lessoncheck: {error}") from None
+            raise pytest.UsageError(inert(f"lessoncheck: {error}")) from None
     config.stash[_RUNS] = RecentRuns()
     config.pluginmanager.register(_ReportCollector(config), "lessoncheck-reports")
 
