@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from checkers.files import write_atomic
+from checkers.files import read_regular_file, write_atomic
 from checkers.lesson import fold
 
 if TYPE_CHECKING:
@@ -276,15 +276,17 @@ def parse(text: str, name: str = "baseline") -> Baseline:
 def load(path: Path) -> Baseline:
     """Read a baseline file; raise :class:`BaselineError` when it is missing or malformed."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise BaselineError(f"{path}: larger than {MAX_BYTES:,} bytes")
-        text = path.read_bytes().decode("utf-8-sig")
+        # The file may be a committed link (to /dev/zero, a FIFO): the same bounded read of
+        # a regular file as lessons and claim files.
+        text = read_regular_file(path, MAX_BYTES).decode("utf-8-sig")
+    except ValueError as error:  # UnicodeDecodeError is one; read_regular_file's reasons too
+        if isinstance(error, UnicodeDecodeError):
+            raise BaselineError(f"{path}: not UTF-8 text") from None
+        raise BaselineError(f"{path}: cannot read the baseline: {error}") from None
     except FileNotFoundError:
         raise BaselineError(
             f"{path}: no such baseline file (create it with `lessoncheck baseline -o {path}`)"
         ) from None
     except OSError as error:
         raise BaselineError(f"{path}: cannot read ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise BaselineError(f"{path}: not UTF-8 text") from None
     return parse(text, str(path))

@@ -29,9 +29,9 @@ from checkers import safeyaml
 from checkers.files import (
     NotText,
     decode_text,
-    default_root,
     read_regular_file,
     real_path,
+    report_root,
     resolve_lesson,
     search_root,
 )
@@ -184,7 +184,7 @@ class ClaimsFile:
     lesson_path: Path | None
     """The lesson, resolved to a file that exists."""
     root: Path
-    """The project root the lesson path is relative to (used for report paths)."""
+    """The folder report paths are relative to: the repository (see ``files.report_root``)."""
     claims: tuple[Claim, ...]
     """Claims that validated, in file order."""
     problems: tuple[Problem, ...]
@@ -273,7 +273,7 @@ def load_claims_file(
     holds them in memory (``fix`` while rewriting): those files are then not read, though the
     lesson is still looked up from ``lesson:`` (its path and project root come from disk).
     """
-    root = default_root(path)
+    root = report_root(path)
     try:
         located = safeyaml.load(read_claims_text(path) if text is None else text)
     except safeyaml.YamlError as error:
@@ -302,7 +302,7 @@ def build_claims_file(
     ``checked`` holds inputs already validated from the same fields, by claim index (``scan``
     validated each draft to decide whether to keep it).
     """
-    root = default_root(path)
+    root = report_root(path)
     data = located.data
     top_fields = ("lesson", "claims")
     if not isinstance(data, dict):
@@ -345,7 +345,7 @@ def build_claims_file(
         lesson_problem = "the claim file names no lesson"
     else:
         resolved = (
-            (lesson_file, default_root(lesson_file))
+            (lesson_file, root)
             if lesson_file is not None
             else resolve_lesson(path, lesson)
         )
@@ -353,7 +353,9 @@ def build_claims_file(
             problems.append(Problem(path, located.position(("lesson",)), resolved))
             lesson_problem = resolved
         else:
-            lesson_path, root = resolved
+            # Report paths stay relative to the repository (report_root), not to the folder
+            # the lesson was found in: `pytest course/claims/` names course/content/x.md.
+            lesson_path = resolved[0]
             try:
                 lesson_obj = load_lesson(lesson_path, lesson_text)
             except LessonError as error:

@@ -14,12 +14,13 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, TextIO
 
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.files import LESSON_SUFFIXES
 from checkers.finding import Finding, summary_line
 from checkers.parallel import map_files
-from checkers.report.text import format_finding
+from checkers.report.text import format_finding, inert
 from checkers.runner import run_paths
 
 __all__ = ["main"]
@@ -170,12 +171,18 @@ def exit_code(findings: Sequence[Finding], comparison: Comparison | None = None)
     return EXIT_OK
 
 
+def _say(line: str, stream: TextIO | None = None) -> None:
+    """Print one line through the output rule (:func:`checkers.report.text.inert`): paths and
+    lesson text come from pull requests, so nothing this command prints may drive the terminal
+    or forge a CI workflow command. Every line the commands print goes through here, except
+    :func:`checkers.report.text.format_finding`'s, which are made inert where they are built."""
+    print(inert(line), file=sys.stdout if stream is None else stream)
+
+
 def _missing(paths: Sequence[Path]) -> bool:
     missing = [p for p in paths if not p.exists()]
     if missing:
-        print(
-            f"lessoncheck: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr
-        )
+        _say(f"lessoncheck: no such file or folder: {', '.join(map(str, missing))}", sys.stderr)
     return bool(missing)
 
 
@@ -188,7 +195,7 @@ def _load_baseline(args: argparse.Namespace) -> Baseline | int | None:
     try:
         return load(args.baseline)
     except BaselineError as error:
-        print(f"lessoncheck: {error}", file=sys.stderr)
+        _say(f"lessoncheck: {error}", sys.stderr)
         return EXIT_INPUT
 
 
@@ -209,30 +216,58 @@ def _report(
         for finding in findings:
             if finding.verdict != "pass":
                 text = format_finding(finding)
+                print(text)
                 if comparison is not None and comparison.is_known(finding):
-                    text += (
-                        f"\n  {'baseline':<11} known (baseline): recorded in {args.baseline}, "
+                    _say(
+                        f"  {'baseline':<11} known (baseline): recorded in {args.baseline}, "
                         "not failing this run"
                     )
-                print(text, end="\n\n")
+                print()
         for line in comparison.fixed_lines() if comparison else []:
-            print(line)
-    extra = {"baseline": comparison.to_json()} if comparison else None
-    if args.json:
-        from checkers.report import json_report
-
-        json_report.write(args.json, findings, extra)
-    if args.report_dir:
-        from checkers.report import write_reports
-
-        write_reports(args.report_dir, findings, extra=extra)
+            _say(line)
+    unwritten = _write_reports(
+        findings, args, {"baseline": comparison.to_json()} if comparison else None
+    )
     if os.environ.get("GITHUB_ACTIONS") == "true":
         from checkers.report import github
 
-        github.emit(findings, os.environ, sys.stdout, report_dir=args.report_dir)
+        report_dir = None if unwritten else args.report_dir
+        github.emit(findings, os.environ, sys.stdout, report_dir=report_dir)
     line = summary_line(findings)
-    print(f"{line}; {comparison.summary()}" if comparison else line)
-    return exit_code(findings, comparison)
+    _say(f"{line}; {comparison.summary()}" if comparison else line)
+    # A report that CI expects but cannot find is an input error, whatever the claims say.
+    return EXIT_INPUT if unwritten else exit_code(findings, comparison)
+
+
+def _write_reports(
+    findings: Sequence[Finding], args: argparse.Namespace, extra: dict[str, Any] | None
+) -> bool:
+    """Write ``--json`` and ``--report-dir``; say why on stderr when one cannot be written (the
+    message names the path) and return True then. The run's results are still printed."""
+    from checkers import files
+    from checkers.files import WriteError
+
+    unwritten = False
+    if args.json:
+        from checkers.report import json_report
+
+        try:
+            json_report.write(args.json, findings, extra)
+        except WriteError as error:
+            _say(f"lessoncheck: the JSON report was not written: {error}", sys.stderr)
+            unwritten = True
+    if args.report_dir:
+        from checkers.report import write_reports
+
+        # The reports' paths are relative to the repository of what the run was given, and
+        # the HTML report embeds the lessons from there (not from the working folder).
+        inputs = getattr(args, "claims", None) or getattr(args, "lessons", None) or [Path()]
+        try:
+            write_reports(args.report_dir, findings, files.run_root(inputs), extra=extra)
+        except WriteError as error:
+            _say(f"lessoncheck: the reports were not written: {error}", sys.stderr)
+            unwritten = True
+    return unwritten
 
 
 def _scan(args: argparse.Namespace) -> int:
@@ -257,17 +292,17 @@ def _baseline(args: argparse.Namespace) -> int:
         findings.extend(scan_lesson(lesson))
     baseline = Baseline.of(findings)
     baseline.write(args.output)
-    print(f"wrote {args.output}: {len(baseline.entries)} known failures")
+    _say(f"wrote {args.output}: {len(baseline.entries)} known failures")
     for finding in findings:
         if finding.verdict in ("stale", "error"):
             print(format_finding(finding), end="\n\n")
     comparison = baseline.compare(findings, str(args.output))
     if comparison.new:
-        print(
+        _say(
             f"{len(comparison.new)} stale or broken claims are not recorded: "
             "a baseline excuses wrong numbers only"
         )
-    print(f"{summary_line(findings)}; {comparison.summary()}")
+    _say(f"{summary_line(findings)}; {comparison.summary()}")
     return exit_code(findings, comparison)
 
 
@@ -277,21 +312,43 @@ def _fix(args: argparse.Namespace) -> int:
     from checkers.fix import describe, plan_fix
 
     plan = plan_fix(list(args.claims))
+    escaped = 0
     if args.write:
-        from checkers.files import WriteFailed
+        from checkers.files import WriteError
 
         try:
             plan.write()
-        except WriteFailed as error:
+        except WriteError as error:
             print(f"lessoncheck: {error}", file=sys.stderr)
             return EXIT_INPUT
     else:
-        sys.stdout.write(plan.diff())
+        escaped = _print_diff(plan.diff())
     # With --diff, stdout is the patch alone (pipe it to `git apply`); the account goes to stderr.
     account = sys.stdout if args.write else sys.stderr
     for line in describe(plan, written=args.write):
-        print(line, file=account)
+        _say(line, account)
+    if escaped:
+        _say(
+            f"{escaped} diff lines hold control characters or CI commands and are shown escaped: "
+            "that patch would not apply; use `lessoncheck fix --write`",
+            account,
+        )
     return exit_code(plan.after)
+
+
+def _print_diff(diff: str) -> int:
+    """Print a unified diff line by line through the output rule, keeping each line's end
+    (``\\n`` or ``\\r\\n``, so CRLF lessons still patch); return how many lines it changed."""
+    changed = 0
+    for line in diff.splitlines(keepends=True):
+        body = line.rstrip("\n")
+        end = line[len(body) :]
+        if body.endswith("\r") and end:
+            body, end = body[:-1], "\r" + end
+        shown = inert(body)
+        changed += shown != body
+        sys.stdout.write(shown + end)
+    return changed
 
 
 def _extract(args: argparse.Namespace) -> int:
@@ -305,22 +362,22 @@ def _extract(args: argparse.Namespace) -> int:
         except Exception as error:  # a bug must cost this lesson, not the others
             outcome = f"{lesson}: internal error: {type(error).__name__}: {error}"
         if isinstance(outcome, str):
-            print(f"lessoncheck: {outcome}", file=sys.stderr)
+            _say(f"lessoncheck: {outcome}", sys.stderr)
             status = EXIT_INPUT
             continue
         for identifier in outcome.vanished:
-            print(f"{outcome.path}: claim {identifier!r}: its quote is no longer in {lesson}")
+            _say(f"{outcome.path}: claim {identifier!r}: its quote is no longer in {lesson}")
         if outcome.changed:
             out_of_date = True
             verb = "would update" if args.check else "updated"
-            print(
+            _say(
                 f"{verb} {outcome.path}: {len(outcome.added)} added, "
                 f"{len(outcome.removed)} removed (quote gone)"
             )
     if status != EXIT_OK:
         return status
     if args.check and out_of_date:
-        print("claims/ is out of date with content/; run `lessoncheck extract` and review")
+        _say("claims/ is out of date with content/; run `lessoncheck extract` and review")
         return EXIT_FINDINGS
     return EXIT_OK
 
@@ -350,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as error:  # last resort: a bug must not look like findings (exit 1)
-        print(f"lessoncheck: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        _say(f"lessoncheck: internal error: {type(error).__name__}: {error}", sys.stderr)
         return EXIT_INPUT
     parser.error(f"unknown command {args.command}")
     return EXIT_INPUT

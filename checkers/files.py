@@ -4,37 +4,42 @@ Lessons and claim files arrive in pull requests, so a path read from one (``less
 committed symbolic link (``content/x.md -> /etc/passwd``), must not make CI read, embed or write
 anything outside the checkout. Files are read only as regular files of bounded size, so
 ``/dev/zero``, a FIFO or ``/proc/...`` behind a link cannot hang a run or fill its memory, and
-files are written atomically, so a reader never sees half a report, claim file or lesson.
+files are written atomically, so a reader never sees half a report, claim file or lesson, and
+the reports as one set (:func:`write_set`), so concurrent runs never mix theirs.
 
 Used by lesson and claim loading, ``scan``/``extract``, ``fix``, the baseline and the reports.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 __all__ = [
     "LESSON_SUFFIXES",
     "MAX_LESSON_BYTES",
     "NotText",
-    "WriteFailed",
+    "WriteError",
     "decode_text",
-    "default_root",
     "escapes",
     "inside",
     "link_outside_working_folder",
     "not_a_lesson",
     "read_regular_file",
     "real_path",
+    "report_root",
     "resolve_in_project",
     "resolve_lesson",
+    "run_root",
     "search_root",
     "write_all_or_none",
     "write_atomic",
+    "write_set",
 ]
 
 MAX_LESSON_BYTES = 1_000_000
@@ -49,13 +54,20 @@ PROJECT_MARKERS = (".git", "pyproject.toml")
 """Files whose folder is taken as the project root (see :func:`search_root`)."""
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that the file is either the old one or the complete new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+class WriteError(OSError):
+    """A file (or a set of reports) could not be written; the message names the path and why.
+    What was there before is left as it was."""
+
+
+def _stage(path: Path, text: str) -> str:
+    """Write ``text`` to a new temporary file beside ``path`` (its mode already the one
+    ``path`` will have); return the temporary's name."""
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
         # mkstemp creates the file 0600; reports are meant to be read (CI artifacts, web
         # servers), so keep the mode of the file being replaced, or use an ordinary 0644.
         try:
@@ -63,15 +75,105 @@ def write_atomic(path: Path, text: str) -> None:
         except OSError:
             mode = 0o644
         os.chmod(temporary, mode)
-        os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    return temporary
 
 
-class WriteFailed(OSError):
-    """A set of files could not be written; says which file, why, and whether every file was
-    left as it was (it is unless restoring failed too)."""
+def _cannot(path: Path, what: str, error: OSError) -> WriteError:
+    return WriteError(f"{path}: cannot {what} ({error.strerror or error})")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that the file is either the old one or the complete new one.
+
+    A symbolic link at ``path`` is replaced, never written through. Raises :class:`WriteError`
+    (naming the path) when the file cannot be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = _stage(path, text)
+    except FileExistsError:
+        raise WriteError(f"{path}: {path.parent} exists and is not a folder") from None
+    except OSError as error:
+        raise _cannot(path, "write", error) from None
+    try:
+        os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise _cannot(path, "write", error) from None
+
+
+def write_set(directory: Path, texts: Mapping[str, str]) -> list[Path]:
+    """Write ``texts`` (file name → text) into ``directory`` as one set; return the paths.
+
+    * The folder: when it is named inside the working folder, it must stay there. A committed
+      symbolic link at its place that leads out of the project (or nowhere) is replaced by a
+      real folder, never followed; a folder above it that leads out is refused.
+    * Every file is first written as a temporary beside its target. If any of them fails (a
+      read-only or full disk, a file where the folder should be), the temporaries are removed
+      and :class:`WriteError` names the path: the previous set is left whole.
+    * Then, holding an exclusive ``flock`` on the folder, each temporary is renamed over its
+      target. Renames are atomic on POSIX and the lock serialises runs, so however many runs
+      write into one folder at once, it ends holding one run's complete set, and a reader that
+      takes a shared lock on the folder (``flock -s reports …``) always reads one run's set.
+      (Without ``fcntl``, as on Windows, the renames are not serialised.)
+    """
+    _report_folder(directory)
+    staged: list[tuple[str, Path]] = []
+    try:
+        for name, text in texts.items():
+            target = directory / name
+            try:
+                staged.append((_stage(target, text), target))
+            except OSError as error:
+                raise _cannot(target, "write the report", error) from None
+        with _locked(directory):
+            for temporary, target in staged:
+                try:
+                    os.replace(temporary, target)
+                except OSError as error:
+                    raise _cannot(target, "write the report", error) from None
+    finally:
+        for temporary, _ in staged:
+            Path(temporary).unlink(missing_ok=True)
+    return [target for _, target in staged]
+
+
+def _report_folder(directory: Path) -> None:
+    """Make ``directory`` a real folder inside the project (see :func:`write_set`)."""
+    absolute = Path(os.path.abspath(directory))
+    project = os.path.realpath(os.getcwd())
+    if absolute.is_relative_to(os.path.abspath(os.getcwd())):
+        if not Path(os.path.realpath(absolute.parent)).is_relative_to(project):
+            raise WriteError(f"{directory}: a folder above it is a link out of the project")
+        if absolute.is_symlink() and not Path(os.path.realpath(absolute)).is_relative_to(project):
+            try:
+                absolute.unlink()  # the link, not what it points to
+            except OSError as error:
+                raise _cannot(directory, "replace the link", error) from None
+    try:
+        absolute.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise WriteError(f"{directory}: exists and is not a folder; no report written") from None
+    except OSError as error:
+        raise _cannot(directory, "create the report folder", error) from None
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on the folder for the duration (nothing where unsupported)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    handle = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
 
 
 def write_all_or_none(texts: dict[Path, str]) -> None:
@@ -87,10 +189,15 @@ def write_all_or_none(texts: dict[Path, str]) -> None:
     staged: list[tuple[Path, str, str | None]] = []  # (target, temporary, old kept or None)
     try:
         for path, text in texts.items():
-            staged.append((path, *_stage(path, text)))
+            temporary = _stage(path, text)
+            try:
+                staged.append((path, temporary, _keep_old(path, temporary)))
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
     except OSError as error:
         _discard(staged)
-        raise WriteFailed(
+        raise WriteError(
             f"cannot write {getattr(error, 'filename', None) or path}: "
             f"{error.strerror or error}; no file was changed"
         ) from None
@@ -103,34 +210,21 @@ def write_all_or_none(texts: dict[Path, str]) -> None:
         restored = _restore(replaced)
         _discard([entry for entry in staged if entry[0] not in {p for p, _ in replaced}])
         left = "every file was left as it was" if restored else "some files could not be restored"
-        raise WriteFailed(f"cannot replace {path}: {error.strerror or error}; {left}") from None
+        raise WriteError(f"cannot replace {path}: {error.strerror or error}; {left}") from None
     _discard([(path, "", old) for path, _, old in staged])
 
 
-def _stage(path: Path, text: str) -> tuple[str, str | None]:
-    """(temporary file holding ``text``, a hard link to the current file or None)."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def _keep_old(path: Path, temporary: str) -> str | None:
+    """A hard link to the file at ``path`` (a copy where hard links fail), named after the
+    staged ``temporary``; None when there is no file yet."""
+    if not path.exists():
+        return None
+    old = temporary.removesuffix(".tmp") + ".old"
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        try:
-            mode = path.stat().st_mode & 0o777
-        except OSError:
-            mode = 0o644
-        os.chmod(temporary, mode)
-        old: str | None = None
-        if path.exists():
-            old = temporary.removesuffix(".tmp") + ".old"
-            try:
-                os.link(path, old)
-            except OSError:  # a file system without hard links: keep a copy
-                shutil.copyfile(path, old)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return temporary, old
+        os.link(path, old)
+    except OSError:  # a file system without hard links: keep a copy
+        shutil.copyfile(path, old)
+    return old
 
 
 def _restore(replaced: list[tuple[Path, str | None]]) -> bool:
@@ -247,27 +341,40 @@ def inside(root: Path, relative: str) -> Path | None:
 
 def search_root(path: Path) -> Path:
     """The folder a claim file's lesson is looked up to (never above it): the nearest folder
-    above the claim file holding ``.git`` or ``pyproject.toml``, else what :func:`default_root`
-    would say. Without this bound, ``lesson: etc/passwd`` would be found in ``/``."""
+    above the claim file holding ``.git`` or ``pyproject.toml``, else the working folder when
+    the file is in it, else the folder above ``claims/``. Without this bound, ``lesson:
+    etc/passwd`` would be found in ``/``."""
     absolute = Path(os.path.abspath(path))  # symlinks are not followed: where it was found
     for folder in absolute.parents:
         if any((folder / marker).exists() for marker in PROJECT_MARKERS):
             return folder
-    # As default_root, but without following a link the file itself may be.
+    # Without following a link the file itself may be.
     cwd = Path(os.getcwd())
     if absolute.is_relative_to(cwd):
         return cwd
     return absolute.parent.parent if absolute.parent.name == "claims" else absolute.parent
 
 
-def default_root(path: Path) -> Path:
-    """Project root to report paths against before the lesson is known: the working folder
-    when the file is inside it, else the folder above ``claims/``."""
-    resolved = real_path(path.parent) / path.name  # the file itself may be a hostile link
-    cwd = real_path(Path.cwd())
-    if resolved.is_relative_to(cwd):
-        return cwd
-    return resolved.parent.parent if resolved.parent.name == "claims" else resolved.parent
+def report_root(path: Path) -> Path:
+    """The folder every report path of ``path`` (a claim file, a lesson, or a folder of them)
+    is relative to: the repository it is in — the nearest folder holding ``.git``, what
+    SARIF's ``%SRCROOT%`` and GitHub's annotations resolve against — else :func:`search_root`.
+
+    The same whichever folder the run starts from (``pytest claims/`` or ``pytest
+    course/claims/``), and never the folder a lesson happened to be found in."""
+    absolute = Path(os.path.abspath(path))  # where it was found: a link is not followed
+    start = absolute if absolute.is_dir() and not absolute.is_symlink() else absolute.parent
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return real_path(folder)
+    return real_path(search_root(path))
+
+
+def run_root(paths: Sequence[Path]) -> Path:
+    """The :func:`report_root` shared by the paths a run was given (its reports embed lessons
+    from there), or the working folder when they have none in common."""
+    roots = {report_root(path) for path in paths}
+    return roots.pop() if len(roots) == 1 else real_path(Path.cwd())
 
 
 def resolve_in_project(near: Path, name: str, what: str) -> tuple[Path, Path] | str:

@@ -18,6 +18,7 @@ import gc
 import io
 import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,11 +26,12 @@ from typing import Any
 
 import pytest
 
+from checkers import safeyaml
 from checkers.baseline import Baseline, BaselineError
 from checkers.baseline import load as load_baseline
-from checkers.claims import Claim, ClaimsFile, load_claims_file
+from checkers.claims import Claim, ClaimsFile, load_claims_file, read_claims_text
 from checkers.finding import FILE_LABEL, Finding
-from checkers.report.text import format_finding
+from checkers.report.text import format_finding, inert
 from checkers.runner import RecentRuns, check_claim, claim_problem_finding
 
 __all__ = ["ClaimFailure", "ClaimItem", "ClaimsYamlFile"]
@@ -69,7 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
                 config.invocation_params.dir / str(baseline_file)
             )
         except BaselineError as error:
-            raise pytest.UsageError(f"lessoncheck: {error}") from None
+            raise pytest.UsageError(inert(f"lessoncheck: {error}")) from None
     config.stash[_RUNS] = RecentRuns()
     config.pluginmanager.register(_ReportCollector(config), "lessoncheck-reports")
 
@@ -89,6 +91,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     those walk every object again: 2.8 s of a 10 000-claim run). A process that froze objects
     itself is left alone.
     """
+    refused = session.config.stash.get(_REFUSED, "")
+    if refused:
+        raise pytest.UsageError(refused)
     if gc.get_freeze_count() == 0 and any(isinstance(i, ClaimItem) for i in session.items):
         gc.freeze()
         session.config.stash[_FROZEN] = True
@@ -102,12 +107,128 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """A claim file's collector, or None for every file that is not one.
+
+    A YAML file is a claim file when it is named on the command line, or lies directly in a
+    claims folder named on the command line (``pytest claims/``: every YAML file there, so a
+    broken one is reported, not skipped). Elsewhere (``pytest .``, ``testpaths``) a YAML file in
+    a folder of that name is collected only when it says so, with a top-level ``lesson:`` or
+    ``claims:`` key (:func:`_declares_claims`): an application's ``tests/fixtures/claims/
+    insurance.yaml`` is someone else's file, and lessoncheck must never fail their run.
+    """
     if file_path.suffix not in (".yaml", ".yml"):
         return None
-    folder_name = parent.config.getoption("--claims-dir-name")
-    if folder_name not in file_path.parent.parts[-1:]:
+    session = parent.session
+    if not session.isinitpath(file_path):
+        if file_path.parent.name != parent.config.getoption("--claims-dir-name"):
+            return None
+        if not session.isinitpath(file_path.parent) and not _declares_claims(file_path):
+            return None
+    return _claims_file_node(parent, file_path)
+
+
+_SNIFF_CHARS = 65_536
+"""How far into a YAML file found on the way its top-level key is looked for."""
+_CLAIMS_KEY = re.compile(r"^(?:lesson|claims|'lesson'|\"lesson\")[ \t]*:", re.MULTILINE)
+
+
+def _declares_claims(path: Path) -> bool:
+    """Whether the file starts (within :data:`_SNIFF_CHARS`) like a claim file: a line that
+    begins with the top-level key ``lesson:`` or ``claims:``. Read as every claim file is
+    (:func:`checkers.claims.read_claims_text`: a regular UTF-8 file of bounded size inside the
+    project), so a link out of the project, to ``/dev/zero`` or a FIFO is not one."""
+    try:
+        text = read_claims_text(path)
+    except (safeyaml.YamlError, OSError):
+        return False
+    return _CLAIMS_KEY.search(text, 0, _SNIFF_CHARS) is not None
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A claims folder (one holding claim files) that holds Python is not collected, and the
+    run is refused once collection ends: pytest would import that Python (see
+    :func:`pytest_load_initial_conftests` for the folders named on the command line)."""
+    if collection_path.name != config.getoption("--claims-dir-name"):
         return None
-    return ClaimsYamlFile.from_parent(parent, path=file_path)
+    if not collection_path.is_dir() or collection_path.is_symlink():
+        return None
+    python = _python_files(collection_path)
+    if python and any(_declares_claims(p) for p in _yaml_files(collection_path)):
+        # Found while collecting: the folder is skipped (so pytest never loads its conftest)
+        # and the run stops once collection ends (an error raised here would become a
+        # collection error with a traceback).
+        config.stash[_REFUSED] = _refusal(python)
+        return True
+    return None
+
+
+_REFUSED = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, args: list[str]) -> None:
+    """Refuse a claims folder named on the command line that holds Python, before pytest
+    imports its ``conftest.py`` (pytest loads the conftests of the folders it is given right
+    after this hook, and the ``test_*.py`` files in them while collecting)."""
+    name = early_config.known_args_namespace.claims_dir_name
+    for argument in early_config.known_args_namespace.file_or_dir or []:
+        path = early_config.invocation_params.dir / argument.split("::")[0]
+        folder = path if path.is_dir() else path.parent
+        if folder.name != name or not folder.is_dir() or folder.is_symlink():
+            continue
+        # Named on the command line, any YAML makes it a claims folder: a pull request that
+        # breaks every claim file must not get its conftest.py run for it.
+        python = _python_files(folder)
+        if python and _yaml_files(folder):
+            raise pytest.UsageError(_refusal(python))
+
+
+_WALK_LIMIT = 10_000
+"""Entries looked at per claims folder when searching it for Python files."""
+
+
+def _python_files(folder: Path) -> list[Path]:
+    return _files(folder, (".py", ".pyc", ".pth", ".so"))
+
+
+def _yaml_files(folder: Path) -> list[Path]:
+    return _files(folder, (".yaml", ".yml"))
+
+
+def _files(folder: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """Files under ``folder`` (links not followed, at most :data:`_WALK_LIMIT` entries)."""
+    found: list[Path] = []
+    seen = 0
+    for top, folders, files in os.walk(folder):
+        seen += len(folders) + len(files)
+        found.extend(Path(top) / f for f in files if f.endswith(suffixes))
+        if seen > _WALK_LIMIT:
+            break
+    return sorted(found)
+
+
+def _refusal(files: list[Path]) -> str:
+    """Why the run stops: pytest would import (run) these files, and claims folders come from
+    pull requests. A claims folder holds YAML only."""
+    shown = ", ".join(str(path) for path in files[:3]) + (" …" if len(files) > 3 else "")
+    return inert(
+        f"lessoncheck: refusing to run: {shown}: Python in a claims folder, which pytest would "
+        "import and so run. Claims folders hold YAML only; move the file out. Untrusted pull "
+        "requests are checked with `lessoncheck check`, which runs nothing from the repository "
+        "(see docs/security.md)."
+    )
+
+
+def _claims_file_node(parent: pytest.Collector, path: Path) -> ClaimsYamlFile:
+    """The claim file's collector, whose name and node id (what pytest prints in progress
+    lines, summaries and ``--collect-only``) follow the output rule: a file name from a pull
+    request may hold ESC, a newline or a workflow command. (pytest's own folder nodes print
+    their names raw in ``--collect-only``; a claim file's node id carries its folders inert.)"""
+    node = ClaimsYamlFile.from_parent(parent, path=path)
+    if inert(node.nodeid) == node.nodeid and inert(node.name) == node.name:
+        return node
+    name, nodeid = inert(node.name), inert(node.nodeid)
+    return ClaimsYamlFile.from_parent(parent, path=path, name=name, nodeid=nodeid)
 
 
 class ClaimFailure(Exception):
@@ -130,8 +251,9 @@ class ClaimsYamlFile(pytest.File):
             )
         by_id = {claim.id: claim for claim in claims_file.claims}
         for label in claims_file.order:
+            claim = by_id.get(label)
             yield ClaimItem.from_parent(
-                self, name=label, claims_file=claims_file, claim=by_id.get(label), label=label
+                self, name=inert(label), claims_file=claims_file, claim=claim, label=label
             )
 
 
@@ -168,7 +290,7 @@ class ClaimItem(pytest.Item):
             return
         baseline = self.config.stash.get(_BASELINE, None)
         if baseline is not None and baseline.matches(finding):
-            pytest.xfail(f"known (baseline): {finding.where}: {finding.message}")
+            pytest.xfail(inert(f"known (baseline): {finding.where}: {finding.message}"))
         raise ClaimFailure(finding)
 
     def repr_failure(
@@ -181,9 +303,11 @@ class ClaimItem(pytest.Item):
         return str(super().repr_failure(excinfo, style=style))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
+        # pytest prints the path (after the node id, in verbose runs) and the label raw.
         if self.claim is not None and self.claim.anchor is not None and self.claim.lesson_path:
-            return self.claim.lesson_path, self.claim.anchor.line - 1, f"claim {self.label}"
-        return self.path, None, f"claim {self.label}"
+            lesson = Path(inert(str(self.claim.lesson_path)))
+            return lesson, self.claim.anchor.line - 1, inert(f"claim {self.label}")
+        return Path(inert(str(self.path))), None, inert(f"claim {self.label}")
 
 
 class _ReportCollector:
@@ -192,6 +316,8 @@ class _ReportCollector:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.findings: list[Finding] = []
+        self.unwritten = ""
+        """Why the reports could not be written, once that happened."""
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
@@ -206,9 +332,19 @@ class _ReportCollector:
             return  # an xdist worker: the controller writes the report
         report_dir = self.config.getoption("--report-dir")
         if report_dir and self.findings:
+            from checkers.files import WriteError, run_root
             from checkers.report import write_reports
 
-            write_reports(Path(report_dir), self.findings, extra=self._baseline_section())
+            try:
+                start = self.config.invocation_params.dir
+                root = run_root([start / arg.split("::")[0] for arg in self.config.args])
+                write_reports(Path(report_dir), self.findings, root, self._baseline_section())
+            except WriteError as error:
+                # Said in the terminal summary (after pytest's own), and the run exits 2 as
+                # the command line does: a report CI expects is missing.
+                self.unwritten = f"lessoncheck: the reports were not written: {error}"
+                session.exitstatus = 2
+                report_dir = None
         if self.findings and os.environ.get("GITHUB_ACTIONS") == "true":
             self._github(report_dir)
 
@@ -220,14 +356,17 @@ class _ReportCollector:
         return {"baseline": baseline.compare(self.findings, file).to_json()}
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if self.unwritten:
+            terminalreporter.write_sep("-", "lessoncheck reports", red=True)
+            terminalreporter.write_line(inert(self.unwritten), red=True)
         baseline = self.config.stash.get(_BASELINE, None)
         if baseline is None or hasattr(self.config, "workerinput"):
             return
         comparison = baseline.compare(self.findings, str(self.config.getoption("--baseline")))
         terminalreporter.write_sep("-", "lessoncheck baseline")
         for line in comparison.fixed_lines():
-            terminalreporter.write_line(line)
-        terminalreporter.write_line(comparison.summary())
+            terminalreporter.write_line(inert(line))
+        terminalreporter.write_line(inert(comparison.summary()))
 
     def _github(self, report_dir: str | None) -> None:
         from checkers.report import github

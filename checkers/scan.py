@@ -15,8 +15,8 @@ from checkers import safeyaml
 from checkers.claims import build_claims_file, decode_claims, read_claims_bytes
 from checkers.extract import draft_claims, to_claim_data
 from checkers.extract.merge import BOM, MergeRefused, MergeResult, merge_claims
-from checkers.files import link_outside_working_folder, real_path, write_atomic
-from checkers.finding import Finding
+from checkers.files import link_outside_working_folder, real_path, report_root, write_atomic
+from checkers.finding import Finding, relative_to_root
 from checkers.lesson import Lesson, LessonError, load_lesson
 from checkers.runner import run_file
 
@@ -36,7 +36,7 @@ def _error(path: Path, message: str) -> Finding:
         id="(lesson)",
         kind="",
         claims_file="",
-        source=_lesson_ref(path),
+        source=relative_to_root(path, report_root(path)),  # as the lesson's findings name it
         line=None,
         quote="",
         verdict="error",

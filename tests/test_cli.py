@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
@@ -122,3 +123,45 @@ def test_auto_jobs_follow_the_cpus_up_to_a_cap(monkeypatch: pytest.MonkeyPatch) 
     assert cli._jobs("auto") == cli.MAX_AUTO_JOBS
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     assert cli._jobs("auto") == 2
+
+
+@pytest.mark.parametrize("option", ["--report-dir", "--json"])
+def test_reports_that_cannot_be_written_are_named_and_exit_two(
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    option: str,
+) -> None:
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    (project / "taken").write_text("a file, not a folder\n", encoding="utf-8")
+    target = "taken" if option == "--report-dir" else "taken/report.json"
+    assert main(["check", option, target]) == 2
+    out, err = capsys.readouterr()
+    assert "taken" in err and ("not a folder" in err or "Not a directory" in err), err
+    assert "Traceback" not in out + err and "internal error" not in err
+    assert "::error file=content/demo.md,line=5" in out  # the annotations are still printed
+    assert out.rstrip().endswith("3 passed, 1 failed, 0 stale, 0 errors")
+    assert (project / "taken").read_text(encoding="utf-8") == "a file, not a folder\n"
+
+
+def test_a_full_disk_keeps_the_previous_reports(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from checkers import files
+
+    monkeypatch.chdir(project)
+    assert main(["check", "--report-dir", "reports"]) == 1
+    before = {p.name: p.read_bytes() for p in (project / "reports").iterdir()}
+
+    def full(path: Path, text: str) -> str:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(files, "_stage", full)
+    lesson = project / "content" / "demo.md"
+    lesson.write_text(lesson.read_text(encoding="utf-8").replace("= 0.52", "= 0.50"), "utf-8")
+    capsys.readouterr()
+    assert main(["check", "--report-dir", "reports"]) == 2
+    err = capsys.readouterr().err
+    assert "reports/report.json: cannot write the report (No space left on device)" in err
+    assert {p.name: p.read_bytes() for p in (project / "reports").iterdir()} == before

@@ -18,6 +18,7 @@ get every run's time and peak memory as JSON (the figures in ``docs/security.md`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import resource
@@ -34,6 +35,7 @@ import pytest
 
 from checkers import runner
 from checkers.claims import load_claims_file
+from checkers.report import REPORT_FILES
 from tests.hostile import corpus
 
 pytestmark = pytest.mark.slow  # every input in a subprocess with limits: about a minute
@@ -74,13 +76,15 @@ def _limit_memory() -> None:  # runs in the child, before exec
     resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
 
-def _run(name: str, scratch: corpus.Scratch, args: Sequence[str]) -> Run:
+def _run(
+    name: str, scratch: corpus.Scratch, args: Sequence[str], extra_env: dict[str, str] | None = None
+) -> Run:
     """Run ``python ARGS`` in the scratch project; measure this child's own rusage."""
     logs = scratch.root / "tmp" / "logs"
     logs.mkdir(parents=True, exist_ok=True)
     out_path, err_path = logs / f"{name}.out", logs / f"{name}.err"
     peak_path = logs / f"{name}.hwm"
-    env = {**scratch.env(), "HOSTILE_HWM_FILE": str(peak_path)}
+    env = {**scratch.env(), **(extra_env or {}), "HOSTILE_HWM_FILE": str(peak_path)}
     started = time.monotonic()
     with out_path.open("wb") as out, err_path.open("wb") as err:
         process = subprocess.Popen(
@@ -152,6 +156,15 @@ UNREADABLE_LESSONS = {
 EXTRACT_BIG = ["deep_parens.md", "deep_lists.md", "latex_bomb.md", "long_table.md", "pe_lines.md"]
 
 
+GOOD_CHECK = ["-m", "checkers", "check", "claims/good.yaml"]
+GOOD_PYTEST = ["-m", "pytest", "claims/good.yaml", "-q", "-p", "no:cacheprovider"]
+GOOD_PYTEST += ["-p", "no:hypothesispytest"]
+LINKED_REPORTS = ["check-report-link", "pytest-report-link"]
+"""Runs whose --report-dir is a committed link out of the project."""
+LINKED_BASELINES = ["check-baseline-zero", "check-baseline-fifo", "pytest-baseline-zero"]
+"""Runs whose --baseline is a link to /dev/zero or a FIFO."""
+
+
 @dataclass(frozen=True)
 class Plan:
     small: corpus.Scratch
@@ -190,6 +203,11 @@ def _jobs(
             small,
             ["-m", "pytest", "claims", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q"],
         ),
+        ("check-report-link", small, [*GOOD_CHECK, "--report-dir", "replink"]),
+        ("pytest-report-link", small, [*GOOD_PYTEST, "--report-dir=replink2"]),
+        ("check-baseline-zero", small, [*GOOD_CHECK, "--baseline", "zero.baseline"]),
+        ("check-baseline-fifo", small, [*GOOD_CHECK, "--baseline", "fifo.baseline"]),
+        ("pytest-baseline-zero", small, [*GOOD_PYTEST, "--baseline", "zero.baseline"]),
         (
             "scan-report-dir",
             small,
@@ -214,6 +232,10 @@ def _jobs(
 def plan(tmp_path_factory: pytest.TempPathFactory) -> Plan:
     small = corpus.build(tmp_path_factory.mktemp("hostile-small"), big=False)
     (small.root / "linked").symlink_to(small.outside, target_is_directory=True)
+    (small.root / "replink").symlink_to(small.outside, target_is_directory=True)
+    (small.root / "replink2").symlink_to(small.outside, target_is_directory=True)
+    (small.root / "zero.baseline").symlink_to("/dev/zero")
+    os.mkfifo(small.root / "fifo.baseline")
     big = corpus.build(
         tmp_path_factory.mktemp("hostile-big"), claim_files=["good.yaml"], links=False
     )
@@ -233,6 +255,7 @@ def plan(tmp_path_factory: pytest.TempPathFactory) -> Plan:
 def _names() -> Iterator[str]:
     yield from ("check-claim-files", "scan-lessons", "extract-check", "extract-write")
     yield from ("extract-linked-folder", "pytest-plugin", "extract-check-big")
+    yield from (*LINKED_REPORTS, *LINKED_BASELINES)
     yield from (f"check-{name}" for name in corpus.BIG_CLAIM_FILES)
     yield from (f"scan-{name}" for name in corpus.BIG_LESSONS)
 
@@ -245,7 +268,9 @@ def test_run_ends_cleanly_within_limits(plan: Plan, name: str) -> None:
     run = plan.runs[name]
     assert not run.timed_out, f"{name} took longer than {TIMEOUT} s"
     assert run.signal is None, f"{name} was killed by signal {run.signal}"
-    allowed = {0, 1} if name == "pytest-plugin" else {0, 1, 2}
+    allowed = {0, 1} if name in ("pytest-plugin", "pytest-report-link") else {0, 1, 2}
+    if name == "pytest-baseline-zero":
+        allowed = {pytest.ExitCode.USAGE_ERROR}
     assert run.returncode in allowed, run.output[-3000:]
     for marker in ("Traceback", "INTERNALERROR", "Fatal Python error", "MemoryError"):
         assert marker not in run.output, run.output[-3000:]
@@ -434,6 +459,146 @@ def test_reports_are_written_whatever_the_lessons(plan: Plan) -> None:
     assert run.returncode == 2
     written = sorted(p.name for p in (plan.small.root / "rep").iterdir())
     assert written == ["report.html", "report.json", "report.md", "report.sarif"]
+
+
+# ------------------------------------------------------------------------------ forged output
+
+
+def _workflow_commands(output: str) -> list[tuple[str, str]]:
+    """(command, line) for every line the GitHub runner would take as a workflow command.
+
+    As the runner reads its log: ``::name props::data`` once the line's leading blanks are
+    trimmed, and the legacy ``##[name props]data`` anywhere in the line. Every line break
+    Python knows counts (stricter than the runner, which splits at CR and LF).
+    """
+    found = []
+    for line in output.splitlines():
+        start = line.lstrip()
+        if start.startswith("::") and "::" in start[2:]:
+            found.append((start[2:].split("::", 1)[0].split(" ", 1)[0], line))
+        legacy = line.find("##[")
+        if legacy >= 0 and "]" in line[legacy:]:
+            found.append((line[legacy + 3 :].split("]", 1)[0].split(" ", 1)[0], line))
+    return found
+
+
+def _ours(command: str, line: str) -> bool:
+    """A lessoncheck annotation or notice: error/warning/notice titled ``lessoncheck …``."""
+    return command in ("error", "warning", "notice") and ("title=lessoncheck" in line)
+
+
+@pytest.fixture(scope="module")
+def forged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Run]:
+    """Every printing route, run on files whose names and text forge workflow commands."""
+    scratch = corpus.build(
+        tmp_path_factory.mktemp("hostile-forged"), claim_files=["good.yaml"], big=False, links=False
+    )
+    corpus.forged_names(scratch)
+    github = {
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_STEP_SUMMARY": str(scratch.root / "summary.md"),
+    }
+    pytest_args = ["-m", "pytest", "claims", "-p", "no:cacheprovider", "-p", "no:hypothesispytest"]
+    jobs: list[tuple[str, list[str], dict[str, str]]] = [
+        ("check", ["-m", "checkers", "check", "claims", "--report-dir", "rep"], github),
+        ("scan", ["-m", "checkers", "scan", corpus.FORGED_LESSON, "content/good.md"], github),
+        ("baseline", ["-m", "checkers", "baseline", "claims", "-o", "base.json"], {}),
+        ("pytest", [*pytest_args, "-v", "-rA"], github),
+        ("pytest-baseline", [*pytest_args, "-rxX", "--baseline", "base.json"], github),
+        ("collect", [*pytest_args, "--collect-only"], {}),
+        ("collect-q", [*pytest_args, "--collect-only", "-q"], {}),
+        ("extract", ["-m", "checkers", "extract", corpus.BELL_LESSON, "-o", "drafts"], {}),
+        ("fix", ["-m", "checkers", "fix", "claims/forged.yaml"], {}),
+    ]
+    runs = {name: _run(f"forged-{name}", scratch, args, env) for name, args, env in jobs}
+    summary = scratch.root / "summary.md"
+    runs["summary"] = dataclasses.replace(
+        runs["check"], name="summary", stdout=summary.read_text(encoding="utf-8"), stderr=""
+    )
+    return runs
+
+
+FORGED_RUNS = ["check", "scan", "baseline", "pytest", "pytest-baseline", "collect", "collect-q"]
+FORGED_RUNS += ["extract", "fix", "summary"]
+
+
+@pytest.mark.parametrize("name", FORGED_RUNS)
+def test_no_route_prints_a_forged_command_or_a_control_character(
+    forged: dict[str, Run], name: str
+) -> None:
+    run = forged[name]
+    assert not run.timed_out and run.returncode in (0, 1, 2), run.output[-3000:]
+    assert "Traceback" not in run.output and "INTERNALERROR" not in run.output, run.output[-3000:]
+    commands = _workflow_commands(run.output)
+    forgeries = [line for command, line in commands if not _ours(command, line)]
+    assert forgeries == [], forgeries
+    for char in "\x1b\x07\r\x08":
+        assert char not in run.output, (char, run.output[-3000:])
+
+
+def test_the_forged_names_are_shown_escaped_and_still_checked(forged: dict[str, Run]) -> None:
+    shown = "e\\x1b]0;title\\x07\\n::stop-commands::pwned.yaml"
+    bell = "content/bell\\x07\\rover\\x1b[2K.md"
+    assert f"{bell}:4" in forged["check"].stdout
+    # A table cell is one line: the summary flattens the carriage return like any line break.
+    assert "content/bell\\\\x07 over\\\\x1b\\[2K.md:4" in forged["summary"].stdout
+    assert "updated drafts/bell\\x07\\rover\\x1b[2K.yaml" in forged["extract"].stdout
+    assert f"claims/{shown}::forged-wrong FAILED" in forged["pytest"].stdout
+    assert f"<ClaimsYamlFile {shown}>" in forged["collect"].stdout
+    assert f"claims/{shown}::forged-right" in forged["collect-q"].stdout
+    assert "XFAIL" in forged["pytest-baseline"].stdout
+    assert "\\x3a:error file=README.md,line=1::forged.md" in forged["scan"].stdout
+    assert "#\\x23[add-mask]legacy syntax" in forged["check"].stdout
+    assert " \\x3a:warning file=README.md::a context line" in forged["fix"].stdout
+    assert "diff lines hold control characters or CI commands" in forged["fix"].stderr
+    annotations = [line for c, line in _workflow_commands(forged["check"].stdout) if c == "error"]
+    assert len(annotations) == 3  # good-wrong and the two forged-wrong: nothing forged
+
+
+def test_a_linked_report_folder_is_replaced_and_a_linked_baseline_refused(plan: Plan) -> None:
+    for name, folder in zip(LINKED_REPORTS, ("replink", "replink2"), strict=True):
+        run = plan.runs[name]
+        assert run.returncode == 1, run.output[-2000:]  # good-wrong fails; nothing else
+        written = plan.small.root / folder
+        assert not written.is_symlink(), name
+        assert sorted(p.name for p in written.iterdir()) == sorted(REPORT_FILES), name
+    # (test_nothing_ran_and_nothing_leaked: the folder the links pointed to is untouched)
+    for name in LINKED_BASELINES:
+        run = plan.runs[name]
+        assert ".baseline: cannot read the baseline: not a regular file" in run.output, name
+        assert run.seconds < 10 and run.peak_mb < 200, (name, run.seconds, run.peak_mb)
+
+
+# ------------------------------------------------------------------------------ Python in claims/
+
+
+def test_pytest_refuses_python_a_pull_request_puts_in_the_claims_folder(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A ``conftest.py`` or ``test_*.py`` in ``claims/`` would be imported by pytest itself;
+    the plugin stops the run before that, however pytest is pointed at the folder."""
+    scratch = corpus.build(
+        tmp_path_factory.mktemp("hostile-python"), claim_files=["good.yaml"], big=False, links=False
+    )
+    for name in ("conftest.py", "test_claims.py"):
+        canary = f"CANARY-{name.replace('.', '-')}"
+        (scratch.root / "claims" / name).write_text(
+            f"open({canary!r}, 'w').close()\n", encoding="utf-8"
+        )
+    plugin_off = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest"]
+    for args in (["claims"], ["claims/good.yaml"], ["."], []):
+        run = _run(
+            f"python-{len(args) and args[0].replace('/', '-')}",
+            scratch,
+            ["-m", "pytest", *args, *plugin_off],
+        )
+        assert run.returncode == pytest.ExitCode.USAGE_ERROR, (args, run.output[-2000:])
+        assert "refusing to run" in run.stderr and "Python in a claims folder" in run.stderr
+        assert "Traceback" not in run.output
+    assert corpus.canaries(scratch.root) == []
+    check = _run("python-check", scratch, ["-m", "checkers", "check", "claims"])
+    assert check.returncode == 1 and "1 passed, 1 failed" in check.stdout  # runs nothing
+    assert corpus.canaries(scratch.root) == []
 
 
 # ------------------------------------------------------------------------------ in-process

@@ -158,3 +158,129 @@ def test_a_duplicate_id_fails_as_one_located_error(course: pytest.Pytester) -> N
     result.stdout.fnmatch_lines(
         ["claims/dup.yaml:4:5", "*duplicate claim id 'same': the claim at dup.yaml:3:5 *"]
     )
+
+
+def test_reports_that_cannot_be_written_are_named_without_a_traceback(
+    course: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    (course.path / "taken").write_text("a file, not a folder\n", encoding="utf-8")
+    result = course.runpytest("claims/", "--report-dir", "taken")
+    assert result.ret == 2
+    text = result.stdout.str()
+    assert "Traceback" not in text and "INTERNALERROR" not in text
+    result.stdout.fnmatch_lines(
+        [
+            "::error file=content/demo.md,line=5*",
+            "*lessoncheck reports*",
+            "lessoncheck: the reports were not written: taken: exists and is not a folder*",
+            "*1 failed, 3 passed*",
+        ]
+    )
+    assert (course.path / "taken").read_text(encoding="utf-8") == "a file, not a folder\n"
+
+
+# ------------------------------------------------------------------------------ whose files
+
+
+def test_only_claim_files_are_collected_from_folders_found_on_the_way(
+    course: pytest.Pytester,
+) -> None:
+    fixtures = course.path / "tests" / "fixtures" / "claims"
+    fixtures.mkdir(parents=True)
+    (fixtures / "insurance.yaml").write_text("policy: 12\nclaims_paid: 3\n", encoding="utf-8")
+    (fixtures / "broken.yaml").write_text("{[: not yaml\n", encoding="utf-8")
+    (course.path / "tests" / "test_app.py").write_text(
+        "def test_app():\n    assert True\n", encoding="utf-8"
+    )
+    nested = course.path / "course" / "claims"
+    nested.mkdir(parents=True)
+    (nested / "lesson.yml").write_text("# a claim file says so\n" + CLAIMS, encoding="utf-8")
+    result = course.runpytest("tests/")  # someone else's test run
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()
+    result.assert_outcomes(passed=1)
+    result = course.runpytest("--collect-only", "-q")  # the whole project, recursively
+    collected = result.stdout.str()
+    assert "tests/test_app.py::test_app" in collected
+    assert "insurance" not in collected and "broken" not in collected
+    assert "course/claims/lesson.yml::dot-right" in collected  # it declares itself
+    assert "claims/demo.yaml::dot-right" in collected
+    # Named on the command line, a claims folder is all claim files: a broken one is an error.
+    (course.path / "claims" / "notes.yaml").write_text("{[: broken\n", encoding="utf-8")
+    result = course.runpytest("claims/")
+    result.assert_outcomes(passed=3, failed=2)
+
+
+def test_python_in_a_claims_folder_is_refused_before_pytest_imports_it(
+    course: pytest.Pytester,
+) -> None:
+    canary = course.path / "CANARY"
+    payload = f"open({str(canary)!r}, 'w').close()\n"
+    for name in ("conftest.py", "test_evil.py"):
+        (course.path / "claims" / name).write_text(payload, encoding="utf-8")
+        for args in (["claims/"], ["claims/demo.yaml"], ["."], []):
+            result = course.runpytest_subprocess(*args)
+            assert result.ret == pytest.ExitCode.USAGE_ERROR, (name, args, result.stdout.str())
+            result.stderr.fnmatch_lines(
+                [f"*lessoncheck: refusing to run: *claims/{name}: Python in a claims folder*"]
+            )
+            assert not canary.exists(), (name, args)
+        (course.path / "claims" / name).unlink()
+    # An application's own package named "claims" (no claim files in it) is none of ours.
+    app = course.path / "app" / "claims"
+    app.mkdir(parents=True)
+    (app / "__init__.py").write_text("", encoding="utf-8")
+    (app / "test_models.py").write_text("def test_model():\n    pass\n", encoding="utf-8")
+    result = course.runpytest_subprocess("app/")
+    result.assert_outcomes(passed=1)
+
+
+# ------------------------------------------------------------------------------ from a parent
+
+
+def _nested_course(root: Path) -> None:
+    """A repository whose course lives in course/, with a decoy content/demo.md at the top."""
+    (root / ".git").mkdir()
+    (root / "course" / "content").mkdir(parents=True)
+    (root / "course" / "claims").mkdir()
+    (root / "course" / "content" / "demo.md").write_text(LESSON, encoding="utf-8")
+    (root / "course" / "claims" / "demo.yaml").write_text(CLAIMS, encoding="utf-8")
+    (root / "content").mkdir()
+    (root / "content" / "demo.md").write_text("# DECOY, not the lesson\n", encoding="utf-8")
+
+
+def _assert_reports_name_the_course(reports: Path) -> None:
+    report = json.loads((reports / "report.json").read_text(encoding="utf-8"))
+    assert {(f["claims_file"], f["source"]) for f in report["findings"]} == {
+        ("course/claims/demo.yaml", "course/content/demo.md")
+    }
+    sarif = json.loads((reports / "report.sarif").read_text(encoding="utf-8"))
+    (result,) = sarif["runs"][0]["results"]
+    location = result["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "course/content/demo.md", "uriBaseId": "%SRCROOT%"}
+    page = (reports / "report.html").read_text(encoding="utf-8")
+    assert "score = 0.5×0.5 + 0.5×0.5 = 0.52" in page and "DECOY" not in page
+
+
+def test_reports_from_a_parent_folder_name_paths_from_the_repository_root(
+    pytester: pytest.Pytester,
+) -> None:
+    _nested_course(pytester.path)
+    result = pytester.runpytest("course/claims/", "--report-dir", "reports")
+    result.assert_outcomes(passed=3, failed=1)
+    _assert_reports_name_the_course(pytester.path / "reports")
+    result.stdout.fnmatch_lines(["course/content/demo.md:5  score = 0.5×0.5 + 0.5×0.5 = 0.52"])
+
+
+def test_the_command_line_names_the_same_paths_from_any_folder(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from checkers.cli import main
+
+    _nested_course(pytester.path)
+    monkeypatch.chdir(pytester.path)
+    assert main(["check", "course/claims", "--report-dir", "reports"]) == 1
+    _assert_reports_name_the_course(pytester.path / "reports")
+    monkeypatch.chdir(pytester.path / "course")  # from inside the course: the same names
+    assert main(["check", "claims", "--report-dir", "../reports2"]) == 1
+    _assert_reports_name_the_course(pytester.path / "reports2")

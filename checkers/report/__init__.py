@@ -2,9 +2,10 @@
 
 ``write_reports`` writes ``report.json`` (the machine contract), ``report.md`` (a pull-request
 comment), ``report.html`` (one self-contained page with the lessons marked up) and
-``report.sarif`` (code-scanning alerts). Every file is written atomically (temporary file, then
-rename), so a reader never sees half a report, and writers only read findings: they never
-recompute anything.
+``report.sarif`` (code-scanning alerts). The four are written as one set
+(:func:`checkers.files.write_set`: every file staged first, then renamed into place under a lock
+on the folder), so a reader never sees half a report or two runs' reports mixed, and writers
+only read findings: they never recompute anything.
 
 The small helpers here (order, which findings need attention, where a finding points, its
 explanation lines) are shared by every writer so that the formats always agree.
@@ -15,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from checkers import files
 
 __all__ = [
     "REPORT_FILES",
@@ -71,7 +74,10 @@ def write_reports(
     root: Path | None = None,
     extra: Mapping[str, Any] | None = None,
 ) -> list[Path]:
-    """Write every report format into ``directory``; return the paths written.
+    """Write every report format into ``directory`` as one set
+    (:func:`checkers.files.write_set`); return the paths written. Raises
+    :class:`checkers.files.WriteError` naming the path when the set cannot be written (the
+    previous reports are left whole).
 
     ``root`` is the folder the findings' ``source`` paths are relative to (default: the working
     folder); the HTML report embeds those lessons' text. ``extra`` adds top-level sections to
@@ -80,9 +86,11 @@ def write_reports(
     # Imported here so that running claims without --report-dir never imports jinja2.
     from checkers.report import html, json_report, markdown, sarif
 
-    json_path, md_path, html_path, sarif_path = (directory / name for name in REPORT_FILES)
-    json_report.write(json_path, findings, extra)
-    markdown.write(md_path, findings)
-    html.write(html_path, findings, Path.cwd() if root is None else root)
-    sarif.write(sarif_path, findings)
-    return [json_path, md_path, html_path, sarif_path]
+    lessons = html.read_lessons(findings, Path.cwd() if root is None else root)
+    texts = {
+        "report.json": json_report.render(findings, extra),
+        "report.md": markdown.render(findings),
+        "report.html": html.render(findings, lessons),
+        "report.sarif": sarif.render(findings),
+    }
+    return files.write_set(directory, {name: texts[name] for name in REPORT_FILES})

@@ -21,7 +21,7 @@ from typing import TextIO
 
 from checkers.finding import Finding, summarize
 from checkers.report import explain, location, needs_attention
-from checkers.report.text import printable
+from checkers.report.text import inert
 
 __all__ = [
     "MAX_ANNOTATIONS",
@@ -48,9 +48,10 @@ def enabled(env: Mapping[str, str]) -> bool:
 
 def escape_data(value: str) -> str:
     """Escape a command's message (as actions/toolkit ``escapeData`` does)."""
-    # "%" first, or the escapes added for the other characters would be escaped again; then any
-    # other control character is shown escaped, so lesson text cannot drive the log's terminal.
-    return printable(value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
+    # "%" first, or the escapes added for the other characters would be escaped again; then
+    # the rest goes through the one output rule (checkers.report.text.inert): no other control
+    # character, no legacy "##[" command anywhere.
+    return inert(value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(value: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 from checkers.files import write_atomic
 from checkers.finding import Finding, summarize
 
-__all__ = ["VERSION", "build", "write"]
+__all__ = ["VERSION", "build", "render", "write"]
 
 VERSION = 1
 """Bumped only when a field changes meaning or disappears."""
@@ -37,6 +37,11 @@ def _order(finding: Finding) -> tuple[str, str, int, str]:
     return (finding.claims_file, finding.source, finding.line or 0, finding.id)
 
 
+def render(findings: Sequence[Finding], extra: Mapping[str, Any] | None = None) -> str:
+    """The report's text (with the optional ``extra`` sections)."""
+    return json.dumps(build(findings, extra), ensure_ascii=False, indent=2) + "\n"
+
+
 def write(path: Path, findings: Sequence[Finding], extra: Mapping[str, Any] | None = None) -> None:
     """Write the JSON report atomically (with the optional ``extra`` sections)."""
-    write_atomic(path, json.dumps(build(findings, extra), ensure_ascii=False, indent=2) + "\n")
+    write_atomic(path, render(findings, extra))

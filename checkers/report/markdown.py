@@ -15,7 +15,7 @@ from urllib.parse import quote as url_quote
 from checkers.files import write_atomic
 from checkers.finding import Finding, summarize
 from checkers.report import location, needs_attention, ordered
-from checkers.report.text import shorten
+from checkers.report.text import inert, shorten
 
 __all__ = ["MAX_ROWS", "escape", "link", "render", "write"]
 
@@ -38,8 +38,11 @@ _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 
 
 def escape(text: str) -> str:
-    """Lesson or claim text made inert inside a Markdown table cell (one line, no markup)."""
-    flat = " ".join(text.split())
+    """Lesson or claim text made inert inside a Markdown table cell (one line, no markup).
+
+    The job summary is this Markdown, so the text first goes through the output rule every
+    printed text follows (:func:`checkers.report.text.inert`)."""
+    flat = inert(" ".join(text.split()))
     out: list[str] = []
     for char in flat:
         if char in _ENTITIES:

@@ -22,7 +22,7 @@ from checkers.files import write_atomic
 from checkers.finding import Finding
 from checkers.report import explain, location, needs_attention
 
-__all__ = ["FINGERPRINT", "SCHEMA", "SRCROOT", "build", "rule_id", "write"]
+__all__ = ["FINGERPRINT", "SCHEMA", "SRCROOT", "build", "render", "rule_id", "write"]
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -168,6 +168,11 @@ def build(findings: Sequence[Finding]) -> dict[str, Any]:
     }
 
 
+def render(findings: Sequence[Finding]) -> str:
+    """The SARIF log's text."""
+    return json.dumps(build(findings), ensure_ascii=False, indent=2) + "\n"
+
+
 def write(path: Path, findings: Sequence[Finding]) -> None:
     """Write the SARIF report atomically."""
-    write_atomic(path, json.dumps(build(findings), ensure_ascii=False, indent=2) + "\n")
+    write_atomic(path, render(findings))

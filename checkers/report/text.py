@@ -10,9 +10,11 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from checkers.finding import Finding
 
-__all__ = ["format_finding", "printable", "shorten"]
+__all__ = ["format_finding", "inert", "shorten"]
 
 QUOTE_WIDTH = 72
 """Longest quote shown on the headline; longer quotes keep their end, where the number is."""
@@ -24,23 +26,46 @@ def shorten(quote: str, width: int = QUOTE_WIDTH) -> str:
     return flat if len(flat) <= width else "… " + flat[-(width - 2) :]
 
 
-_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+def _escape_char(char: str) -> str:
+    if char == "\t" or char.isprintable() or unicodedata.category(char) == "Zs":
+        return char  # a tab or a space moves the cursor forward, nothing more
+    return char.encode("unicode_escape").decode("ascii")
 
 
-def printable(text: str) -> str:
-    """Lesson text made safe for a terminal: control and bidi characters shown escaped, so a
-    quote cannot clear the screen, retitle the window or reorder what the reader sees."""
-    if text.isprintable() and not _BIDI.intersection(text):
-        return text
-    return "".join(
-        ch if ch.isprintable() and ch not in _BIDI else ch.encode("unicode_escape").decode("ascii")
-        for ch in text
-    )
+def inert(text: str) -> str:
+    """``text`` made safe to print into a terminal or a CI log, wherever it lands in a line.
+
+    The one rule for everything lessoncheck prints (lesson text, paths, claim ids, messages),
+    used on every route — command output, pytest node ids and reasons, GitHub annotations and
+    the job summary:
+
+    * every character that is neither printable nor a tab or a space — control characters
+      (ESC, CR, LF, BEL, backspace), format characters (bidi overrides, zero-width ones), line
+      and paragraph separators — is shown as its Python escape (``\\x1b``, ``\\n``,
+      ``\\u202e``), so the text is one line that cannot clear the screen, retitle the window,
+      move the cursor or reorder what the reader sees;
+    * ``##[`` anywhere becomes ``#\\x23[``: the GitHub runner reads its legacy command syntax
+      ``##[command]`` anywhere in a line;
+    * a ``::`` that starts the text (after blanks) becomes ``\\x3a:``: the runner reads
+      ``::command::`` at the start of a line after trimming blanks, and this text may be the
+      start of one.
+
+    Idempotent (what it returns it returns unchanged), and the identity on ordinary text.
+    """
+    if not text.isprintable():
+        text = "".join(map(_escape_char, text))
+    if "##[" in text:
+        text = text.replace("##[", "#\\x23[")
+    stripped = text.lstrip()
+    if stripped.startswith("::"):
+        blanks = len(text) - len(stripped)
+        text = text[:blanks] + "\\x3a" + text[blanks + 1 :]
+    return text
 
 
 def format_finding(finding: Finding) -> str:
     """Several lines: where, the quote, claimed vs recomputed with the tolerance, the fix."""
-    return "\n".join(printable(line) for line in _lines(finding))
+    return "\n".join(inert(line) for line in _lines(finding))
 
 
 def _lines(finding: Finding) -> list[str]:

@@ -29,6 +29,7 @@ __all__ = [
     "Scratch",
     "build",
     "canaries",
+    "forged_names",
 ]
 
 HERE = Path(__file__).resolve().parent
@@ -471,3 +472,40 @@ def build(
     if links:
         _links(scratch)
     return scratch
+
+
+# ------------------------------------------------------------------------------ forged output
+
+FORGED_LESSON = "::error file=README.md,line=1::forged.md"
+"""A lesson at the project root whose path, printed first on a line, is a workflow command."""
+FORGED_CLAIMS = "claims/e\x1b]0;title\x07\n::stop-commands::pwned.yaml"
+"""A claim file whose name sets the terminal title and, after its newline, stops the runner's
+command processing (pytest prints node ids raw); it quotes :data:`BELL_LESSON`."""
+BELL_LESSON = "content/bell\x07\rover\x1b[2K.md"
+"""A lesson whose name rings the bell, returns the carriage and erases the line."""
+_FORGED_TEXT = (
+    "# Forged commands\n\n"
+    "::warning file=README.md::a context line of a diff\n"
+    "The wrong sum: 0.5×0.5 + 0.5×0.5 = 0.52 ##[add-mask]legacy syntax, anywhere in a line\n"
+    "\n"
+    "A right one: 0.6×0.4 + 0.2×0.7 = 0.38\n"
+)
+
+
+def forged_names(scratch: Scratch) -> None:
+    """Files whose names or text forge GitHub workflow commands or drive the terminal, and the
+    claim files that quote them (one by a name that is a workflow command itself)."""
+    _write(scratch.root / FORGED_LESSON, _FORGED_TEXT)
+    _write(scratch.root / BELL_LESSON, _FORGED_TEXT)
+    claims = (
+        "lesson: '{lesson}'\nclaims:\n"
+        "  - id: forged-wrong\n    kind: arithmetic\n"
+        "    quote: '0.5×0.5 + 0.5×0.5 = 0.52 ##[add-mask]legacy syntax'\n"
+        "    expression: 0.5×0.5 + 0.5×0.5\n    claimed: 0.52\n"
+        "  - id: forged-right\n    kind: arithmetic\n"
+        "    quote: '0.6×0.4 + 0.2×0.7 = 0.38'\n"
+        "    expression: 0.6×0.4 + 0.2×0.7\n    claimed: 0.38\n"
+    )
+    _write(scratch.root / "claims" / "forged.yaml", claims.format(lesson=FORGED_LESSON))
+    bell = BELL_LESSON.encode("unicode_escape").decode("ascii")  # YAML reads \x07 in "…"
+    _write(scratch.root / FORGED_CLAIMS, claims.replace("'{lesson}'", f'"{bell}"'))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from checkers.finding import Finding
-from checkers.report.text import format_finding, printable
+from checkers.report.text import format_finding, inert
 from tests.report import FAIL
 
 
@@ -20,10 +20,37 @@ def test_terminal_control_sequences_are_shown_escaped() -> None:
 
 
 def test_bidi_overrides_are_shown_escaped() -> None:
-    assert printable("a\u202eb") == "a\\u202eb"
+    assert inert("a\u202eb") == "a\\u202eb"
 
 
 def test_ordinary_text_is_untouched() -> None:
     text = format_finding(_finding("score(猫, 猫) = 0.78"))
     assert text.splitlines()[0] == f"{FAIL.where}  score(猫, 猫) = 0.78"
     assert "  fix         score(猫, 猫) = 0.80" in text
+
+
+def test_inert_escapes_every_control_and_format_character() -> None:
+    for char in "\x1b\x07\x08\r\n\x0b\x0c\x7f\x85\u2028\u2029\u200b\u202e\ufeff\udcff":
+        shown = inert(f"a{char}b")
+        assert shown.isprintable() and shown != f"a{char}b", repr(char)
+    assert inert("a\nb") == "a\\nb"
+
+
+def test_inert_keeps_tabs_spaces_and_ordinary_text() -> None:
+    for text in ("score(猫, 猫) = 0.78", "a\tb", "０．５\u3000＝\u3000０．２５", "std::vector", ""):
+        assert inert(text) == text
+
+
+def test_inert_disarms_workflow_commands_wherever_the_text_lands() -> None:
+    # ::command:: counts at the start of a line after blanks; ##[command] anywhere in it.
+    assert inert("::error file=a.md::x") == "\\x3a:error file=a.md::x"
+    assert inert(" \t\u3000::add-mask::x") == " \t\u3000\\x3a:add-mask::x"
+    assert inert("a ::error::x") == "a ::error::x"  # not at the start: the runner ignores it
+    assert inert("see ##[error]x and ##[add-mask]y") == "see #\\x23[error]x and #\\x23[add-mask]y"
+    assert inert("\n::stop-commands::t") == "\\n::stop-commands::t"  # the newline is escaped
+
+
+def test_inert_is_idempotent() -> None:
+    for text in ("::error::x", "##[x]", "\x1b[2J\n::a::b", " ::x", "\\x3a:y", "#\\x23[z"):
+        once = inert(text)
+        assert inert(once) == once

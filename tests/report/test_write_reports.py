@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
+import multiprocessing
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from checkers.files import write_atomic
+from checkers import files
+from checkers.files import WriteError, write_atomic
 from checkers.report import REPORT_FILES, write_reports
 from tests.report import FINDINGS, LESSON, LESSON_PATH, PROBLEMS
 from tests.report.test_html import by_class, parse
@@ -109,7 +114,7 @@ def test_failed_write_keeps_the_old_file_and_leaves_no_temporary(
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", refuse)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(WriteError, match=r"report\.md: cannot write \(disk full\)"):
         write_atomic(target, "new\n")
     assert target.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["report.md"]
@@ -122,3 +127,113 @@ def test_replacing_keeps_the_file_mode(tmp_path: Path) -> None:
     write_atomic(target, "[]\n")
     assert target.read_text(encoding="utf-8") == "[]\n"
     assert target.stat().st_mode & 0o777 == 0o600
+
+
+# ------------------------------------------------------------------------------ broken disks
+
+
+def _old_set(directory: Path) -> dict[str, str]:
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in REPORT_FILES:
+        (directory / name).write_text(f"old {name}\n", encoding="utf-8")
+    return {p.name: p.read_text(encoding="utf-8") for p in directory.iterdir()}
+
+
+def test_a_full_disk_mid_set_leaves_the_old_set_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory = tmp_path / "reports"
+    before = _old_set(directory)
+    stage = files._stage
+    staged: list[str] = []
+
+    def third_fails(path: Path, text: str) -> str:
+        if len(staged) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        staged.append(path.name)
+        return stage(path, text)
+
+    monkeypatch.setattr(files, "_stage", third_fails)
+    with pytest.raises(WriteError, match=r"reports/report.html: .*No space left on device"):
+        write_reports(directory, FINDINGS, root=tmp_path)
+    assert {p.name: p.read_text(encoding="utf-8") for p in directory.iterdir()} == before
+
+
+def test_a_file_where_the_folder_should_be_is_named(tmp_path: Path) -> None:
+    shaped = tmp_path / "reports"
+    shaped.write_text("not a folder\n", encoding="utf-8")
+    with pytest.raises(WriteError, match="reports: exists and is not a folder"):
+        write_reports(shaped, FINDINGS, root=tmp_path)
+    assert shaped.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_a_committed_link_out_of_the_project_is_replaced_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (project / "reports").symlink_to(outside, target_is_directory=True)
+    (project / "dangling").symlink_to(tmp_path / "nowhere")
+    (project / "inside").mkdir()
+    (project / "kept").symlink_to("inside", target_is_directory=True)
+    (project / "up").symlink_to(outside, target_is_directory=True)
+    monkeypatch.chdir(project)
+    for name in ("reports", "dangling", "kept"):
+        paths = write_reports(Path(name), FINDINGS)
+        assert [p.name for p in paths] == list(REPORT_FILES)
+    assert list(outside.iterdir()) == [] and not (tmp_path / "nowhere").exists()
+    assert not (project / "reports").is_symlink() and (project / "reports").is_dir()
+    assert (project / "kept").is_symlink()  # a link that stays inside the project is used
+    assert sorted(p.name for p in (project / "inside").iterdir()) == sorted(REPORT_FILES)
+    with pytest.raises(WriteError, match="a folder above it is a link out of the project"):
+        write_reports(Path("up/reports"), FINDINGS)
+    assert list(outside.iterdir()) == []
+
+
+_VARIANTS = {
+    "a": FINDINGS,
+    "b": [replace(f, id=f"{f.id}-b") for f in FINDINGS],
+}
+
+
+def _write_many(directory: str, variant: str, times: int) -> None:  # in a child process
+    for _ in range(times):
+        write_reports(Path(directory), _VARIANTS[variant], root=Path(directory).parent)
+
+
+def _read_set(directory: Path) -> set[str]:
+    """Which variants the four reports come from, read under a shared lock on the folder."""
+    handle = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_SH)
+        keys = [
+            _from_json(directory / "report.json"),
+            _from_markdown(directory / "report.md"),
+            _from_html(directory / "report.html"),
+            _from_sarif(directory / "report.sarif"),
+        ]
+    finally:
+        os.close(handle)
+    return {"b" if any(claim.endswith("-b") for claim, _ in k) else "a" for k in keys}
+
+
+def test_concurrent_runs_never_mix_their_reports(tmp_path: Path) -> None:
+    directory = tmp_path / "reports"
+    write_reports(directory, FINDINGS, root=tmp_path)
+    fork = multiprocessing.get_context("fork")
+    writers = [
+        fork.Process(target=_write_many, args=(str(directory), variant, 30)) for variant in "ab"
+    ]
+    for writer in writers:
+        writer.start()
+    seen: list[set[str]] = []
+    while any(writer.is_alive() for writer in writers):
+        seen.append(_read_set(directory))
+    for writer in writers:
+        writer.join()
+        assert writer.exitcode == 0
+    seen.append(_read_set(directory))
+    assert len(seen) > 5
+    assert all(len(variants) == 1 for variants in seen), [v for v in seen if len(v) > 1][:3]
+    assert not [p for p in directory.iterdir() if p.name not in REPORT_FILES]  # no temporaries
