@@ -22,6 +22,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 __all__ = [
     "BYTE_PREFIXES",
+    "ROUND_NUMBER_ZEROS",
+    "SCIENTIFIC_LITERAL",
     "UNITS",
     "Comparison",
     "NumberError",
@@ -34,11 +36,13 @@ __all__ = [
     "compare",
     "compare_vector",
     "format_like",
+    "group_scientific",
     "number_tokens",
     "parse_printed",
     "parse_printed_vector",
     "printed_tolerance",
     "read_binary",
+    "significant_digits",
 ]
 
 
@@ -145,7 +149,7 @@ _MINUS_SIGNS = "-−–﹣－"
 _UNIT_PATTERN = "|".join(re.escape(s) for s in sorted(UNITS, key=len, reverse=True))
 _NUMBER_RE = re.compile(
     r"""
-    ^(?P<approx>(?:≈|~|∼|约|大约|about\s)\s*)?
+    ^(?P<approx>(?:≈|~|∼|约|大约|about\s|roughly\s|approximately\s|around\s)\s*)?
     (?P<sign>[-+−–﹣])?\s*
     (?P<mantissa>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)
     (?:
@@ -179,6 +183,9 @@ class Printed:
     """True when the mantissa used thousands separators (``4,096``)."""
     spaced_unit: bool = False
     """True when a space stood between number and unit (``14 GB``), kept in suggested fixes."""
+    approximate: bool = False
+    """True when printed after ``≈ ~ 约 大约 about roughly``: a whole number's trailing zeros
+    then need not be significant (``≈ 9800`` may stand for 9792)."""
 
     @property
     def scale(self) -> float:
@@ -203,6 +210,19 @@ class Printed:
         if self.exponent:
             digits += f" at ×10^{self.exponent}"
         return digits
+
+
+SCIENTIFIC_LITERAL = re.compile(
+    r"(?<![\w.^])\d+(?:\.\d+)?\s*[×xX]\s*10(?:\^\(?[-+−]?\d+\)?|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
+)
+"""A printed scientific literal such as ``6×10^6`` or ``1.67 x 10⁶``. ``*`` and ``**`` are
+left out: ``1e13 / 6*10**6`` is code, where the operators bind as Python binds them."""
+
+
+def group_scientific(text: str) -> str:
+    """``text`` with each scientific literal in brackets: a reader takes ``6×10^6`` as one
+    number, so ``10^13 / 6×10^6`` is 10¹³ / (6×10⁶), not (10¹³ / 6)×10⁶."""
+    return SCIENTIFIC_LITERAL.sub(lambda m: f"({m.group(0)})", text)
 
 
 def parse_printed(text: str | int | float) -> Printed:
@@ -255,6 +275,7 @@ def _parse_general(raw: str) -> Printed:
         uses_unicode_minus=sign_text == "−",
         thousands=thousands,
         spaced_unit=bool(match["space"]) and unit is not None,
+        approximate=bool(match["approx"]),
     )
 
 
@@ -305,7 +326,23 @@ class Tolerance:
 
 
 def printed_tolerance(printed: Printed) -> Tolerance:
-    """The tolerance a reader infers from the printed digits alone."""
+    """The tolerance a reader infers from the printed digits alone: half the last printed
+    digit, or, for a whole number whose trailing zeros need not be significant
+    (:func:`significant_digits`), half the last significant one."""
+    significant = significant_digits(printed)
+    if significant is not None:
+        zeros = _trailing_zeros(printed)
+        half = 0.5 * 10.0**zeros * printed.scale
+        why = "printed after ≈" if printed.approximate else "a round number"
+        return Tolerance(
+            absolute=half,
+            relative=0.0,
+            reason=(
+                f"±{_short(half / printed.scale)}{_unit_suffix(printed)}: read to "
+                f"{significant} significant figure{'s' if significant > 1 else ''} ({why}; "
+                f"its trailing zeros need not be significant)"
+            ),
+        )
     half = printed.half_width
     return Tolerance(
         absolute=half,
@@ -314,6 +351,43 @@ def printed_tolerance(printed: Printed) -> Tolerance:
             f"±{_short(half / printed.scale)}{_unit_suffix(printed)}: {printed.precision_reason()}"
         ),
     )
+
+
+ROUND_NUMBER_ZEROS = 3
+"""Trailing zeros that make a whole number printed after ``=`` read as rounded (``590,000``
+for 589,824): a reader takes a number that round as a rounding, not a count to the unit."""
+
+
+def _trailing_zeros(printed: Printed) -> int:
+    digits = _mantissa_digits(printed)
+    return len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
+
+
+def _mantissa_digits(printed: Printed) -> str:
+    match = _NUMBER_RE.match(_fold(printed.text))
+    return match["mantissa"].replace(",", "") if match else ""
+
+
+def significant_digits(printed: Printed) -> int | None:
+    """How many significant figures a whole number's printed digits may carry when its
+    trailing zeros are not significant, or None when every printed digit counts.
+
+    After ``≈ ~ 约 about roughly`` a whole number ending in zeros reads that way
+    (``≈ 9800``: 2 figures); after ``=`` only a round number, with at least
+    :data:`ROUND_NUMBER_ZEROS` zeros (``= 590,000``; ``= 9800`` still means 9800). Either way
+    two figures must remain: ``≈ 300`` for 326 would be off by up to a sixth, so a one-figure
+    number reads as exactly what it prints. Decimals (``0.50``) and scientific mantissas keep
+    every digit.
+    """
+    if printed.decimals or printed.exponent:
+        return None
+    zeros = _trailing_zeros(printed)
+    figures = len(_mantissa_digits(printed)) - zeros
+    if zeros == 0 or figures < 2:
+        return None
+    if printed.approximate or zeros >= ROUND_NUMBER_ZEROS:
+        return figures
+    return None
 
 
 def _unit_suffix(printed: Printed) -> str:

@@ -42,8 +42,10 @@ from checkers.numbers import (
     UNITS,
     NumberError,
     byte_units,
+    group_scientific,
     parse_printed,
     parse_printed_vector,
+    significant_digits,
 )
 
 __all__ = ["recognize"]
@@ -71,12 +73,14 @@ _NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
 # byte units stay names so the arithmetic kind can read them as powers of 1000 or of 1024.
 _BYTE_UNIT = re.compile(_NUMBER + r"\s*(KiB|MiB|GiB|TiB|KB|MB|GB|TB|PB)(?![A-Za-z])")
 _BYTES_WORD = re.compile(_NUMBER + r"\s*(?:bytes?|字节)(?![A-Za-z])")
-_COUNT_WORD = re.compile(_NUMBER + r"\s*(万亿|千万|百万|亿|万|千)")
+_COUNT_WORD = re.compile(
+    _NUMBER + r"\s*(万亿|千万|百万|亿|万|千|thousand|million|billion|trillion)(?![A-Za-z])"
+)
 _BYTES_AFTER_GROUP = re.compile(r"(?<=\))\s*(?:bytes?|字节)(?![A-Za-z])")
 _FLOPS = re.compile(_NUMBER + r"\s*([GTPE]?)FLOPs?(?![A-Za-z/])")
 # Nouns that only say what a number counts: "× 1,000 tokens", "32 层 × 2".
 _COUNT_NOUN = re.compile(
-    r"(?<=[\d)万亿千kKMBT])\s*(?:tokens?|steps?|layers?|heads?|GPUs?|params|parameters|"
+    r"(?:(?<=[\d)万亿千kKMBT])|(?<=illion)|(?<=thousand))\s*(?:tokens?|steps?|layers?|heads?|GPUs?|params|parameters|"
     r"个|层|头|次|步|张卡|张)(?![A-Za-z])"
 )
 _COUNT_LETTER = re.compile(_NUMBER + r"([kKMBT])(?![A-Za-z])")
@@ -96,6 +100,10 @@ _SCALE = {
     "M": "1e6",
     "B": "1e9",
     "T": "1e12",
+    "thousand": "1e3",
+    "million": "1e6",
+    "billion": "1e9",
+    "trillion": "1e12",
 }
 
 
@@ -127,7 +135,7 @@ def _as_expression(text: str) -> str:
     """Lesson notation that our grammar reads differently: ``2 x 3``, units after numbers."""
     if not any(char.isalpha() or char == "×" for char in text):
         return text  # every rewrite below needs a letter (a unit, a noun) or "×"
-    text = _MULTIPLY_X.sub(" × ", text)
+    text = group_scientific(_MULTIPLY_X.sub(" × ", text))
     text = _BYTE_UNIT.sub(r"(\1*\2)", text)
     text = _BYTES_WORD.sub(r"\1", text)
     text = _FLOPS.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2) or 'one']})", text)
@@ -213,18 +221,22 @@ def _is_printed(text: str) -> bool:
 
 
 def _ends(text: str) -> list[int]:
-    """Where a prefix may end: before each breaker, longest first."""
-    cuts = {len(text)} | {i for i, ch in enumerate(text) if _is_breaker(ch)}
+    """Where a prefix may end: before each breaker or ``)``, longest first (``(8 x 16 = 128)``
+    holds a whole statement)."""
+    cuts = {len(text)} | {i for i, ch in enumerate(text) if _is_breaker(ch) or ch == ")"}
     return sorted((c for c in cuts if c > 0), reverse=True)
 
 
 def _starts(text: str) -> list[int]:
-    """Where a suffix may start: after each breaker, longest first."""
-    cuts = {0} | {i + 1 for i, ch in enumerate(text) if _is_breaker(ch)}
+    """Where a suffix may start: after each breaker or ``(``, longest first."""
+    cuts = {0} | {i + 1 for i, ch in enumerate(text) if _is_breaker(ch) or ch == "("}
     return sorted(c for c in cuts if c < len(text))
 
 
 def _prefix(text: str, offset: int, relation: str) -> _Side | None:
+    """The longest evaluable start of ``text`` (the side after a relation), unless the
+    statement runs on past it (:func:`_runs_on`): then the side is not the whole statement
+    and none of its shorter starts is either."""
     # A side is at most _MAX_SIDE long (plus a full stop), so ends further out can only give
     # a side too long or, inside trailing whitespace, the same side as an earlier end; skipping
     # them keeps a megabyte of "a a a …" linear instead of quadratic.
@@ -238,12 +250,16 @@ def _prefix(text: str, offset: int, relation: str) -> _Side | None:
         stripped = piece.lstrip()
         found = _evaluable(stripped)
         if found is not None:
+            if _runs_on(text[len(piece) :]):
+                return None
             start = offset + len(piece) - len(stripped)
             return _Side(stripped, start, offset + len(piece), relation, found[0], found[1])
     return None
 
 
 def _suffix(text: str, offset: int, relation: str) -> _Side | None:
+    """The longest evaluable end of ``text`` (the side before a relation), unless the
+    statement reaches back past it (:func:`_reaches_back`)."""
     first = len(text.rstrip()) - _MAX_SIDE - 1  # earlier starts give sides too long (_prefix)
     for start in _starts(text):
         if start < first:
@@ -251,9 +267,57 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
         piece = text[start:].strip()
         found = _evaluable(piece)
         if found is not None:
+            if _reaches_back(text[:start], piece):
+                return None
             begin = offset + start + (len(text[start:]) - len(text[start:].lstrip()))
             return _Side(piece, begin, begin + len(piece), relation, found[0], found[1])
     return None
+
+
+# What lies at the edge of a side when the side is only part of the statement. An operator
+# (``2*x1 + 2 + 2``, ``A @ [1,1]``, ``240 frames × 1920``), a number cut at its separator
+# (``85,|054,464``, ``16|,384``), a name applied to a bracket (``B (768×16)``, ``f(2)``) or a
+# scale word left behind (``524 million``): the evaluable part is a fragment, and its value is
+# not what the text claims. Hyphens and dashes count only after an operand (prose uses them
+# as dashes), and a sign only after a number, a bracket or a name that is not a prose word
+# (one letter, ALL CAPS, or with a digit or underscore: ``x``, ``x1``, ``W_q``, ``KB``).
+_OPERATORS = "+−×*/÷·⋅^@=<>∗"
+_DASHES = "-–—"
+_NUMBER_END = re.compile(r"[\d)\]%∞π²³⁰¹⁴⁵⁶⁷⁸⁹]$")
+_NAME_END = re.compile(r"(?:(?<![A-Za-z])[A-Za-z]|[A-Za-z]*[_\d][A-Za-z_\d]*|[A-Z]{2,})$")
+_SCALE_WORD = re.compile(
+    r"(?i:thousand|million|billion|trillion)(?![A-Za-z])|[kKMBGT](?![A-Za-z0-9])|[千万亿]"
+)
+_RUNS_ON = re.compile(r"[−×*/÷·⋅^@∗⁰¹²³⁴⁵⁶⁷⁸⁹]|\+(?!\s*$)|[-–]\s*[\d(]|[xX]\s+[\d(]")
+
+
+def _operand_end(text: str) -> bool:
+    return bool(_NUMBER_END.search(text) or _NAME_END.search(text))
+
+
+def _reaches_back(before: str, side: str) -> bool:
+    """True when the text before a side belongs to its statement (see :data:`_OPERATORS`)."""
+    if before[-1:] in ",." and before[-2:-1].isdigit() and side[:1].isdigit():
+        return True  # 85,|054,464: the side starts inside a number
+    if before[-1:] in "([":
+        return _operand_end(before[:-1])  # f(2 + 3 …: an argument; (8 x 16 …: a group
+    rest = before.rstrip()
+    if not rest:
+        return False
+    last = rest[-1]
+    if last in _OPERATORS or (last in _DASHES and _operand_end(rest[:-1].rstrip())):
+        return True
+    if side[:1] in "+-−–([":
+        return _operand_end(rest)  # 2*x + 3 ("+ 3"), B (768×16): the side continues a term
+    return side[:1].isdigit() and last.isdigit()  # "12 34 + 5": two numbers side by side
+
+
+def _runs_on(after: str) -> bool:
+    """True when the text after a side continues its statement (see :data:`_OPERATORS`)."""
+    if after[:1] in ",." and after[1:2].isdigit():
+        return True  # 16|,384: the side ends inside a number
+    rest = after.lstrip()
+    return bool(rest) and bool(_RUNS_ON.match(rest) or _SCALE_WORD.match(rest))
 
 
 def _chains(text: str) -> Iterator[list[_Side]]:
@@ -322,6 +386,19 @@ def _claimed_text(claimed: str, value: float | tuple[float, ...]) -> str:
     return claimed.strip()[: -len(printed.unit.symbol)].rstrip()
 
 
+_EXACT = ("", "=", "＝")
+
+
+def _approximate(claimed: str) -> str:
+    """The claimed value marked as stated with ``≈`` where that changes how it reads (a whole
+    number ending in zeros, ``≈ 9800``: see :func:`checkers.numbers.significant_digits`)."""
+    marked = "≈ " + claimed
+    try:
+        return marked if significant_digits(parse_printed(marked)) is not None else claimed
+    except NumberError:
+        return claimed
+
+
 def _converts(first: str, second: str) -> bool:
     """Two printed quantities of one kind in different units (bytes, counts, FLOPs)."""
     try:
@@ -366,6 +443,8 @@ def _draft(
     claimed_field: str | list[str] = _claimed_text(claimed.text, chain[0].value)
     if claimed.text.lstrip().startswith("["):
         claimed_field = [p.strip() for p in claimed.text.strip()[1:-1].split(",")]
+    elif (claimed.relation if claimed is sides[-1] else sides[1].relation) not in _EXACT:
+        claimed_field = _approximate(_claimed_text(claimed.text, chain[0].value))
     uses_function = any(ch.isalpha() for ch in expression)
     arithmetic = _as_expression(expression)
     fields: dict[str, object] = {"expression": arithmetic, "claimed": claimed_field}
