@@ -63,8 +63,10 @@ _COMMAND = re.compile(r"\\([A-Za-z]+|.|$)", re.DOTALL)
 def plain(text: str) -> tuple[str, list[int]]:
     """``text`` with inline LaTeX made plain, and the source offset of each output character."""
     emphasis = _emphasis(text) if ("**" in text or "__" in text) else set()
-    if "\\" not in text and "$" not in text and "{" not in text and not emphasis:
-        return text, list(range(len(text)))
+    if "\\" not in text and "$" not in text and "{" not in text:
+        if not emphasis:
+            return text, list(range(len(text)))
+        return _without(text, sorted(emphasis))
     out: list[str] = []
     where: list[int] = []
     # Open \frac groups: [brace depth of their arguments, 0 in the numerator / 1 in the
@@ -126,6 +128,20 @@ def plain(text: str) -> tuple[str, list[int]]:
 
 
 _MARKER = re.compile(r"\*\*|__")
+
+
+def _without(text: str, markers: list[int]) -> tuple[str, list[int]]:
+    """``text`` without the two-character markers starting at ``markers``, with offsets."""
+    out: list[str] = []
+    where: list[int] = []
+    cursor = 0
+    for start in markers:
+        out.append(text[cursor:start])
+        where.extend(range(cursor, start))
+        cursor = start + 2
+    out.append(text[cursor:])
+    where.extend(range(cursor, len(text)))
+    return "".join(out), where
 
 
 def _emphasis(text: str) -> set[int]:

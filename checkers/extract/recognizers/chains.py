@@ -466,6 +466,8 @@ def recognize(document: Document) -> Iterator[Draft]:
     prefixes = document.byte_prefixes
     _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
+        if not (_RELATION.search(source) or "\\" in source):
+            continue  # no relation, and no LaTeX that could write one (\approx)
         text, where = plain(source)
         if not _RELATION.search(text):
             continue
