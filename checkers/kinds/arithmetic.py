@@ -16,6 +16,9 @@ YAML fields:
     ``decimal`` (default), ``binary`` or ``either``: how the byte units KB, MB, GB, TB read,
     in ``claimed`` and as names in the expression (``2 × 32 × 4096 × 2 / KB``).
 
+The name ``kilo`` in an expression is a count's ``k`` (``256k`` tokens → ``256*kilo``): it reads
+as 1000, or as 1024 when only that makes the statement right (see :mod:`checkers.readings`).
+
 The value is recomputed from the inputs *as printed*: a lesson that rounds 0.2687 to 0.27 and
 continues with 0.27 is consistent.
 """
@@ -23,6 +26,7 @@ continues with 0.27 is consistent.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -44,13 +48,13 @@ from checkers.numbers import (
     BYTE_PREFIXES,
     NumberError,
     Printed,
-    byte_units,
     compare,
     format_like,
     number_tokens,
     parse_printed,
     read_binary,
 )
+from checkers.readings import KILO, Reading, unit_readings
 
 __all__ = ["Input", "chain_step_corrections", "check"]
 
@@ -84,29 +88,39 @@ class Input(KindInput):
         return chain_step_corrections(self.expression, {**known, **variables})
 
 
-def _variables(fields: Input, context: Context, reading: str) -> dict[str, float]:
-    values = byte_units(reading)
+_KILO_NAME = re.compile(rf"(?<![A-Za-z0-9_]){KILO}(?![A-Za-z0-9_])")
+
+
+def _variables(fields: Input, context: Context, reading: Reading) -> dict[str, float]:
+    values = reading.units()
     values.update({name: printed.value for name, printed in fields.where.items()})
     values.update(context.variables)
     return values
 
 
 def check(fields: Input, context: Context) -> Outcome:
-    """Recompute the expression from its printed inputs and compare with ``claimed``."""
-    outcome = _check_reading(fields, context, "decimal")
-    if fields.prefixes == "binary":
-        return _check_reading(fields, context, "binary")
-    if fields.prefixes == "decimal" or outcome.ok or not _has_byte_prefix(fields):
-        return outcome
-    binary = _check_reading(fields, context, "binary")
-    if not binary.ok:
-        return outcome
-    return dataclasses.replace(
-        binary,
-        message=f"{binary.message}, reading KB/MB/GB as powers of 1024 as the lesson does "
-        f"(in decimal units it is {outcome.expected.split(' → ')[-1]})",
-        tolerance=f"{binary.tolerance}; byte prefixes read as binary",
+    """Recompute the expression from its printed inputs and compare with ``claimed``, under
+    each reading of its units (:func:`checkers.readings.unit_readings`) until one holds."""
+    uses_kilo = _KILO_NAME.search(fields.expression) is not None and (
+        KILO not in fields.where and KILO not in context.variables
     )
+    readings = unit_readings(
+        fields.prefixes, uses_bytes=_has_byte_prefix(fields), uses_kilo=uses_kilo
+    )
+    plain = _check_reading(fields, context, readings[0])
+    if plain.ok or len(readings) == 1:
+        return plain
+    for reading in readings[1:]:
+        outcome = _check_reading(fields, context, reading)
+        if outcome.ok:
+            return dataclasses.replace(
+                outcome,
+                message=f"{outcome.message}, reading {reading.describe()} "
+                f"(with {readings[0].describe()} it is {plain.expected.split(' → ')[-1]})",
+                tolerance=f"{outcome.tolerance}; {reading.describe()}",
+            )
+    tried = "; ".join(r.describe() for r in readings[1:])
+    return dataclasses.replace(plain, message=f"{plain.message} (nor with {tried})")
 
 
 def _has_byte_prefix(fields: Input) -> bool:
@@ -115,11 +129,11 @@ def _has_byte_prefix(fields: Input) -> bool:
     return in_claimed or any(symbol in fields.expression for symbol in BYTE_PREFIXES)
 
 
-def _check_reading(fields: Input, context: Context, reading: str) -> Outcome:
-    """The check with byte prefixes read one way (``decimal`` or ``binary``)."""
+def _check_reading(fields: Input, context: Context, reading: Reading) -> Outcome:
+    """The check with the units read one way."""
     variables = _variables(fields, context, reading)
     claimed: Printed | tuple[Printed, ...] = fields.claimed
-    if reading == "binary":
+    if reading.bytes == "binary":
         claimed = (
             tuple(read_binary(p) for p in claimed)
             if isinstance(claimed, tuple)

@@ -47,6 +47,7 @@ from checkers.numbers import (
     parse_printed_vector,
     significant_digits,
 )
+from checkers.readings import KILO
 
 __all__ = ["recognize"]
 
@@ -65,8 +66,10 @@ PARSE_BUDGET = 1_000_000
 work; the longest real lesson uses 30 000). A hostile lesson of 100 000 equations drafts
 what the budget covers and no more."""
 _budget = [PARSE_BUDGET]  # what is left of it for the lesson being recognised
-_DECIMAL_BYTES = byte_units("decimal")
-_BYTE_NAMES = frozenset(_DECIMAL_BYTES)
+# Unit names a drafted expression may use, with their plainest reading (the arithmetic kind
+# tries the others: checkers.readings).
+_UNIT_VALUES = {**byte_units("decimal"), KILO: 1000.0}
+_UNIT_NAMES = frozenset(_UNIT_VALUES)
 _MULTIPLY_X = re.compile(r"(?<=\d)\s+[x×X]\s+(?=\d)")
 _NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
 # A number followed by a unit becomes arithmetic: "70 亿" → (70*1e8), "320 KB" → (320*KB); the
@@ -95,8 +98,8 @@ _SCALE = {
     "亿": "1e8",
     "万": "1e4",
     "千": "1e3",
-    "k": "1e3",
-    "K": "1e3",
+    "k": KILO,
+    "K": KILO,
     "M": "1e6",
     "B": "1e9",
     "T": "1e12",
@@ -124,7 +127,7 @@ _FOREIGN_IDEOGRAPH = re.compile(
 _ASCII_WORD = re.compile(
     r"(?<![A-Za-z0-9_.])(?<![^\x00-\x7f])[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])(?![^\x00-\x7f])"
 )
-_KNOWN_WORDS = FUNCTIONS | {"e", "pi", "inf"} | _BYTE_NAMES
+_KNOWN_WORDS = FUNCTIONS | {"e", "pi", "inf"} | _UNIT_NAMES
 
 
 def _has_free_word(candidate: str) -> bool:
@@ -191,9 +194,9 @@ def _evaluate_side(text: str) -> tuple[float | tuple[float, ...], bool] | None:
         return None
     try:
         tree = parse(candidate)
-        if names(tree) - _BYTE_NAMES:
+        if names(tree) - _UNIT_NAMES:
             return None
-        value = evaluate(tree, _DECIMAL_BYTES)
+        value = evaluate(tree, _UNIT_VALUES)
     except (ExprError, ArithmeticError, ValueError, RecursionError):
         return None
     bare = _COUNT_NOUN.sub("", text).strip()
