@@ -11,7 +11,12 @@ whole statement computes:
 * the byte prefixes ``KB MB GB TB PB``: powers of 1000 (SI) or of 1024, as many lessons use
   them (``KiB``, ``MiB``… always mean 1024);
 * ``k``/``K`` after a count (``256k`` tokens, drafted as ``256*kilo``): 1000, or 1024 as token
-  counts and context lengths are often meant (256k = 262,144).
+  counts and context lengths are often meant (256k = 262,144);
+* in a lesson that computes in a floating-point type (``float32``, ``fp16``, ``bf16``), the
+  literals as that type stores them, where that differs from the printed value: a literal
+  outside the type's normal range is rounded to a subnormal, flushed to 0 or overflows
+  (``log(1e-45)`` in float32 is log(1.401e-45) = −103.28). Within the normal range the type
+  changes a literal by less than its printed digits can show, so nothing else is re-read.
 
 Readings are tried in the order :func:`unit_readings` gives, the plainest first (every prefix
 decimal), so a statement right under it never mentions the others.
@@ -19,12 +24,101 @@ decimal), so a statement right under it never mentions the others.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
+import numpy as np
+
+from checkers.expr import Binary, Call, Node, Number, Unary, Vector
 from checkers.numbers import byte_units
 
-__all__ = ["KILO", "Reading", "unit_readings"]
+__all__ = [
+    "FLOAT_TYPES",
+    "KILO",
+    "Reading",
+    "changed_by_storage",
+    "stored",
+    "stored_differently",
+    "unit_readings",
+]
+
+FLOAT_TYPES: dict[str, str] = {
+    "float32": "float32", "fp32": "float32", "float16": "float16", "fp16": "float16",
+    "half": "float16", "bfloat16": "bfloat16", "bf16": "bfloat16",
+}  # fmt: skip
+"""Names a lesson gives a floating-point storage type → the type."""
+_NORMAL_RANGE = {
+    "float32": (float(np.finfo(np.float32).tiny), float(np.finfo(np.float32).max)),
+    "float16": (float(np.finfo(np.float16).tiny), float(np.finfo(np.float16).max)),
+    "bfloat16": (2.0**-126, float.fromhex("0x1.fep127")),
+}
+"""Smallest normal and largest finite value of each type."""
+
+
+def stored(value: float, dtype: str) -> float:
+    """``value`` as a ``dtype`` (float32, float16 or bfloat16) stores it, round to nearest even."""
+    if dtype == "bfloat16":
+        bits = int(np.array(value, dtype=np.float32).view(np.uint32))
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+        return float(np.array(bits, dtype=np.uint32).view(np.float32))
+    with np.errstate(over="ignore"):
+        return float(np.array(value, dtype=getattr(np, dtype)))
+
+
+def stored_differently(value: float, dtype: str) -> bool:
+    """True when ``dtype`` stores ``value`` as something else than a rounding the printed
+    digits hide: a non-zero literal outside the type's normal range."""
+    low, high = _NORMAL_RANGE[dtype]
+    return value != 0 and math.isfinite(value) and not (low <= abs(value) <= high)
+
+
+def _changed_literals(tree: Node, dtype: str) -> list[Number]:
+    found: list[Number] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Number) and stored_differently(float(node.value), dtype):
+            found.append(node)
+        elif isinstance(node, Binary):
+            stack += (node.right, node.left)
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Call):
+            stack += reversed(node.args)
+        elif isinstance(node, Vector):
+            stack += reversed(node.items)
+    return found
+
+
+def changed_by_storage(tree: Node, dtype: str) -> bool:
+    """True when storing the statement's literals in ``dtype`` changes one of them."""
+    return _literals_stored(tree, dtype) != tree
+
+
+def _literals_stored(node: Node, dtype: str) -> Node:
+    """The tree with every literal outside ``dtype``'s normal range as the type stores it."""
+    if isinstance(node, Number):
+        value = float(node.value)
+        if not stored_differently(value, dtype):
+            return node
+        kept = stored(value, dtype)
+        as_stored = Fraction(kept) if math.isfinite(kept) else node.value
+        return dataclasses.replace(node, value=as_stored)
+    if isinstance(node, Binary):
+        left, right = _literals_stored(node.left, dtype), _literals_stored(node.right, dtype)
+        return dataclasses.replace(node, left=left, right=right)
+    if isinstance(node, Unary):
+        return dataclasses.replace(node, operand=_literals_stored(node.operand, dtype))
+    if isinstance(node, Call):
+        return dataclasses.replace(node, args=tuple(_literals_stored(a, dtype) for a in node.args))
+    if isinstance(node, Vector):
+        items = tuple(_literals_stored(item, dtype) for item in node.items)
+        return dataclasses.replace(node, items=items)
+    return node  # names, and ellipsis sums (whose terms are counts)
+
 
 KILO = "kilo"
 """The name a drafted expression gives the count prefix ``k``/``K`` (``256k`` → ``256*kilo``),
@@ -39,22 +133,50 @@ class Reading:
     """KB, MB, GB, TB, PB as powers of 1000 (``decimal``) or of 1024 (``binary``)."""
     kilo: float = 1000.0
     """What ``kilo`` (a count's ``k``) stands for: 1000, or 1024."""
+    stored_as: str = ""
+    """The floating-point type whose storage the literals go through, or "" for none."""
 
     def units(self) -> dict[str, float]:
         """The value of every unit name under this reading."""
         return {**byte_units(self.bytes), KILO: self.kilo}
 
-    def describe(self) -> str:
-        """The reading in words, for a verdict's message."""
+    def literals(self, tree: Node) -> Node:
+        """The parsed statement with its literals as this reading takes them."""
+        return _literals_stored(tree, self.stored_as) if self.stored_as else tree
+
+    def describe(self, tree: Node | None = None) -> str:
+        """The reading in words, for a verdict's message; ``tree`` (the statement) lets it
+        name the literals a storage type changes."""
         parts = ["KB/MB/GB as powers of 1024" if self.bytes == "binary" else ""]
         parts.append("k as 1024 (256k = 262,144)" if self.kilo == 1024 else "")
+        if self.stored_as:
+            changed = (
+                ", ".join(
+                    f"{number.text} → {stored(float(number.value), self.stored_as):.4g}"
+                    for number in _changed_literals(tree, self.stored_as)
+                )
+                if tree is not None
+                else ""
+            )
+            parts.append(
+                f"literals as {self.stored_as} stores them"
+                + (f" ({changed})" if changed else "")
+                + f", as the lesson computes in {self.stored_as}"
+            )
         return " and ".join(p for p in parts if p) or "SI prefixes (KB = 1000 bytes, k = 1000)"
 
+    def differs_only_in_storage(self, other: Reading) -> bool:
+        """True when the two readings take every unit alike."""
+        return (self.bytes, self.kilo) == (other.bytes, other.kilo)
 
-def unit_readings(prefixes: str, *, uses_bytes: bool, uses_kilo: bool) -> tuple[Reading, ...]:
+
+def unit_readings(
+    prefixes: str, *, uses_bytes: bool, uses_kilo: bool, stored_as: tuple[str, ...] = ()
+) -> tuple[Reading, ...]:
     """The readings to try, plainest first. ``prefixes`` is a claim's setting: ``decimal`` or
     ``binary`` fixes the byte prefixes, ``either`` allows both; ``uses_bytes`` and
-    ``uses_kilo`` say whether the statement has such units at all (else one reading does)."""
+    ``uses_kilo`` say whether the statement has such units at all (else one reading does);
+    ``stored_as`` names the floating-point types the statement may be computed in."""
     if prefixes == "binary":
         byte_options: tuple[Literal["decimal", "binary"], ...] = ("binary",)
     elif prefixes == "either" and uses_bytes:
@@ -62,4 +184,5 @@ def unit_readings(prefixes: str, *, uses_bytes: bool, uses_kilo: bool) -> tuple[
     else:
         byte_options = ("decimal",)
     kilo_options = (1000.0, 1024.0) if uses_kilo else (1000.0,)
-    return tuple(Reading(b, k) for k in kilo_options for b in byte_options)
+    plain = tuple(Reading(b, k) for k in kilo_options for b in byte_options)
+    return plain + tuple(dataclasses.replace(r, stored_as=t) for t in stored_as for r in plain)

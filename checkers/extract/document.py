@@ -18,6 +18,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from checkers.readings import FLOAT_TYPES
+
 __all__ = [
     "CHUNK_CHARS",
     "HARD_CHUNK_CHARS",
@@ -115,6 +117,15 @@ class Document:
         return "decimal" if _IEC.search(self.text) else "either"
 
     @cached_property
+    def float_types(self) -> tuple[str, ...]:
+        """The floating-point types the lesson names (``float32``, ``fp16``, ``bf16``…), in the
+        order it first names them: what its arithmetic may be computed in."""
+        found: dict[str, None] = {}
+        for match in _FLOAT_TYPE.finditer(self.text):
+            found.setdefault(FLOAT_TYPES[match.group().lower()], None)
+        return tuple(found)
+
+    @cached_property
     def logical(self) -> tuple[tuple[str, int], ...]:
         """:func:`logical_lines`, joined once: every recogniser reads them."""
         return tuple(_logical_lines(self))
@@ -198,6 +209,9 @@ def _parser(front_matter: bool = True) -> MarkdownIt:
     return parser.disable("inline")
 
 
+_FLOAT_TYPE = re.compile(
+    r"(?<![A-Za-z0-9_])(?:" + "|".join(FLOAT_TYPES) + r")(?![A-Za-z0-9_])", re.IGNORECASE
+)
 _WRONG_MARK = re.compile(
     r"[✗✘✖❌]|(?<![A-Za-z])(?:wrong|incorrect)(?![A-Za-z])|错误|不对|错了", re.IGNORECASE
 )

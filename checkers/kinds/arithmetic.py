@@ -71,6 +71,9 @@ class Input(KindInput):
     prefixes: Literal["decimal", "binary", "either"] = "decimal"
     """How KB/MB/GB/TB read: SI powers of 1000 (default), powers of 1024, or ``either`` when
     the lesson's own usage allows both (the verdict then says which reading matched)."""
+    stored_as: tuple[Literal["float32", "float16", "bfloat16"], ...] = ()
+    """Floating-point types the lesson computes in: a literal outside a type's normal range is
+    also read as that type stores it (``log(1e-45)`` in float32)."""
 
     @field_validator("where")
     @classmethod
@@ -105,21 +108,30 @@ def check(fields: Input, context: Context) -> Outcome:
         KILO not in fields.where and KILO not in context.variables
     )
     readings = unit_readings(
-        fields.prefixes, uses_bytes=_has_byte_prefix(fields), uses_kilo=uses_kilo
+        fields.prefixes,
+        uses_bytes=_has_byte_prefix(fields),
+        uses_kilo=uses_kilo,
+        stored_as=fields.stored_as,
     )
     plain = _check_reading(fields, context, readings[0])
     if plain.ok or len(readings) == 1:
         return plain
+    tree = parse(split_chain(fields.expression)[0][1])
     for reading in readings[1:]:
         outcome = _check_reading(fields, context, reading)
         if outcome.ok:
+            baseline = (
+                "as printed"
+                if reading.differs_only_in_storage(readings[0])
+                else f"with {readings[0].describe()}"
+            )
             return dataclasses.replace(
                 outcome,
-                message=f"{outcome.message}, reading {reading.describe()} "
-                f"(with {readings[0].describe()} it is {plain.expected.split(' → ')[-1]})",
+                message=f"{outcome.message}, reading {reading.describe(tree)} "
+                f"({baseline} it is {plain.expected.split(' → ')[-1]})",
                 tolerance=f"{outcome.tolerance}; {reading.describe()}",
             )
-    tried = "; ".join(r.describe() for r in readings[1:])
+    tried = "; ".join(r.describe(tree) for r in readings[1:])
     return dataclasses.replace(plain, message=f"{plain.message} (nor with {tried})")
 
 
@@ -141,7 +153,7 @@ def _check_reading(fields: Input, context: Context, reading: Reading) -> Outcome
         )
     sides = split_chain(fields.expression)
     first_text = sides[0][1]
-    value = evaluate(parse(first_text), variables)
+    value = evaluate(reading.literals(parse(first_text)), variables)
     details: list[str] = []
     last_step: tuple[str, float] | None = None
     for _relation, side, _column in sides[1:]:

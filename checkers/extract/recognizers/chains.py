@@ -33,6 +33,7 @@ from checkers.expr import (
     evaluate,
     names,
     parse,
+    split_chain,
 )
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
@@ -47,7 +48,7 @@ from checkers.numbers import (
     parse_printed_vector,
     significant_digits,
 )
-from checkers.readings import KILO
+from checkers.readings import KILO, changed_by_storage
 
 __all__ = ["recognize"]
 
@@ -417,10 +418,24 @@ def _converts(first: str, second: str) -> bool:
     )
 
 
+def _stored_differently(expression: str, dtype: str) -> bool:
+    """True when ``dtype`` stores a literal of the expression as another number."""
+    try:
+        return changed_by_storage(parse(split_chain(expression)[0][1]), dtype)
+    except ExprError:
+        return False
+
+
 def _draft(
-    sides: list[_Side], text: str, line: int, prefixes: str, source: str, where: list[int]
+    sides: list[_Side],
+    line: int,
+    source: str,
+    where: list[int],
+    prefixes: str,
+    float_types: tuple[str, ...] = (),
 ) -> Draft | None:
-    """The claim a chain makes; ``text`` is the plain form of ``source``, ``where`` maps back."""
+    """The claim a chain makes; ``where`` maps the plain text of ``source`` back to it;
+    ``prefixes`` and ``float_types`` are the lesson's (:class:`Document`)."""
     computed = [s for s in sides if not s.printed]
     if not computed:
         # "819,200 字节约为 8.2 MB", "14 GB ≈ 13.0 GiB": a unit conversion between printed values.
@@ -453,6 +468,9 @@ def _draft(
     fields: dict[str, object] = {"expression": arithmetic, "claimed": claimed_field}
     if any(symbol in arithmetic or symbol in str(claimed_field) for symbol in BYTE_PREFIXES):
         fields["prefixes"] = prefixes
+    stored_as = [t for t in float_types if _stored_differently(arithmetic, t)]
+    if stored_as:
+        fields["stored_as"] = stored_as
     return Draft(
         kind="arithmetic",
         quote=source[where[begin] : where[end - 1] + 1],
@@ -475,6 +493,6 @@ def recognize(document: Document) -> Iterator[Draft]:
         if not _RELATION.search(text):
             continue
         for sides in _chains(text):
-            draft = _draft(sides, text, line, prefixes, source, where)
+            draft = _draft(sides, line, source, where, prefixes, document.float_types)
             if draft is not None:
                 yield draft
