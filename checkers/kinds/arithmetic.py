@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from checkers.expr import Binary, ExprError, Number, evaluate, parse, split_chain
+from checkers.expr import Binary, ExprError, Node, Number, evaluate, parse, split_chain
 from checkers.intervals import printed_interval
 from checkers.kinds.base import (
     Context,
@@ -52,6 +52,7 @@ from checkers.numbers import (
     format_like,
     number_tokens,
     parse_printed,
+    printed_tolerance,
     read_binary,
 )
 from checkers.readings import KILO, Reading, unit_readings
@@ -71,6 +72,10 @@ class Input(KindInput):
     prefixes: Literal["decimal", "binary", "either"] = "decimal"
     """How KB/MB/GB/TB read: SI powers of 1000 (default), powers of 1024, or ``either`` when
     the lesson's own usage allows both (the verdict then says which reading matched)."""
+    carried: tuple[str, ...] = ()
+    """Literals of the expression (as written, without sign) that the lesson printed before as
+    the rounded result of another statement (``cos(4) = -0.654``, then ``-0.654 * 4``): each
+    may stand for the unrounded value, anywhere its digits round from."""
     stored_as: tuple[Literal["float32", "float16", "bfloat16"], ...] = ()
     """Floating-point types the lesson computes in: a literal outside a type's normal range is
     also read as that type stores it (``log(1e-45)`` in float32)."""
@@ -114,7 +119,7 @@ def check(fields: Input, context: Context) -> Outcome:
         stored_as=fields.stored_as,
     )
     plain = _check_reading(fields, context, readings[0])
-    if plain.ok or len(readings) == 1:
+    if plain.ok or (len(readings) == 1 and not fields.carried):
         return plain
     tree = parse(split_chain(fields.expression)[0][1])
     for reading in readings[1:]:
@@ -131,8 +136,39 @@ def check(fields: Input, context: Context) -> Outcome:
                 f"({baseline} it is {plain.expected.split(' → ')[-1]})",
                 tolerance=f"{outcome.tolerance}; {reading.describe()}",
             )
+    carried = _carried_unrounded(fields, context, tree, readings[0])
+    if carried is not None:
+        return dataclasses.replace(
+            plain, verdict="pass", message=carried, corrections=(), details=()
+        )
+    if len(readings) == 1:
+        return plain
     tried = "; ".join(r.describe(tree) for r in readings[1:])
     return dataclasses.replace(plain, message=f"{plain.message} (nor with {tried})")
+
+
+def _carried_unrounded(fields: Input, context: Context, tree: Node, reading: Reading) -> str | None:
+    """Why the claim holds once its carried literals stand for their unrounded values, or
+    None. ``-0.654 * 4 = -2.615``: −0.654 printed from cos(4) = −0.65364, whose product with
+    4 is −2.6146; any value −0.654 rounds from gives [−2.618, −2.614]."""
+    if not fields.carried or isinstance(fields.claimed, tuple):
+        return None
+    carried = frozenset(fields.carried)
+    try:
+        low, high = printed_interval(tree, _variables(fields, context, reading), only=carried)
+    except (ExprError, ArithmeticError, ValueError):
+        return None
+    tolerance = context.tolerance or printed_tolerance(fields.claimed)
+    limit = max(tolerance.absolute, tolerance.relative * abs(fields.claimed.value))
+    if not (low - limit <= fields.claimed.value <= high + limit):
+        return None
+    literals = ", ".join(sorted(carried))
+    what = " ".join(split_chain(fields.expression)[0][1].split())
+    return (
+        f"{what} = {fields.claimed.text} holds with {literals} carried unrounded: the lesson "
+        f"printed {literals} as a rounded result earlier, and from any value its digits round "
+        f"from, {what} lies in [{low:.6g}, {high:.6g}] ({tolerance.reason})"
+    )
 
 
 def _has_byte_prefix(fields: Input) -> bool:

@@ -16,21 +16,26 @@ an operator or a function) and another side is a printed number or vector, the c
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 from checkers.expr import (
     FUNCTIONS,
+    Binary,
+    Call,
     ExprError,
     Node,
     Number,
     Unary,
     Vector,
     evaluate,
+    evaluate_exact,
     names,
     parse,
     split_chain,
@@ -485,6 +490,7 @@ def _draft(
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every evaluable equation chain in the lesson."""
     prefixes = document.byte_prefixes
+    rounded: set[str] = set()  # results printed with decimals so far, without their sign
     _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
         if not (_RELATION.search(source) or "\\" in source):
@@ -494,5 +500,58 @@ def recognize(document: Document) -> Iterator[Draft]:
             continue
         for sides in _chains(text):
             draft = _draft(sides, line, source, where, prefixes, document.float_types)
-            if draft is not None:
-                yield draft
+            if draft is None:
+                continue
+            carried = _carried(draft.fields["expression"], rounded)
+            if carried:
+                draft = dataclasses.replace(draft, fields={**draft.fields, "carried": carried})
+            if _rounds(draft):
+                rounded.add(str(draft.fields["claimed"]).lstrip("-−+"))
+            yield draft
+
+
+_ROUNDED_RESULT = re.compile(r"[-−+]?\d+\.\d+")
+"""A claimed value printed with decimals, which a later statement may use as rounded."""
+
+
+def _rounds(draft: Draft) -> bool:
+    """True when the draft claims a rounded result: printed with decimals, and not exactly
+    what it computes (``cos(4) = -0.654``, not ``1/2 = 0.5``)."""
+    claimed, expression = draft.fields["claimed"], draft.fields["expression"]
+    if not (isinstance(claimed, str) and _ROUNDED_RESULT.fullmatch(claimed)):
+        return False
+    printed = Fraction(claimed.replace("−", "-"))
+    try:
+        tree = parse(split_chain(str(expression))[0][1])
+        exact = evaluate_exact(tree, {name: Fraction(v) for name, v in _UNIT_VALUES.items()})
+        if exact is not None:  # rational arithmetic: 5.0 + 1.6 - 8.0 is exactly -1.4
+            return exact != printed
+        value = evaluate(tree, _UNIT_VALUES)
+    except (ExprError, ArithmeticError, ValueError):
+        return False
+    return isinstance(value, float) and abs(value - float(printed)) > 1e-12 * abs(value)
+
+
+def _carried(expression: object, rounded: set[str]) -> list[str]:
+    """The literals of ``expression`` that an earlier chain of the lesson printed as its
+    (rounded) result, so that the arithmetic kind may carry them unrounded."""
+    if not rounded or not isinstance(expression, str):
+        return []
+    try:
+        tree = parse(split_chain(expression)[0][1])
+    except ExprError:
+        return []
+    found: list[str] = []
+    stack: list[Node] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Number):
+            if node.text in rounded and node.text not in found:
+                found.append(node.text)
+        elif isinstance(node, Binary):
+            stack += (node.right, node.left)
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Call):
+            stack += reversed(node.args)
+    return sorted(found)
