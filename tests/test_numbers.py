@@ -13,9 +13,11 @@ from checkers.numbers import (
     compare,
     compare_vector,
     format_like,
+    group_scientific,
     parse_printed,
     parse_printed_vector,
     printed_tolerance,
+    significant_digits,
 )
 from tests.cases import load_cases
 
@@ -94,3 +96,24 @@ def test_plain_decimals_read_as_the_general_reading_does(text: str) -> None:
             return error.message
 
     assert reading(parse_printed) == reading(_parse_general)
+
+
+@pytest.mark.parametrize(
+    ("text", "grouped"),
+    [
+        ("10^13 / 6×10^6", "10^13 / (6×10^6)"),
+        ("2 / 1.5 x 10⁻³", "2 / (1.5 x 10⁻³)"),
+        ("1e13 / 6*10**6", "1e13 / 6*10**6"),  # code keeps Python's precedence
+        ("2^3×10^2", "2^3×10^2"),  # 10^2 multiplies a power, not a mantissa
+    ],
+)
+def test_scientific_literals_are_one_number(text: str, grouped: str) -> None:
+    assert group_scientific(text) == grouped
+
+
+def test_significant_figures_name_themselves_in_the_tolerance() -> None:
+    assert significant_digits(parse_printed("≈ 9800")) == 2
+    assert significant_digits(parse_printed("9800")) is None
+    assert significant_digits(parse_printed("about 12,000")) == 2
+    reason = printed_tolerance(parse_printed("590,000")).reason
+    assert reason.startswith("±5000: read to 2 significant figures") and "round number" in reason
