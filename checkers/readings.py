@@ -32,6 +32,7 @@ from typing import Literal
 
 import numpy as np
 
+from checkers.data import dtype_table
 from checkers.expr import Binary, Call, Node, Number, Unary, Vector
 from checkers.numbers import byte_units
 
@@ -40,32 +41,44 @@ __all__ = [
     "KILO",
     "Reading",
     "changed_by_storage",
+    "float_type",
+    "float_type_names",
     "stored",
     "stored_differently",
     "unit_readings",
 ]
 
-FLOAT_TYPES: dict[str, str] = {
-    "float32": "float32", "fp32": "float32", "float16": "float16", "fp16": "float16",
-    "half": "float16", "bfloat16": "bfloat16", "bf16": "bfloat16",
-}  # fmt: skip
-"""Names a lesson gives a floating-point storage type → the type."""
 _NORMAL_RANGE = {
-    "float32": (float(np.finfo(np.float32).tiny), float(np.finfo(np.float32).max)),
-    "float16": (float(np.finfo(np.float16).tiny), float(np.finfo(np.float16).max)),
-    "bfloat16": (2.0**-126, float.fromhex("0x1.fep127")),
+    "fp32": (float(np.finfo(np.float32).tiny), float(np.finfo(np.float32).max)),
+    "fp16": (float(np.finfo(np.float16).tiny), float(np.finfo(np.float16).max)),
+    "bf16": (2.0**-126, float.fromhex("0x1.fep127")),
 }
-"""Smallest normal and largest finite value of each type."""
+"""Smallest normal and largest finite value of each floating-point type (by its name in
+``checkers/data/dtypes.yaml``) whose storage :func:`stored` rounds to."""
+FLOAT_TYPES: tuple[str, ...] = tuple(_NORMAL_RANGE)
+"""The floating-point types a lesson may compute in, as ``dtypes.yaml`` names them."""
+_NUMPY_TYPES = {"fp32": np.float32, "fp16": np.float16}
+
+
+def float_type(written: str) -> str | None:
+    """The floating-point type a lesson's word names (``float32`` → ``fp32``), or None."""
+    entry = dtype_table().find(written)
+    return entry.name if entry is not None and entry.name in _NORMAL_RANGE else None
+
+
+def float_type_names() -> tuple[str, ...]:
+    """Every way lessons write a type of :data:`FLOAT_TYPES`, longest first."""
+    return tuple(name for name in dtype_table().written if float_type(name) is not None)
 
 
 def stored(value: float, dtype: str) -> float:
-    """``value`` as a ``dtype`` (float32, float16 or bfloat16) stores it, round to nearest even."""
-    if dtype == "bfloat16":
+    """``value`` as ``dtype`` (fp32, fp16 or bf16) stores it, rounded to nearest even."""
+    if dtype == "bf16":
         bits = int(np.array(value, dtype=np.float32).view(np.uint32))
         bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
         return float(np.array(bits, dtype=np.uint32).view(np.float32))
     with np.errstate(over="ignore"):
-        return float(np.array(value, dtype=getattr(np, dtype)))
+        return float(np.array(value, dtype=_NUMPY_TYPES[dtype]))
 
 
 def stored_differently(value: float, dtype: str) -> bool:

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from checkers.kinds import ALL_KINDS
-from checkers.outcome import Context
-from checkers.readings import KILO, Reading, stored, stored_differently, unit_readings
+from checkers.kinds.base import Context
+from checkers.readings import (
+    KILO,
+    Reading,
+    float_type,
+    float_type_names,
+    stored,
+    stored_differently,
+    unit_readings,
+)
 
 
 def test_the_plainest_reading_comes_first_and_only_used_units_multiply_the_readings() -> None:
@@ -47,11 +55,17 @@ def test_a_claims_own_kilo_is_not_reread() -> None:
 
 
 def test_storage_rounds_as_each_type_does() -> None:
-    assert stored(1e-45, "float32") == float.fromhex("0x1p-149")  # the smallest subnormal
-    assert stored(1e-46, "float32") == 0.0
-    assert stored(1e-8, "float16") == 0.0
-    assert stored(70000.0, "float16") == float("inf")
-    assert stored(1.0 + 2**-9, "bfloat16") == 1.0  # 8 significant bits, ties to even
-    assert stored(3.0e38, "bfloat16") == float.fromhex("0x1.c4p127")  # 3.0e38 to 8 bits
-    assert stored(1.0 + 3 * 2**-9, "bfloat16") == 1.0 + 2**-7  # a tie rounds to the even one
-    assert not stored_differently(0.1, "float16") and stored_differently(1e-8, "float16")
+    assert stored(1e-45, "fp32") == float.fromhex("0x1p-149")  # the smallest subnormal
+    assert stored(1e-46, "fp32") == 0.0
+    assert stored(1e-8, "fp16") == 0.0
+    assert stored(70000.0, "fp16") == float("inf")
+    assert stored(1.0 + 2**-9, "bf16") == 1.0  # 8 significant bits, ties to even
+    assert stored(3.0e38, "bf16") == float.fromhex("0x1.c4p127")  # 3.0e38 to 8 bits
+    assert stored(1.0 + 3 * 2**-9, "bf16") == 1.0 + 2**-7  # a tie rounds to the even one
+    assert not stored_differently(0.1, "fp16") and stored_differently(1e-8, "fp16")
+
+
+def test_lessons_name_the_float_types_as_the_dtype_table_writes_them() -> None:
+    assert float_type("float32") == "fp32" and float_type("BF16") == "bf16"
+    assert float_type("int8") is None  # an integer type has no subnormal literals
+    assert "float16" in float_type_names() and "int8" not in float_type_names()

@@ -18,7 +18,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from checkers.readings import FLOAT_TYPES
+from checkers.readings import float_type, float_type_names
 
 __all__ = [
     "CHUNK_CHARS",
@@ -121,8 +121,10 @@ class Document:
         """The floating-point types the lesson names (``float32``, ``fp16``, ``bf16``…), in the
         order it first names them: what its arithmetic may be computed in."""
         found: dict[str, None] = {}
-        for match in _FLOAT_TYPE.finditer(self.text):
-            found.setdefault(FLOAT_TYPES[match.group().lower()], None)
+        for match in _float_type_pattern().finditer(self.text):
+            dtype = float_type(match.group())
+            if dtype is not None:
+                found.setdefault(dtype, None)
         return tuple(found)
 
     @cached_property
@@ -209,9 +211,12 @@ def _parser(front_matter: bool = True) -> MarkdownIt:
     return parser.disable("inline")
 
 
-_FLOAT_TYPE = re.compile(
-    r"(?<![A-Za-z0-9_])(?:" + "|".join(FLOAT_TYPES) + r")(?![A-Za-z0-9_])", re.IGNORECASE
-)
+@lru_cache(maxsize=1)
+def _float_type_pattern() -> re.Pattern[str]:
+    names = "|".join(re.escape(name) for name in float_type_names())
+    return re.compile(rf"(?<![A-Za-z0-9_])(?:{names})(?![A-Za-z0-9_])", re.IGNORECASE)
+
+
 _WRONG_MARK = re.compile(
     r"[✗✘✖❌]|(?<![A-Za-z])(?:wrong|incorrect)(?![A-Za-z])|错误|不对|错了", re.IGNORECASE
 )

@@ -16,6 +16,14 @@ YAML fields:
     ``decimal`` (default), ``binary`` or ``either``: how the byte units KB, MB, GB, TB read,
     in ``claimed`` and as names in the expression (``2 × 32 × 4096 × 2 / KB``).
 
+``carried``
+    Optional literals of the expression (as written, without sign) that the lesson printed
+    earlier as a rounded result (``cos(4) = -0.654``, then ``-0.654 * 4 = -2.615``): each may
+    stand for the unrounded value it was printed from.
+``stored_as``
+    Optional floating-point types the lesson computes in (``[fp32]``): a literal outside a
+    type's normal range is also read as the type stores it (``log(1e-45)`` in float32).
+
 The name ``kilo`` in an expression is a count's ``k`` (``256k`` tokens → ``256*kilo``): it reads
 as 1000, or as 1024 when only that makes the statement right (see :mod:`checkers.readings`).
 
@@ -76,7 +84,7 @@ class Input(KindInput):
     """Literals of the expression (as written, without sign) that the lesson printed before as
     the rounded result of another statement (``cos(4) = -0.654``, then ``-0.654 * 4``): each
     may stand for the unrounded value, anywhere its digits round from."""
-    stored_as: tuple[Literal["float32", "float16", "bfloat16"], ...] = ()
+    stored_as: tuple[Literal["fp32", "fp16", "bf16"], ...] = ()
     """Floating-point types the lesson computes in: a literal outside a type's normal range is
     also read as that type stores it (``log(1e-45)`` in float32)."""
 
