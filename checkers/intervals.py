@@ -43,11 +43,17 @@ def literal_half_width(number: Number) -> float:
     return 0.5 * 10.0 ** (-decimals) * scale
 
 
-def printed_interval(node: Node, variables: Mapping[str, float] | None = None) -> Interval:
+def printed_interval(
+    node: Node,
+    variables: Mapping[str, float] | None = None,
+    *,
+    only: frozenset[str] | None = None,
+) -> Interval:
     """The smallest and largest value ``node`` takes when each decimal literal varies within its
-    printed rounding. Falls back to the point value for constructs without interval rules."""
+    printed rounding (with ``only``, just the literals written so; the others are exact).
+    Falls back to the point value for constructs without interval rules."""
     values = dict(variables or {})
-    return _interval(node, values)
+    return _interval(node, values, only)
 
 
 def _point(node: Node, variables: Mapping[str, float]) -> Interval:
@@ -57,26 +63,28 @@ def _point(node: Node, variables: Mapping[str, float]) -> Interval:
     return value, value
 
 
-def _interval(node: Node, variables: Mapping[str, float]) -> Interval:
+def _interval(
+    node: Node, variables: Mapping[str, float], only: frozenset[str] | None = None
+) -> Interval:
     if isinstance(node, Number):
-        half = literal_half_width(node)
+        half = literal_half_width(node) if only is None or node.text in only else 0.0
         value = float(node.value)
         return value - half, value + half
     if isinstance(node, Name):
         return _point(node, variables)
     if isinstance(node, Unary):
-        low, high = _interval(node.operand, variables)
+        low, high = _interval(node.operand, variables, only)
         if node.op == "-":
             return -high, -low
         if node.op == "%":
             return low / 100, high / 100
         return low, high
     if isinstance(node, Binary):
-        a = _interval(node.left, variables)
-        b = _interval(node.right, variables)
+        a = _interval(node.left, variables, only)
+        b = _interval(node.right, variables, only)
         return _binary(node.op, a, b)
     if isinstance(node, Call) and len(node.args) == 1 and node.func in _MONOTONE_UP:
-        low, high = _interval(node.args[0], variables)
+        low, high = _interval(node.args[0], variables, only)
         function = _MONOTONE_UP[node.func]
         try:
             return function(low), function(high)

@@ -22,6 +22,8 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 __all__ = [
     "BYTE_PREFIXES",
+    "ROUND_NUMBER_ZEROS",
+    "SCIENTIFIC_LITERAL",
     "UNITS",
     "Comparison",
     "NumberError",
@@ -34,11 +36,13 @@ __all__ = [
     "compare",
     "compare_vector",
     "format_like",
+    "group_scientific",
     "number_tokens",
     "parse_printed",
     "parse_printed_vector",
     "printed_tolerance",
     "read_binary",
+    "significant_digits",
 ]
 
 
@@ -145,7 +149,7 @@ _MINUS_SIGNS = "-−–﹣－"
 _UNIT_PATTERN = "|".join(re.escape(s) for s in sorted(UNITS, key=len, reverse=True))
 _NUMBER_RE = re.compile(
     r"""
-    ^(?P<approx>(?:≈|~|∼|约|大约|about\s)\s*)?
+    ^(?P<approx>(?:≈|~|∼|约|大约|about\s|roughly\s|approximately\s|around\s)\s*)?
     (?P<sign>[-+−–﹣])?\s*
     (?P<mantissa>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)
     (?:
@@ -183,10 +187,16 @@ class Printed:
     """The approximation mark printed before the number (``≈ ``, ``about ``, ``约``), kept in
     suggested fixes; empty when the number is printed plainly."""
     significant: int = 0
-    """Significant figures of the mantissa, counted only for an approximate number (0 else)."""
+    """Significant figures of the mantissa when they, not the printed digits, set its precision
+    (an approximate number, or a round whole number: :func:`_significance`); 0 else."""
     insignificant_zeros: int = 0
-    """Trailing zeros of an approximate whole number, which under ``≈`` are not significant
-    (``≈ 300``: 2); 0 for every other number."""
+    """Trailing zeros of a whole number that are not significant (``≈ 300``: 2, ``590,000``:
+    4); 0 for every other number."""
+
+    @property
+    def approximate(self) -> bool:
+        """True when printed after an approximation mark (``≈ ~ 约 大约 about roughly``)."""
+        return bool(self.approx)
 
     @property
     def scale(self) -> float:
@@ -206,11 +216,16 @@ class Printed:
 
     def precision_reason(self) -> str:
         """Why the tolerance is what it is, in words a reader checks at a glance."""
+        figures = "figure" if self.significant == 1 else "figures"
         if self.approx and self.significant:
             # "about 0.8" and "≈ 300": the reader takes them to the figures that are significant.
-            figures = "figure" if self.significant == 1 else "figures"
             mark = self.approx.strip()
             digits = f"{self.significant} significant {figures} (printed as approximate: {mark!r})"
+        elif self.significant:
+            digits = (
+                f"read to {self.significant} significant {figures} (a round number: its "
+                "trailing zeros need not be significant)"
+            )
         elif self.decimals == 0:
             digits = "printed as a whole number"
         elif self.decimals == 1:
@@ -224,15 +239,29 @@ class Printed:
         return digits
 
 
+SCIENTIFIC_LITERAL = re.compile(
+    r"(?<![\w.^])\d+(?:\.\d+)?\s*[×xX]\s*10(?:\^\(?[-+−]?\d+\)?|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)"
+)
+"""A printed scientific literal such as ``6×10^6`` or ``1.67 x 10⁶``. ``*`` and ``**`` are
+left out: ``1e13 / 6*10**6`` is code, where the operators bind as Python binds them."""
+
+
+def group_scientific(text: str) -> str:
+    """``text`` with each scientific literal in brackets: a reader takes ``6×10^6`` as one
+    number, so ``10^13 / 6×10^6`` is 10¹³ / (6×10⁶), not (10¹³ / 6)×10⁶."""
+    return SCIENTIFIC_LITERAL.sub(lambda m: f"({m.group(0)})", text)
+
+
 def parse_printed(text: str | int | float) -> Printed:
     """Read one printed number such as ``0.78``, ``−0.42``, ``1.5B``, ``67%`` or ``14 GB``."""
     if isinstance(text, bool):
         raise NumberError(f"expected a printed number, got {text!r}")
     raw = str(text)
     plain = _PLAIN_DECIMAL.fullmatch(raw)
-    if plain is not None:
+    if plain is not None and (plain[1] is not None or not raw.endswith("0" * ROUND_NUMBER_ZEROS)):
         # Most printed numbers are plain decimals (0.78, -3): the general reading below gives
-        # exactly this, at five times the cost (tests/test_numbers.py compares the two).
+        # exactly this, at five times the cost (tests/test_numbers.py compares the two). Round
+        # whole numbers (590000) take the general reading, which counts significant figures.
         return Printed(
             text=raw, value=float(raw), decimals=len(plain[1] or ""), exponent=0, unit=None
         )
@@ -262,7 +291,7 @@ def _parse_general(raw: str) -> Printed:
     unit = UNITS[match["unit"]] if match["unit"] else None
     sign_text = match["sign"] or ""
     negative = sign_text in _MINUS_SIGNS and sign_text != ""
-    significant, zeros = _significant(mantissa) if match["approx"] else (0, 0)
+    significant, zeros = _significance(mantissa, approximate=bool(match["approx"]))
     mantissa_value = float(mantissa)
     scale = (unit.factor if unit else 1.0) * 10.0**exponent
     value = (-1.0 if negative else 1.0) * mantissa_value * scale
@@ -281,15 +310,30 @@ def _parse_general(raw: str) -> Printed:
     )
 
 
-def _significant(mantissa: str) -> tuple[int, int]:
-    """(significant figures, trailing zeros that are not) of a mantissa printed as approximate:
-    ``0.80`` → (2, 0), ``300`` → (1, 2), ``0`` → (1, 0). Leading zeros never count; trailing
-    zeros count after a decimal point only."""
-    digits = mantissa.replace(".", "").lstrip("0")
+ROUND_NUMBER_ZEROS = 3
+"""Trailing zeros that make a whole number printed plainly read as rounded (``= 590,000`` for
+589,824): a reader takes a number that round as a rounding, not a count to the unit."""
+
+
+def _significance(mantissa: str, *, approximate: bool) -> tuple[int, int]:
+    """(significant figures, trailing zeros that are not) when they set the precision, else
+    (0, 0). The one rule for both readings:
+
+    * printed as approximate (``about 0.8``, ``≈ 300``, ``约 2.50``): every figure but a whole
+      number's trailing zeros (``0.80`` → (2, 0), ``300`` → (1, 2));
+    * printed plainly: only a round whole number, with at least :data:`ROUND_NUMBER_ZEROS`
+      trailing zeros and two figures before them (``590,000`` → (2, 4)); ``9800`` and
+      ``1,000,000`` still mean exactly what they print.
+
+    Leading zeros never count; trailing zeros count after a decimal point."""
+    digits = mantissa.replace(",", "").replace(".", "").lstrip("0")
     if "." in mantissa or not digits:
-        return max(len(digits), 1), 0
+        return (max(len(digits), 1), 0) if approximate else (0, 0)
     kept = digits.rstrip("0")
-    return len(kept), len(digits) - len(kept)
+    zeros = len(digits) - len(kept)
+    if approximate or (zeros >= ROUND_NUMBER_ZEROS and len(kept) >= 2):
+        return len(kept), zeros
+    return 0, 0
 
 
 def parse_printed_vector(items: Sequence[str | int | float] | str) -> tuple[Printed, ...]:
@@ -339,7 +383,9 @@ class Tolerance:
 
 
 def printed_tolerance(printed: Printed) -> Tolerance:
-    """The tolerance a reader infers from the printed digits alone."""
+    """The tolerance a reader infers from the printed digits alone: half the last printed
+    digit, or half the last significant one where trailing zeros are not significant
+    (:func:`_significance`)."""
     half = printed.half_width
     return Tolerance(
         absolute=half,
@@ -348,6 +394,13 @@ def printed_tolerance(printed: Printed) -> Tolerance:
             f"±{_short(half / printed.scale)}{_unit_suffix(printed)}: {printed.precision_reason()}"
         ),
     )
+
+
+def significant_digits(printed: Printed) -> int | None:
+    """How many significant figures a whole number's printed digits carry when its trailing
+    zeros are not significant (``≈ 9800``: 2, ``590,000``: 2), or None when every printed
+    digit counts (``9800``, ``0.50``)."""
+    return printed.significant if printed.insignificant_zeros else None
 
 
 def _unit_suffix(printed: Printed) -> str:

@@ -59,8 +59,13 @@ def _read_lesson(path: Path) -> Lesson | str:
         return str(error)
 
 
-def scan_lesson(path: Path) -> list[Finding]:
-    """Draft claims from one lesson and check them; an unreadable lesson is one error finding."""
+def scan_lesson(path: Path, *, marked_wrong: list[Finding] | None = None) -> list[Finding]:
+    """Draft claims from one lesson and check them; an unreadable lesson is one error finding.
+
+    A failing draft of a statement the author marks wrong (``52 / 2 = 25 ✗``, a block headed
+    ``❌ 错误计算``) is not reported: the lesson shows that mistake on purpose. Such findings go
+    to ``marked_wrong`` when it is given, so a caller can count them or report them as marked.
+    """
     lesson = _read_lesson(path)
     if isinstance(lesson, str):
         return [_error(path, lesson)]
@@ -69,9 +74,17 @@ def scan_lesson(path: Path) -> list[Finding]:
     located = safeyaml.Located({"lesson": _lesson_ref(path), "claims": claims}, {})
     checked = [draft.checked for draft in drafts]
     claims_file = build_claims_file(path, located, lesson_file=path, checked=checked)
-    findings = run_file(claims_file)
-    # A drafted claim lives in no claim file: point every finding at the lesson itself.
-    return [Finding(**{**finding.__dict__, "claims_file": ""}) for finding in findings]
+    marked = {claim["id"] for claim, draft in zip(claims, drafts, strict=True) if draft.author_mark}
+    findings: list[Finding] = []
+    for finding in run_file(claims_file):
+        # A drafted claim lives in no claim file: point every finding at the lesson itself.
+        finding = Finding(**{**finding.__dict__, "claims_file": ""})
+        if finding.verdict == "fail" and finding.id in marked:
+            if marked_wrong is not None:
+                marked_wrong.append(finding)
+            continue
+        findings.append(finding)
+    return findings
 
 
 def extract_lesson(path: Path, claims_dir: Path, *, write: bool) -> MergeResult | str:

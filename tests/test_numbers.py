@@ -13,9 +13,11 @@ from checkers.numbers import (
     compare,
     compare_vector,
     format_like,
+    group_scientific,
     parse_printed,
     parse_printed_vector,
     printed_tolerance,
+    significant_digits,
 )
 from tests.cases import load_cases
 
@@ -111,3 +113,25 @@ def test_an_approximate_value_is_read_to_its_significant_figures_and_says_so() -
     assert "1 significant figure" in printed_tolerance(rounded).reason
     assert parse_printed("300").half_width == 0.5  # printed plainly: exactly a whole number
     assert parse_printed("约 2.50").half_width == pytest.approx(0.005)
+
+
+@pytest.mark.parametrize(
+    ("text", "grouped"),
+    [
+        ("10^13 / 6×10^6", "10^13 / (6×10^6)"),
+        ("2 / 1.5 x 10⁻³", "2 / (1.5 x 10⁻³)"),
+        ("1e13 / 6*10**6", "1e13 / 6*10**6"),  # code keeps Python's precedence
+        ("2^3×10^2", "2^3×10^2"),  # 10^2 multiplies a power, not a mantissa
+    ],
+)
+def test_scientific_literals_are_one_number(text: str, grouped: str) -> None:
+    assert group_scientific(text) == grouped
+
+
+def test_significant_figures_name_themselves_in_the_tolerance() -> None:
+    assert significant_digits(parse_printed("≈ 9800")) == 2
+    assert significant_digits(parse_printed("9800")) is None
+    assert significant_digits(parse_printed("about 12,000")) == 2
+    reason = printed_tolerance(parse_printed("590,000")).reason
+    assert reason.startswith("±5000: read to 2 significant figures") and "round number" in reason
+    assert significant_digits(parse_printed("1,000,000")) is None  # one figure: exactly 10⁶

@@ -49,7 +49,8 @@ def draft_claims(text: str) -> list[Draft]:
             if checked is None:
                 continue
             seen.add(key)
-            drafts.append(dataclasses.replace(draft, checked=checked))
+            mark = document.author_mark(draft.line, draft.quote)
+            drafts.append(dataclasses.replace(draft, checked=checked, author_mark=mark))
             if len(drafts) >= MAX_DRAFTS:  # stop every recogniser, not just this one
                 return sorted(drafts, key=lambda d: d.line)
     return sorted(drafts, key=lambda d: d.line)

@@ -1,4 +1,5 @@
-"""Inline LaTeX as plain arithmetic, remembering where each character came from.
+"""Inline LaTeX and Markdown emphasis as plain arithmetic, remembering where each character
+came from.
 
 Lessons write ``$12 \\times 24 \\times 1024^2 = 301{,}989{,}888$``, ``$e^{0.5} ≈ 1.65$``,
 ``$\\sqrt{96} ≈ 9.8$`` and ``$\\frac{1}{8}$``. The recognisers read numbers from the plain form
@@ -7,6 +8,11 @@ for every character of its output, the offset of the source character it stands 
 
 Unknown commands are kept as written, so an expression that uses them does not parse and is
 skipped rather than guessed.
+
+Bold and strong emphasis around numbers (``**85,054,464 + 39,383,808 = 124,438,272**``) is
+dropped, so that the markers are not read as ``**`` (a power) and do not cut a number at its
+separator. A marker pair counts only when it opens after a space or punctuation and closes
+before one, as CommonMark requires, so ``2**10`` and ``a ** b`` in code stay arithmetic.
 """
 
 from __future__ import annotations
@@ -56,8 +62,11 @@ _COMMAND = re.compile(r"\\([A-Za-z]+|.|$)", re.DOTALL)
 
 def plain(text: str) -> tuple[str, list[int]]:
     """``text`` with inline LaTeX made plain, and the source offset of each output character."""
+    emphasis = _emphasis(text) if ("**" in text or "__" in text) else set()
     if "\\" not in text and "$" not in text and "{" not in text:
-        return text, list(range(len(text)))
+        if not emphasis:
+            return text, list(range(len(text)))
+        return _without(text, sorted(emphasis))
     out: list[str] = []
     where: list[int] = []
     # Open \frac groups: [brace depth of their arguments, 0 in the numerator / 1 in the
@@ -72,7 +81,9 @@ def plain(text: str) -> tuple[str, list[int]]:
 
     while index < len(text):
         char = text[index]
-        if text.startswith("{,}", index):
+        if index in emphasis:
+            index += 2
+        elif text.startswith("{,}", index):
             emit(",", index)
             index += 3
         elif char == "\\":
@@ -114,3 +125,44 @@ def plain(text: str) -> tuple[str, list[int]]:
             emit(char, index)
             index += 1
     return "".join(out), where
+
+
+_MARKER = re.compile(r"\*\*|__")
+
+
+def _without(text: str, markers: list[int]) -> tuple[str, list[int]]:
+    """``text`` without the two-character markers starting at ``markers``, with offsets."""
+    out: list[str] = []
+    where: list[int] = []
+    cursor = 0
+    for start in markers:
+        out.append(text[cursor:start])
+        where.extend(range(cursor, start))
+        cursor = start + 2
+    out.append(text[cursor:])
+    where.extend(range(cursor, len(text)))
+    return "".join(out), where
+
+
+def _emphasis(text: str) -> set[int]:
+    """Offsets of the ``**``/``__`` markers that open or close a strong-emphasis span."""
+    openers: dict[str, int] = {}
+    markers: set[int] = set()
+    for match in _MARKER.finditer(text):
+        start, end = match.start(), match.end()
+        before, after = text[start - 1 : start], text[end : end + 1]
+        if before == match.group()[0] or after == match.group()[0]:
+            continue  # part of a longer run (``***``, ``____``)
+        opens = after.strip() != "" and (not before or not _operand(before))
+        closes = before.strip() != "" and (not after or not _operand(after, opening=True))
+        marker = match.group()
+        if opens and not closes:
+            openers[marker] = start
+        elif closes and not opens and marker in openers:
+            markers.update((openers.pop(marker), start))
+    return markers
+
+
+def _operand(char: str, *, opening: bool = False) -> bool:
+    """A character that an arithmetic operator may follow (or precede, when ``opening``)."""
+    return char.isalnum() or char in ("([" if opening else ")]")

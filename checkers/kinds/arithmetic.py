@@ -16,6 +16,17 @@ YAML fields:
     ``decimal`` (default), ``binary`` or ``either``: how the byte units KB, MB, GB, TB read,
     in ``claimed`` and as names in the expression (``2 × 32 × 4096 × 2 / KB``).
 
+``carried``
+    Optional literals of the expression (as written, without sign) that the lesson printed
+    earlier as a rounded result (``cos(4) = -0.654``, then ``-0.654 * 4 = -2.615``): each may
+    stand for the unrounded value it was printed from.
+``stored_as``
+    Optional floating-point types the lesson computes in (``[fp32]``): a literal outside a
+    type's normal range is also read as the type stores it (``log(1e-45)`` in float32).
+
+The name ``kilo`` in an expression is a count's ``k`` (``256k`` tokens → ``256*kilo``): it reads
+as 1000, or as 1024 when only that makes the statement right (see :mod:`checkers.readings`).
+
 The value is recomputed from the inputs *as printed*: a lesson that rounds 0.2687 to 0.27 and
 continues with 0.27 is consistent.
 """
@@ -23,12 +34,13 @@ continues with 0.27 is consistent.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from checkers.expr import Binary, ExprError, Number, evaluate, parse, split_chain
+from checkers.expr import Binary, ExprError, Node, Number, evaluate, parse, split_chain
 from checkers.intervals import printed_interval
 from checkers.kinds.base import (
     Context,
@@ -44,13 +56,14 @@ from checkers.numbers import (
     BYTE_PREFIXES,
     NumberError,
     Printed,
-    byte_units,
     compare,
     format_like,
     number_tokens,
     parse_printed,
+    printed_tolerance,
     read_binary,
 )
+from checkers.readings import KILO, Reading, unit_readings
 
 __all__ = ["Input", "chain_step_corrections", "check"]
 
@@ -67,6 +80,13 @@ class Input(KindInput):
     prefixes: Literal["decimal", "binary", "either"] = "decimal"
     """How KB/MB/GB/TB read: SI powers of 1000 (default), powers of 1024, or ``either`` when
     the lesson's own usage allows both (the verdict then says which reading matched)."""
+    carried: tuple[str, ...] = ()
+    """Literals of the expression (as written, without sign) that the lesson printed before as
+    the rounded result of another statement (``cos(4) = -0.654``, then ``-0.654 * 4``): each
+    may stand for the unrounded value, anywhere its digits round from."""
+    stored_as: tuple[Literal["fp32", "fp16", "bf16"], ...] = ()
+    """Floating-point types the lesson computes in: a literal outside a type's normal range is
+    also read as that type stores it (``log(1e-45)`` in float32)."""
 
     @field_validator("where")
     @classmethod
@@ -84,28 +104,78 @@ class Input(KindInput):
         return chain_step_corrections(self.expression, {**known, **variables})
 
 
-def _variables(fields: Input, context: Context, reading: str) -> dict[str, float]:
-    values = byte_units(reading)
+_KILO_NAME = re.compile(rf"(?<![A-Za-z0-9_]){KILO}(?![A-Za-z0-9_])")
+
+
+def _variables(fields: Input, context: Context, reading: Reading) -> dict[str, float]:
+    values = reading.units()
     values.update({name: printed.value for name, printed in fields.where.items()})
     values.update(context.variables)
     return values
 
 
 def check(fields: Input, context: Context) -> Outcome:
-    """Recompute the expression from its printed inputs and compare with ``claimed``."""
-    outcome = _check_reading(fields, context, "decimal")
-    if fields.prefixes == "binary":
-        return _check_reading(fields, context, "binary")
-    if fields.prefixes == "decimal" or outcome.ok or not _has_byte_prefix(fields):
-        return outcome
-    binary = _check_reading(fields, context, "binary")
-    if not binary.ok:
-        return outcome
-    return dataclasses.replace(
-        binary,
-        message=f"{binary.message}, reading KB/MB/GB as powers of 1024 as the lesson does "
-        f"(in decimal units it is {outcome.expected.split(' → ')[-1]})",
-        tolerance=f"{binary.tolerance}; byte prefixes read as binary",
+    """Recompute the expression from its printed inputs and compare with ``claimed``, under
+    each reading of its units (:func:`checkers.readings.unit_readings`) until one holds."""
+    uses_kilo = _KILO_NAME.search(fields.expression) is not None and (
+        KILO not in fields.where and KILO not in context.variables
+    )
+    readings = unit_readings(
+        fields.prefixes,
+        uses_bytes=_has_byte_prefix(fields),
+        uses_kilo=uses_kilo,
+        stored_as=fields.stored_as,
+    )
+    plain = _check_reading(fields, context, readings[0])
+    if plain.ok or (len(readings) == 1 and not fields.carried):
+        return plain
+    tree = parse(split_chain(fields.expression)[0][1])
+    for reading in readings[1:]:
+        outcome = _check_reading(fields, context, reading)
+        if outcome.ok:
+            baseline = (
+                "as printed"
+                if reading.differs_only_in_storage(readings[0])
+                else f"with {readings[0].describe()}"
+            )
+            return dataclasses.replace(
+                outcome,
+                message=f"{outcome.message}, reading {reading.describe(tree)} "
+                f"({baseline} it is {plain.expected.split(' → ')[-1]})",
+                tolerance=f"{outcome.tolerance}; {reading.describe()}",
+            )
+    carried = _carried_unrounded(fields, context, tree, readings[0])
+    if carried is not None:
+        return dataclasses.replace(
+            plain, verdict="pass", message=carried, corrections=(), details=()
+        )
+    if len(readings) == 1:
+        return plain
+    tried = "; ".join(r.describe(tree) for r in readings[1:])
+    return dataclasses.replace(plain, message=f"{plain.message} (nor with {tried})")
+
+
+def _carried_unrounded(fields: Input, context: Context, tree: Node, reading: Reading) -> str | None:
+    """Why the claim holds once its carried literals stand for their unrounded values, or
+    None. ``-0.654 * 4 = -2.615``: −0.654 printed from cos(4) = −0.65364, whose product with
+    4 is −2.6146; any value −0.654 rounds from gives [−2.618, −2.614]."""
+    if not fields.carried or isinstance(fields.claimed, tuple):
+        return None
+    carried = frozenset(fields.carried)
+    try:
+        low, high = printed_interval(tree, _variables(fields, context, reading), only=carried)
+    except (ExprError, ArithmeticError, ValueError):
+        return None
+    tolerance = context.tolerance or printed_tolerance(fields.claimed)
+    limit = max(tolerance.absolute, tolerance.relative * abs(fields.claimed.value))
+    if not (low - limit <= fields.claimed.value <= high + limit):
+        return None
+    literals = ", ".join(sorted(carried))
+    what = " ".join(split_chain(fields.expression)[0][1].split())
+    return (
+        f"{what} = {fields.claimed.text} holds with {literals} carried unrounded: the lesson "
+        f"printed {literals} as a rounded result earlier, and from any value its digits round "
+        f"from, {what} lies in [{low:.6g}, {high:.6g}] ({tolerance.reason})"
     )
 
 
@@ -115,11 +185,11 @@ def _has_byte_prefix(fields: Input) -> bool:
     return in_claimed or any(symbol in fields.expression for symbol in BYTE_PREFIXES)
 
 
-def _check_reading(fields: Input, context: Context, reading: str) -> Outcome:
-    """The check with byte prefixes read one way (``decimal`` or ``binary``)."""
+def _check_reading(fields: Input, context: Context, reading: Reading) -> Outcome:
+    """The check with the units read one way."""
     variables = _variables(fields, context, reading)
     claimed: Printed | tuple[Printed, ...] = fields.claimed
-    if reading == "binary":
+    if reading.bytes == "binary":
         claimed = (
             tuple(read_binary(p) for p in claimed)
             if isinstance(claimed, tuple)
@@ -127,7 +197,7 @@ def _check_reading(fields: Input, context: Context, reading: str) -> Outcome:
         )
     sides = split_chain(fields.expression)
     first_text = sides[0][1]
-    value = evaluate(parse(first_text), variables)
+    value = evaluate(reading.literals(parse(first_text)), variables)
     details: list[str] = []
     last_step: tuple[str, float] | None = None
     for _relation, side, _column in sides[1:]:

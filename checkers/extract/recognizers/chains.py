@@ -16,23 +16,29 @@ an operator or a function) and another side is a printed number or vector, the c
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 from checkers.expr import (
     FUNCTIONS,
+    Binary,
+    Call,
     ExprError,
     Node,
     Number,
     Unary,
     Vector,
     evaluate,
+    evaluate_exact,
     names,
     parse,
+    split_chain,
 )
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
@@ -42,9 +48,12 @@ from checkers.numbers import (
     UNITS,
     NumberError,
     byte_units,
+    group_scientific,
     parse_printed,
     parse_printed_vector,
+    significant_digits,
 )
+from checkers.readings import KILO, changed_by_storage
 
 __all__ = ["recognize"]
 
@@ -63,20 +72,24 @@ PARSE_BUDGET = 1_000_000
 work; the longest real lesson uses 30 000). A hostile lesson of 100 000 equations drafts
 what the budget covers and no more."""
 _budget = [PARSE_BUDGET]  # what is left of it for the lesson being recognised
-_DECIMAL_BYTES = byte_units("decimal")
-_BYTE_NAMES = frozenset(_DECIMAL_BYTES)
+# Unit names a drafted expression may use, with their plainest reading (the arithmetic kind
+# tries the others: checkers.readings).
+_UNIT_VALUES = {**byte_units("decimal"), KILO: 1000.0}
+_UNIT_NAMES = frozenset(_UNIT_VALUES)
 _MULTIPLY_X = re.compile(r"(?<=\d)\s+[x×X]\s+(?=\d)")
 _NUMBER = r"(\d[\d,]*(?:\.\d+)?)"
 # A number followed by a unit becomes arithmetic: "70 亿" → (70*1e8), "320 KB" → (320*KB); the
 # byte units stay names so the arithmetic kind can read them as powers of 1000 or of 1024.
 _BYTE_UNIT = re.compile(_NUMBER + r"\s*(KiB|MiB|GiB|TiB|KB|MB|GB|TB|PB)(?![A-Za-z])")
 _BYTES_WORD = re.compile(_NUMBER + r"\s*(?:bytes?|字节)(?![A-Za-z])")
-_COUNT_WORD = re.compile(_NUMBER + r"\s*(万亿|千万|百万|亿|万|千)")
+_COUNT_WORD = re.compile(
+    _NUMBER + r"\s*(万亿|千万|百万|亿|万|千|thousand|million|billion|trillion)(?![A-Za-z])"
+)
 _BYTES_AFTER_GROUP = re.compile(r"(?<=\))\s*(?:bytes?|字节)(?![A-Za-z])")
 _FLOPS = re.compile(_NUMBER + r"\s*([GTPE]?)FLOPs?(?![A-Za-z/])")
 # Nouns that only say what a number counts: "× 1,000 tokens", "32 层 × 2".
 _COUNT_NOUN = re.compile(
-    r"(?<=[\d)万亿千kKMBT])\s*(?:tokens?|steps?|layers?|heads?|GPUs?|params|parameters|"
+    r"(?:(?<=[\d)万亿千kKMBT])|(?<=illion)|(?<=thousand))\s*(?:tokens?|steps?|layers?|heads?|GPUs?|params|parameters|"
     r"个|层|头|次|步|张卡|张)(?![A-Za-z])"
 )
 _COUNT_LETTER = re.compile(_NUMBER + r"([kKMBT])(?![A-Za-z])")
@@ -91,11 +104,15 @@ _SCALE = {
     "亿": "1e8",
     "万": "1e4",
     "千": "1e3",
-    "k": "1e3",
-    "K": "1e3",
+    "k": KILO,
+    "K": KILO,
     "M": "1e6",
     "B": "1e9",
     "T": "1e12",
+    "thousand": "1e3",
+    "million": "1e6",
+    "billion": "1e9",
+    "trillion": "1e12",
 }
 
 
@@ -116,7 +133,7 @@ _FOREIGN_IDEOGRAPH = re.compile(
 _ASCII_WORD = re.compile(
     r"(?<![A-Za-z0-9_.])(?<![^\x00-\x7f])[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])(?![^\x00-\x7f])"
 )
-_KNOWN_WORDS = FUNCTIONS | {"e", "pi", "inf"} | _BYTE_NAMES
+_KNOWN_WORDS = FUNCTIONS | {"e", "pi", "inf"} | _UNIT_NAMES
 
 
 def _has_free_word(candidate: str) -> bool:
@@ -127,7 +144,7 @@ def _as_expression(text: str) -> str:
     """Lesson notation that our grammar reads differently: ``2 x 3``, units after numbers."""
     if not any(char.isalpha() or char == "×" for char in text):
         return text  # every rewrite below needs a letter (a unit, a noun) or "×"
-    text = _MULTIPLY_X.sub(" × ", text)
+    text = group_scientific(_MULTIPLY_X.sub(" × ", text))
     text = _BYTE_UNIT.sub(r"(\1*\2)", text)
     text = _BYTES_WORD.sub(r"\1", text)
     text = _FLOPS.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2) or 'one']})", text)
@@ -183,9 +200,9 @@ def _evaluate_side(text: str) -> tuple[float | tuple[float, ...], bool] | None:
         return None
     try:
         tree = parse(candidate)
-        if names(tree) - _BYTE_NAMES:
+        if names(tree) - _UNIT_NAMES:
             return None
-        value = evaluate(tree, _DECIMAL_BYTES)
+        value = evaluate(tree, _UNIT_VALUES)
     except (ExprError, ArithmeticError, ValueError, RecursionError):
         return None
     bare = _COUNT_NOUN.sub("", text).strip()
@@ -213,18 +230,22 @@ def _is_printed(text: str) -> bool:
 
 
 def _ends(text: str) -> list[int]:
-    """Where a prefix may end: before each breaker, longest first."""
-    cuts = {len(text)} | {i for i, ch in enumerate(text) if _is_breaker(ch)}
+    """Where a prefix may end: before each breaker or ``)``, longest first (``(8 x 16 = 128)``
+    holds a whole statement)."""
+    cuts = {len(text)} | {i for i, ch in enumerate(text) if _is_breaker(ch) or ch == ")"}
     return sorted((c for c in cuts if c > 0), reverse=True)
 
 
 def _starts(text: str) -> list[int]:
-    """Where a suffix may start: after each breaker, longest first."""
-    cuts = {0} | {i + 1 for i, ch in enumerate(text) if _is_breaker(ch)}
+    """Where a suffix may start: after each breaker or ``(``, longest first."""
+    cuts = {0} | {i + 1 for i, ch in enumerate(text) if _is_breaker(ch) or ch == "("}
     return sorted(c for c in cuts if c < len(text))
 
 
 def _prefix(text: str, offset: int, relation: str) -> _Side | None:
+    """The longest evaluable start of ``text`` (the side after a relation), unless the
+    statement runs on past it (:func:`_runs_on`): then the side is not the whole statement
+    and none of its shorter starts is either."""
     # A side is at most _MAX_SIDE long (plus a full stop), so ends further out can only give
     # a side too long or, inside trailing whitespace, the same side as an earlier end; skipping
     # them keeps a megabyte of "a a a …" linear instead of quadratic.
@@ -238,12 +259,16 @@ def _prefix(text: str, offset: int, relation: str) -> _Side | None:
         stripped = piece.lstrip()
         found = _evaluable(stripped)
         if found is not None:
+            if _runs_on(text[len(piece) :]):
+                return None
             start = offset + len(piece) - len(stripped)
             return _Side(stripped, start, offset + len(piece), relation, found[0], found[1])
     return None
 
 
 def _suffix(text: str, offset: int, relation: str) -> _Side | None:
+    """The longest evaluable end of ``text`` (the side before a relation), unless the
+    statement reaches back past it (:func:`_reaches_back`)."""
     first = len(text.rstrip()) - _MAX_SIDE - 1  # earlier starts give sides too long (_prefix)
     for start in _starts(text):
         if start < first:
@@ -251,9 +276,57 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
         piece = text[start:].strip()
         found = _evaluable(piece)
         if found is not None:
+            if _reaches_back(text[:start], piece):
+                return None
             begin = offset + start + (len(text[start:]) - len(text[start:].lstrip()))
             return _Side(piece, begin, begin + len(piece), relation, found[0], found[1])
     return None
+
+
+# What lies at the edge of a side when the side is only part of the statement. An operator
+# (``2*x1 + 2 + 2``, ``A @ [1,1]``, ``240 frames × 1920``), a number cut at its separator
+# (``85,|054,464``, ``16|,384``), a name applied to a bracket (``B (768×16)``, ``f(2)``) or a
+# scale word left behind (``524 million``): the evaluable part is a fragment, and its value is
+# not what the text claims. Hyphens and dashes count only after an operand (prose uses them
+# as dashes), and a sign only after a number, a bracket or a name that is not a prose word
+# (one letter, ALL CAPS, or with a digit or underscore: ``x``, ``x1``, ``W_q``, ``KB``).
+_OPERATORS = "+−×*/÷·⋅^@=<>∗"
+_DASHES = "-–—"
+_NUMBER_END = re.compile(r"[\d)\]%∞π²³⁰¹⁴⁵⁶⁷⁸⁹]$")
+_NAME_END = re.compile(r"(?:(?<![A-Za-z])[A-Za-z]|[A-Za-z]*[_\d][A-Za-z_\d]*|[A-Z]{2,})$")
+_SCALE_WORD = re.compile(
+    r"(?i:thousand|million|billion|trillion)(?![A-Za-z])|[kKMBGT](?![A-Za-z0-9])|[千万亿]"
+)
+_RUNS_ON = re.compile(r"[−×*/÷·⋅^@∗⁰¹²³⁴⁵⁶⁷⁸⁹]|\+(?!\s*$)|[-–]\s*[\d(]|[xX]\s+[\d(]")
+
+
+def _operand_end(text: str) -> bool:
+    return bool(_NUMBER_END.search(text) or _NAME_END.search(text))
+
+
+def _reaches_back(before: str, side: str) -> bool:
+    """True when the text before a side belongs to its statement (see :data:`_OPERATORS`)."""
+    if before[-1:] in ",." and before[-2:-1].isdigit() and side[:1].isdigit():
+        return True  # 85,|054,464: the side starts inside a number
+    if before[-1:] in "([":
+        return _operand_end(before[:-1])  # f(2 + 3 …: an argument; (8 x 16 …: a group
+    rest = before.rstrip()
+    if not rest:
+        return False
+    last = rest[-1]
+    if last in _OPERATORS or (last in _DASHES and _operand_end(rest[:-1].rstrip())):
+        return True
+    if side[:1] in "+-−–([":
+        return _operand_end(rest)  # 2*x + 3 ("+ 3"), B (768×16): the side continues a term
+    return side[:1].isdigit() and last.isdigit()  # "12 34 + 5": two numbers side by side
+
+
+def _runs_on(after: str) -> bool:
+    """True when the text after a side continues its statement (see :data:`_OPERATORS`)."""
+    if after[:1] in ",." and after[1:2].isdigit():
+        return True  # 16|,384: the side ends inside a number
+    rest = after.lstrip()
+    return bool(rest) and bool(_RUNS_ON.match(rest) or _SCALE_WORD.match(rest))
 
 
 def _chains(text: str) -> Iterator[list[_Side]]:
@@ -322,6 +395,19 @@ def _claimed_text(claimed: str, value: float | tuple[float, ...]) -> str:
     return claimed.strip()[: -len(printed.unit.symbol)].rstrip()
 
 
+_EXACT = ("", "=", "＝")
+
+
+def _approximate(claimed: str) -> str:
+    """The claimed value marked as stated with ``≈`` where that changes how it reads (a whole
+    number ending in zeros, ``≈ 9800``: see :func:`checkers.numbers.significant_digits`)."""
+    marked = "≈ " + claimed
+    try:
+        return marked if significant_digits(parse_printed(marked)) is not None else claimed
+    except NumberError:
+        return claimed
+
+
 def _converts(first: str, second: str) -> bool:
     """Two printed quantities of one kind in different units (bytes, counts, FLOPs)."""
     try:
@@ -337,10 +423,24 @@ def _converts(first: str, second: str) -> bool:
     )
 
 
+def _stored_differently(expression: str, dtype: str) -> bool:
+    """True when ``dtype`` stores a literal of the expression as another number."""
+    try:
+        return changed_by_storage(parse(split_chain(expression)[0][1]), dtype)
+    except ExprError:
+        return False
+
+
 def _draft(
-    sides: list[_Side], text: str, line: int, prefixes: str, source: str, where: list[int]
+    sides: list[_Side],
+    line: int,
+    source: str,
+    where: list[int],
+    prefixes: str,
+    float_types: tuple[str, ...] = (),
 ) -> Draft | None:
-    """The claim a chain makes; ``text`` is the plain form of ``source``, ``where`` maps back."""
+    """The claim a chain makes; ``where`` maps the plain text of ``source`` back to it;
+    ``prefixes`` and ``float_types`` are the lesson's (:class:`Document`)."""
     computed = [s for s in sides if not s.printed]
     if not computed:
         # "819,200 字节约为 8.2 MB", "14 GB ≈ 13.0 GiB": a unit conversion between printed values.
@@ -366,11 +466,16 @@ def _draft(
     claimed_field: str | list[str] = _claimed_text(claimed.text, chain[0].value)
     if claimed.text.lstrip().startswith("["):
         claimed_field = [p.strip() for p in claimed.text.strip()[1:-1].split(",")]
+    elif (claimed.relation if claimed is sides[-1] else sides[1].relation) not in _EXACT:
+        claimed_field = _approximate(_claimed_text(claimed.text, chain[0].value))
     uses_function = any(ch.isalpha() for ch in expression)
     arithmetic = _as_expression(expression)
     fields: dict[str, object] = {"expression": arithmetic, "claimed": claimed_field}
     if any(symbol in arithmetic or symbol in str(claimed_field) for symbol in BYTE_PREFIXES):
         fields["prefixes"] = prefixes
+    stored_as = [t for t in float_types if _stored_differently(arithmetic, t)]
+    if stored_as:
+        fields["stored_as"] = stored_as
     return Draft(
         kind="arithmetic",
         quote=source[where[begin] : where[end - 1] + 1],
@@ -385,12 +490,68 @@ def _draft(
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every evaluable equation chain in the lesson."""
     prefixes = document.byte_prefixes
+    rounded: set[str] = set()  # results printed with decimals so far, without their sign
     _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
+        if not (_RELATION.search(source) or "\\" in source):
+            continue  # no relation, and no LaTeX that could write one (\approx)
         text, where = plain(source)
         if not _RELATION.search(text):
             continue
         for sides in _chains(text):
-            draft = _draft(sides, text, line, prefixes, source, where)
-            if draft is not None:
-                yield draft
+            draft = _draft(sides, line, source, where, prefixes, document.float_types)
+            if draft is None:
+                continue
+            carried = _carried(draft.fields["expression"], rounded)
+            if carried:
+                draft = dataclasses.replace(draft, fields={**draft.fields, "carried": carried})
+            if _rounds(draft):
+                rounded.add(str(draft.fields["claimed"]).lstrip("-−+"))
+            yield draft
+
+
+_ROUNDED_RESULT = re.compile(r"[-−+]?\d+\.\d+")
+"""A claimed value printed with decimals, which a later statement may use as rounded."""
+
+
+def _rounds(draft: Draft) -> bool:
+    """True when the draft claims a rounded result: printed with decimals, and not exactly
+    what it computes (``cos(4) = -0.654``, not ``1/2 = 0.5``)."""
+    claimed, expression = draft.fields["claimed"], draft.fields["expression"]
+    if not (isinstance(claimed, str) and _ROUNDED_RESULT.fullmatch(claimed)):
+        return False
+    printed = Fraction(claimed.replace("−", "-"))
+    try:
+        tree = parse(split_chain(str(expression))[0][1])
+        exact = evaluate_exact(tree, {name: Fraction(v) for name, v in _UNIT_VALUES.items()})
+        if exact is not None:  # rational arithmetic: 5.0 + 1.6 - 8.0 is exactly -1.4
+            return exact != printed
+        value = evaluate(tree, _UNIT_VALUES)
+    except (ExprError, ArithmeticError, ValueError):
+        return False
+    return isinstance(value, float) and abs(value - float(printed)) > 1e-12 * abs(value)
+
+
+def _carried(expression: object, rounded: set[str]) -> list[str]:
+    """The literals of ``expression`` that an earlier chain of the lesson printed as its
+    (rounded) result, so that the arithmetic kind may carry them unrounded."""
+    if not rounded or not isinstance(expression, str):
+        return []
+    try:
+        tree = parse(split_chain(expression)[0][1])
+    except ExprError:
+        return []
+    found: list[str] = []
+    stack: list[Node] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Number):
+            if node.text in rounded and node.text not in found:
+                found.append(node.text)
+        elif isinstance(node, Binary):
+            stack += (node.right, node.left)
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Call):
+            stack += reversed(node.args)
+    return sorted(found)

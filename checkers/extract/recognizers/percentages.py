@@ -11,7 +11,16 @@ Recognises, within one sentence:
   ``快 3 倍``): the larger count over the smaller.
 
 Sentences with more or fewer than two such counts are left alone: which two a percentage
-compares would be a guess.
+compares would be a guess. The relation must be stated, in one clause of one sentence:
+
+* the percentage or ratio follows the second count with no other number between them, and a
+  word of change (``saving``, ``省``, ``faster``…) stands in that stretch or right after it;
+  a ratio's word must fit the counts (``faster`` compares times, not sizes);
+* it is one value, not a bound (``less than 1%``, ``超过 50%``) or a range (``60-80%``), and
+  not itself the start of another change (``… from 18% to 6%``);
+* the counts are quantities: not years (``from 2010 to 2018``), not percentages themselves
+  (``from 12% to 4.5%`` changes by 62.5% relative or by 7.5 points; which one a percentage
+  after it means is a guess).
 """
 
 from __future__ import annotations
@@ -26,7 +35,12 @@ __all__ = ["recognize"]
 
 NAME = "percentages"
 
-_SENTENCE = re.compile(r"[^。！？!?\n]+(?:[。！？!?]|$)")
+# A sentence ends at 。！？!? or at a full stop followed by a space and a capital ("… to 4.5%.
+# Fine-tuning …"), never at a decimal point or after i.e., e.g., vs. or etc.
+_SENTENCE = re.compile(
+    r"(?:[^。！？!?.\n]|\.(?:(?<=i\.e\.)|(?<=e\.g\.)|(?<=vs\.)|(?<=etc\.)|(?!\s+[A-Z])))+"
+    r"(?:[。！？!?.]|$)"
+)
 _COUNT = re.compile(
     r"(?<![\d.,^/])(\d[\d,]*(?:\.\d+)?)\s*"
     r"(次|步|个|秒|毫秒|天|小时|分钟|倍数|steps?|times|tokens?|passes|calls|ms|seconds?|s|hours?|minutes?|GB|MB|KB|GiB|MiB)"
@@ -59,23 +73,76 @@ _QUADRATIC = re.compile(
 _UP = re.compile(
     r"提升|增加|增长|提高|加快|increase|more|faster|growth|gain|speed-?up|multipl|grows?"
 )
+_CHANGE = re.compile(_DOWN.pattern + "|" + _UP.pattern + r"|smaller|larger|bigger|slower|快|慢")
+
+
+def _fits(unit: str, rest: str, ratio: re.Match[str]) -> bool:
+    """A speed ratio (``2× faster``) compares times; any other ratio compares the counts."""
+    words = rest[: ratio.start()] + " ".join(rest[ratio.end() :].split()[:_AFTER_WORDS])
+    return (unit.strip() in _TIME_UNITS) == bool(_SPEED.search(words)) or not unit.strip()
+
+
+_BOUND = re.compile(
+    r"(?:less|more|fewer|greater|higher|lower)\s+than\s*$|(?:under|over|up\s+to|at\s+least|"
+    r"at\s+most|nearly|almost|below|above|beyond|within)\s*$|[<>≤≥＜＞]\s*$|"
+    r"(?:不到|超过|至少|最多|高达|低于|高于|以上|以下|近)\s*$",
+    re.IGNORECASE,
+)
+_RANGE_BEFORE = re.compile(r"\d\s*(?:[-–—~～]|to)\s*$")
+_RANGE_AFTER = re.compile(r"^\s*%?\s*(?:[-–—~～]|to)\s*\d")
+_CHANGE_START = re.compile(r"(?:from|从|由)\s*$", re.IGNORECASE)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_AFTER_WORDS = 3  # words after the value that may still name the change ("75% fewer steps")
+_TIME_UNITS = {"秒", "毫秒", "天", "小时", "分钟", "ms", "s", "second", "seconds", "hour", "hours"}
+_TIME_UNITS |= {"minute", "minutes"}
+_SPEED = re.compile(r"faster|slower|speed|latency|快|慢|延迟|耗时", re.IGNORECASE)
 
 
 def _number(text: str) -> float:
     return float(text.replace(",", ""))
 
 
-def _draft(sentence: str, line: int, first: str, second: str, rest: str) -> Draft | None:
+def _single_value(text: str, match: re.Match[str]) -> bool:
+    """A percentage or ratio that states one value: not a bound, a range or a new change."""
+    before, after = text[: match.start()], text[match.end() :]
+    return not (
+        _BOUND.search(before)
+        or _RANGE_BEFORE.search(before)
+        or _RANGE_AFTER.match(after)
+        or _CHANGE_START.search(before)
+    )
+
+
+def _quantity(text: str, unit: str) -> bool:
+    """A count the text compares: not a year, not a percentage of its own."""
+    return unit.strip() != "%" and not (_YEAR.fullmatch(text) and not unit.strip())
+
+
+def _stated(rest: str, value: re.Match[str], words: re.Pattern[str]) -> bool:
+    """The change is stated with the value: no other number between the second count and it,
+    and a word of change in that stretch or among the few words after it."""
+    between = rest[: value.start()]
+    after = " ".join(rest[value.end() :].split()[:_AFTER_WORDS])
+    return not re.search(r"\d", between) and bool(words.search(between) or words.search(after))
+
+
+def _draft(
+    sentence: str, line: int, first: str, second: str, rest: str, unit: str = ""
+) -> Draft | None:
     a, b = _number(first), _number(second)
     if a <= 0 or b <= 0 or a == b:
         return None
     percent = _PERCENT.search(rest)
     ratio = _RATIO.search(rest)
-    if percent is not None and _DOWN.search(sentence) and b < a:
+    if percent is not None and not _single_value(rest, percent):
+        percent = None
+    if ratio is not None and not _single_value(rest, ratio):
+        ratio = None
+    if percent is not None and b < a and _stated(rest, percent, _DOWN):
         expression, claimed, end = f"1 − {second}/{first}", percent.group(0), percent.end()
-    elif percent is not None and _UP.search(sentence) and b > a:
+    elif percent is not None and b > a and _stated(rest, percent, _UP):
         expression, claimed, end = f"{second}/{first} − 1", percent.group(0), percent.end()
-    elif ratio is not None and (_DOWN.search(sentence) or _UP.search(sentence)):
+    elif ratio is not None and _stated(rest, ratio, _CHANGE) and _fits(unit, rest, ratio):
         big, small = (first, second) if a > b else (second, first)
         # Attention's cost grows with the square of the length: "from 1,024 to 8,192 tokens
         # multiplies the attention cost by 64×".
@@ -96,6 +163,39 @@ def _draft(sentence: str, line: int, first: str, second: str, rest: str) -> Draf
     )
 
 
+_RELATIVE = re.compile(
+    r"(?:relative(?:ly)?\s+(?:increase|decrease|gain|drop|reduction|improvement|change)?|"
+    r"相对(?:提升|提高|增长|增加|下降|降低|减少)?)\s*(?:了|为|是|of|by)?\s*"
+    r"(?<!\d)(\d+(?:\.\d+)?)\s*%",
+    re.IGNORECASE,
+)
+
+
+def _relative_change(sentence: str, line: int, span: re.Match[str]) -> Draft | None:
+    """``准确率从 80% 提升到 84%，相对提升为 5%``: a change between two percentages is a
+    relative change only where the text says so (otherwise it may be in points)."""
+    relative = _RELATIVE.search(sentence, span.end())
+    first, second = span.group(1), span.group(3)
+    if relative is None or _YEAR.fullmatch(first) or _number(first) <= 0:
+        return None
+    if _number(second) == _number(first):
+        return None
+    claimed = relative.group(1) + "%"
+    if _number(second) < _number(first):
+        expression = f"1 − {second}/{first}"
+    else:
+        expression = f"{second}/{first} − 1"
+    return Draft(
+        kind="arithmetic",
+        quote=sentence[span.start() : relative.end()].strip(),
+        line=line,
+        fields={"expression": expression, "claimed": claimed},
+        confidence=0.7,
+        recognizer=NAME,
+        slug=expression,
+    )
+
+
 def _share(sentence: str, line: int) -> Draft | None:
     """``36 of 64 entries are kept, leaving 28 masked, i.e. 35% of the matrix``: a percentage
     of the whole named by "of N", for the count nearest before it."""
@@ -103,15 +203,15 @@ def _share(sentence: str, line: int) -> Draft | None:
     percent = _PERCENT.search(sentence, whole.end()) if whole else None
     if whole is None or percent is None or len(_SHARE_OF.findall(sentence)) != 1:
         return None
+    if not _single_value(sentence, percent):
+        return None  # "161 of 500 tasks …, scores of 23–59%": a range is no share
     total = whole.group(2)
-    before = [
-        m.group(0)
-        for m in _ANY_NUMBER.finditer(sentence, whole.start(), percent.start())
-        if m.group(0) != total and m.start() != whole.start(2)
-    ]
-    if not before or _number(before[-1]) > _number(total) or _number(total) == 0:
+    between = list(_ANY_NUMBER.finditer(sentence, whole.end(), percent.start()))
+    if len(between) > 1 or any(_RANGE_AFTER.match(sentence, m.end()) for m in between):
+        return None  # which of several numbers the percentage divides would be a guess
+    part = between[0].group(0) if between else whole.group(1)
+    if _number(part) > _number(total) or _number(total) == 0:
         return None
-    part = before[-1]
     return Draft(
         kind="arithmetic",
         quote=sentence[whole.start() : percent.end()].strip(),
@@ -162,9 +262,15 @@ def recognize(document: Document) -> Iterator[Draft]:
                 continue
             span = _FROM_TO.search(sentence)
             if span is not None:
-                draft = _draft(
-                    sentence, number, span.group(1), span.group(3), sentence[span.end() :]
-                )
+                rest = sentence[span.end() :]
+                unit = span.group(2) or ""
+                if not (
+                    _quantity(span.group(1), unit)
+                    and _quantity(span.group(3), "%" if rest.lstrip()[:1] == "%" else unit)
+                ):
+                    draft = _relative_change(sentence, number, span)
+                else:
+                    draft = _draft(sentence, number, span.group(1), span.group(3), rest, unit)
             else:
                 by_unit: dict[str, list[re.Match[str]]] = {}
                 for count in _COUNT.finditer(sentence):
@@ -179,6 +285,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     counts[0].group(1),
                     counts[1].group(1),
                     sentence[counts[1].end() :],
+                    counts[0].group(2),
                 )
             if draft is not None:
                 yield draft

@@ -11,6 +11,11 @@ Recognises:
 * a score matrix printed in a text block with row and column labels and ``−∞`` in masked cells,
   followed by weight rows ``位置2: [0.25, 0.38, 0.37, 0]`` → a ``masked_softmax`` claim per row,
   against the lesson's own masked scores (a fully masked row printed with numbers is wrong).
+
+A list is a probability row only with evidence: a softmax, attention or probability word in its
+line or the lines just above it (or scores beside it, joined by ``softmax``), and at least one
+entry strictly between 0 and 1. Code identifiers (``or_gate.weights = [1.0, 1.0]``,
+``attn_weights[0, 0]``, an index right after a name), one-hot and all-zero lists are no rows.
 """
 
 from __future__ import annotations
@@ -29,10 +34,16 @@ NAME = "softmax_rows"
 _NUMBER = r"[-−]?\d+(?:\.\d+)?"
 _VECTOR = re.compile(r"\[\s*(" + _NUMBER + r"(?:\s*,\s*" + _NUMBER + r")+)\s*\]")
 _JOIN = re.compile(r"softmax|→|->|⟶|得到|变成|gives|becomes", re.IGNORECASE)
+# The word must stand alone (not ``attn_weights``, ``gate.weights``) and be apart from the
+# bracket (``weights[0, 0]`` is an index).
 _WEIGHT_WORD = re.compile(
-    r"(权重|概率|分布|注意力|weights?|probabilit(?:y|ies)|distribution)\s*(?:为|是|=|:|：)?\s*$",
+    r"(?:(?:权重|概率|分布|注意力)\s*(?:为|是|=|:|：)?\s*|"
+    r"(?<![\w.])(?:weights?|probabilit(?:y|ies)|distribution)(?:\s*(?:=|:)\s*|\s+))$",
     re.IGNORECASE,
 )
+_EVIDENCE = re.compile(r"softmax|attention|probabilit|注意力|概率", re.IGNORECASE)
+_CONTEXT_LINES = 3
+"""Lines above a row (in its block) that may carry its softmax or attention word."""
 _CELL = re.compile(r"^(?:" + _NUMBER + r"|[-−]∞|-inf)$")
 _WEIGHT_HEADER = re.compile(r"softmax|weights?|probabilit|权重|概率|分布", re.IGNORECASE)
 _ROW_CLAIM = re.compile(r"^\s*(\S+?)\s*[:：]\s*(\[[^\]]*\])")
@@ -47,8 +58,18 @@ def _values(match: re.Match[str]) -> list[str]:
     return [v.strip() for v in match.group(1).split(",")]
 
 
-def _line_drafts(text: str, line: int) -> Iterator[Draft]:
+def _is_row(weights: list[str]) -> bool:
+    """Entries a probability row can print: all in [0, 1], at least one strictly between
+    (a list of 0s and 1s is a mask, a one-hot vector or an index)."""
+    values = [float(w.replace("−", "-")) for w in weights]
+    return all(0 <= v <= 1 for v in values) and any(0 < v < 1 for v in values)
+
+
+def _line_drafts(text: str, line: int, context: str = "") -> Iterator[Draft]:
+    """Drafts for one line; ``context`` is the text of the lines just above it."""
     vectors = list(_VECTOR.finditer(text))
+    if not vectors or not _EVIDENCE.search(context + " " + text):
+        return
     used: set[int] = set()
     for first, second in itertools.pairwise(vectors):
         between = text[first.end() : second.start()]
@@ -57,7 +78,7 @@ def _line_drafts(text: str, line: int) -> Iterator[Draft]:
             continue
         if _is_argument(text, second) or _is_argument(text, first):
             continue  # softmax([…]) = […] is an equation chain's business
-        if not all(0 <= float(w.replace("−", "-")) <= 1 for w in weights):
+        if not _is_row(weights):
             continue
         used.update({first.start(), second.start()})
         yield Draft(
@@ -75,7 +96,7 @@ def _line_drafts(text: str, line: int) -> Iterator[Draft]:
         weights = _values(vector)
         if text[: vector.start()].rstrip().endswith("softmax("):
             continue
-        if not all(0 <= float(w.replace("−", "-")) <= 1 for w in weights):
+        if not _is_row(weights):
             continue
         yield Draft(
             kind="softmax",
@@ -147,7 +168,7 @@ def recognize(document: Document) -> Iterator[Draft]:
             if found is not None:
                 masked = found
                 continue
-        for line in block.lines:
+        for position, line in enumerate(block.lines):
             claim = _ROW_CLAIM.match(line.text) if masked is not None else None
             if masked is not None and claim is not None and claim.group(1) in masked[0]:
                 weights = [v.strip() for v in claim.group(2)[1:-1].split(",")]
@@ -163,4 +184,5 @@ def recognize(document: Document) -> Iterator[Draft]:
                         slug=f"masked-row-{index}",
                     )
                     continue
-            yield from _line_drafts(line.text, line.number)
+            above = block.lines[max(0, position - _CONTEXT_LINES) : position]
+            yield from _line_drafts(line.text, line.number, " ".join(p.text for p in above))

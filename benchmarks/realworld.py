@@ -1,0 +1,204 @@
+"""``lessoncheck scan`` on a labelled corpus of real lessons: how many failures are real, and
+how long the scan takes against markdown-it-py parsing the same files.
+
+``python benchmarks/realworld.py [PATH]`` (default ``../shared/realworld``, from the
+checkout) scans every ``*.md`` under ``PATH/files`` in this process, one lesson at a time, and
+prints:
+
+* the corpus's own figures, from its ``score.py`` run on the findings (JSON report), with
+  ``--list`` its missed lines, false alarms and unlabelled flags;
+* every failure's label: from the corpus key (``PATH/key.yaml``) or, for lines the key does not
+  label, from this project's triage in ``benchmarks/realworld_labels.yaml`` (keyed like the key:
+  lesson path relative to ``files/`` → line → ``label`` and ``what``, the recomputation), and
+  the share of labelled failures that are real mistakes;
+* the scan's wall time against parsing the same texts with markdown-it-py as
+  :mod:`checkers.extract.document` configures it, measured in the same run (``--repeats``).
+
+The corpus is for measuring: nothing here reads it to decide a verdict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+if __package__ in (None, ""):
+    sys.path.append(str(Path(__file__).resolve().parent.parent))
+
+import yaml
+
+__all__ = ["DEFAULT_CORPUS", "LABELS", "Triage", "main", "triage"]
+
+DEFAULT_CORPUS = Path("../shared/realworld")
+"""Where the labelled corpus sits, from the checkout (a git worktree one folder deeper finds it
+one level further up)."""
+LABELS = Path(__file__).resolve().parent / "realworld_labels.yaml"
+"""This project's labels for flagged lines the corpus key leaves unlabelled."""
+_REAL = "wrong"
+_FLAGGING = {"fail", "slip", "warn", "warning"}
+
+
+@dataclass(frozen=True)
+class Triage:
+    """The failures of one scan sorted by the label of the line they point at."""
+
+    real: tuple[str, ...]
+    """``path:line`` of failures on lines labelled wrong (by the key or by us)."""
+    false_alarms: tuple[str, ...]
+    """Failures on lines labelled correct."""
+    debatable: tuple[str, ...]
+    """Failures on lines labelled debatable (counted neither way)."""
+    unlabelled: tuple[str, ...]
+    """Failures nobody has triaged yet."""
+
+    @property
+    def real_share(self) -> float:
+        """Real mistakes among the failures labelled either way (1.0 when there are none)."""
+        judged = len(self.real) + len(self.false_alarms)
+        return len(self.real) / judged if judged else 1.0
+
+
+def _labels(path: Path) -> dict[tuple[str, int], str]:
+    if not path.exists():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return {
+        (lesson, int(line)): str(entry.get("label", ""))
+        for lesson, entries in data.items()
+        for line, entry in (entries or {}).items()
+    }
+
+
+def triage(report: dict[str, object], key: Path, ours: Path = LABELS) -> Triage:
+    """Sort the report's flagged lines by the corpus key, then by our own labels."""
+    labels = {**_labels(ours), **_labels(key)}  # the corpus key wins where both label a line
+    flagged: set[tuple[str, int]] = set()
+    findings = report.get("findings", [])
+    assert isinstance(findings, list)
+    for finding in findings:
+        if finding.get("verdict") in _FLAGGING and finding.get("line"):
+            flagged.add((str(finding["source"]).removeprefix("./"), int(finding["line"])))
+    sorted_lines: dict[str, list[str]] = {"wrong": [], "correct": [], "debatable": [], "": []}
+    for lesson, line in sorted(flagged):
+        label = labels.get((lesson, line), "")
+        sorted_lines.setdefault(label, []).append(f"{lesson}:{line}")
+    return Triage(
+        real=tuple(sorted_lines[_REAL]),
+        false_alarms=tuple(sorted_lines["correct"]),
+        debatable=tuple(sorted_lines["debatable"]),
+        unlabelled=tuple(sorted_lines[""]),
+    )
+
+
+def _median(run: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def _scan(files: Sequence[Path], marked_wrong: list[object] | None = None) -> list[object]:
+    from checkers.scan import scan_lesson
+
+    findings: list[object] = []
+    for path in files:
+        findings.extend(scan_lesson(path, marked_wrong=marked_wrong))  # type: ignore[arg-type]
+    return findings
+
+
+def _parse(texts: Sequence[str]) -> None:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
+    parser = (
+        MarkdownIt("commonmark", {"html": False})
+        .enable("table")
+        .use(dollarmath_plugin)
+        .use(front_matter_plugin)
+    )
+    for text in texts:
+        parser.parse(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Scan the corpus, score it, triage its failures and time the scan; print the figures."""
+    options = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    options.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
+    options.add_argument("--list", action="store_true", help="print every line behind a figure")
+    options.add_argument("--repeats", type=int, default=1, help="timed runs of each (median)")
+    options.add_argument("--json", type=Path, help="also keep the scan's JSON report here")
+    args = options.parse_args(argv)
+    corpus: Path = args.corpus.resolve()
+    if args.corpus == DEFAULT_CORPUS and not corpus.is_dir():
+        corpus = (Path("..") / DEFAULT_CORPUS).resolve()
+    root = corpus / "files"
+    if not root.is_dir():
+        print(f"{root}: no such folder (expected the corpus's files/)", file=sys.stderr)
+        return 2
+    from benchmarks.bench_check import reset_caches
+    from checkers.report import json_report
+
+    os.chdir(root)  # findings then name lessons relative to files/, as the key does
+    files = sorted(Path(".").rglob("*.md"))
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in files]
+    gc.set_threshold(10_000, 10, 10)  # as the lessoncheck command sets it for its process
+    marked_wrong: list[object] = []
+    findings = _scan(files, marked_wrong)  # warm-up, and the findings scored below
+    scan_seconds: list[float] = []
+    parse_seconds: list[float] = []
+    for _ in range(args.repeats):  # interleaved, so that load from elsewhere hits both alike
+        reset_caches()
+        scan_seconds.append(_median(lambda: _scan(files), 1))
+        parse_seconds.append(_median(lambda: _parse(texts), 1))
+    with tempfile.TemporaryDirectory() as temporary:
+        report_path = args.json.resolve() if args.json else Path(temporary) / "rw.json"
+        json_report.write(report_path, findings)  # type: ignore[arg-type]
+        command = [sys.executable, str(corpus / "score.py"), str(report_path)]
+        command += [str(corpus / "key.yaml"), *(["--list"] if args.list else [])]
+        scored = subprocess.run(command, capture_output=True, text=True, check=False)
+        report = json.loads(report_path.read_text(encoding="utf-8"))
+    print(scored.stdout.rstrip() or scored.stderr.rstrip())
+    verdicts = Counter(str(finding["verdict"]) for finding in report["findings"])
+    result = triage(report, corpus / "key.yaml")
+    if args.list:
+        key = _labels(corpus / "key.yaml")
+        for title, lines in (("false alarm", result.false_alarms), ("real", result.real)):
+            for line in lines:
+                lesson, _, number = line.rpartition(":")
+                if (lesson, int(number)) not in key:
+                    print(f"{title} (project label): {line}")
+        for line in result.unlabelled:
+            print(f"not yet triaged: {line}")
+    failing = sum(verdicts[v] for v in _FLAGGING)
+    print(
+        f"{len(files)} files, {len(report['findings'])} drafts, {failing} failures on "
+        f"{sum(map(len, (result.real, result.false_alarms, result.debatable, result.unlabelled)))}"
+        f" lines: {len(result.real)} real, {len(result.false_alarms)} false alarms, "
+        f"{len(result.debatable)} debatable, {len(result.unlabelled)} not yet triaged "
+        f"({result.real_share:.0%} of the triaged failures are real)"
+    )
+    print(f"{len(marked_wrong)} failing drafts not reported: the author marks them wrong")
+    scan, parse = statistics.median(scan_seconds), statistics.median(parse_seconds)
+    print(
+        f"scan {scan:.2f} s, markdown-it-py parse {parse:.2f} s ({scan / parse:.1f}× the parse;"
+        f" one process, medians of {args.repeats})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

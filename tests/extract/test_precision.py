@@ -1,0 +1,40 @@
+"""Drafting on real-lesson shapes: what ``scan`` fails in each snippet of
+``tests/fixtures/precision_cases.yaml`` (a quiet case and a real mistake of the same shape per
+class of false alarm)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checkers.extract import draft_claims
+from checkers.runner import Finding
+from checkers.scan import scan_lesson
+from tests.cases import load_cases
+
+
+@pytest.mark.parametrize("case", load_cases("precision_cases.yaml"))
+def test_scan_fails_only_the_real_mistakes(case: dict[str, Any], tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(case["text"] + "\n", encoding="utf-8")
+    findings = scan_lesson(lesson)
+    assert all(f.verdict in ("pass", "fail") for f in findings), [f.message for f in findings]
+    failing = [f.claimed for f in findings if f.verdict == "fail"]
+    assert failing == case["failing"], [f.message for f in findings]
+
+
+def test_a_statement_marked_wrong_reaches_the_caller_not_the_report(tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text("- Step 2: 36 / 3 = 11 ✗ (it is 12)\n- Step 3: 12 + 1 = 14\n", "utf-8")
+    marked: list[Finding] = []
+    findings = scan_lesson(lesson, marked_wrong=marked)
+    assert [(f.claimed, f.verdict) for f in marked] == [("11", "fail")]
+    assert [(f.claimed, f.verdict) for f in findings] == [("14", "fail")]
+
+
+def test_drafts_carry_the_authors_mark() -> None:
+    text = "Wrong: 2 + 2 = 5.\n\n❌ 错误计算：\n\n```\n3 × 3 = 10\n```\n\n## Next\n\n1 + 1 = 3\n"
+    marks = {d.quote: d.author_mark for d in draft_claims(text)}
+    assert marks == {"2 + 2 = 5": "Wrong", "3 × 3 = 10": "❌", "1 + 1 = 3": ""}
