@@ -88,8 +88,11 @@ def _cannot(path: Path, what: str, error: OSError) -> WriteError:
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that the file is either the old one or the complete new one.
 
-    A symbolic link at ``path`` is replaced, never written through. Raises :class:`WriteError`
-    (naming the path) when the file cannot be written."""
+    A symbolic link at ``path`` is replaced, never written through, and a folder above it that
+    links out of the project is refused (:func:`_folder_links_out`). Raises
+    :class:`WriteError` (naming the path) when the file cannot be written."""
+    if _folder_links_out(path):
+        raise WriteError(f"{path}: a folder above it is a link out of the project")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = _stage(path, text)
@@ -140,18 +143,29 @@ def write_set(directory: Path, texts: Mapping[str, str]) -> list[Path]:
     return [target for _, target in staged]
 
 
+def _folder_links_out(path: Path) -> bool:
+    """True when ``path`` is named inside the working folder but a folder above it is a
+    (committed) link that leads out of it: writing there would write outside the project. A
+    path the operator names outside the working folder is their choice."""
+    absolute = Path(os.path.abspath(path))
+    if not absolute.is_relative_to(os.path.abspath(os.getcwd())):
+        return False
+    return not Path(os.path.realpath(absolute.parent)).is_relative_to(os.path.realpath("."))
+
+
 def _report_folder(directory: Path) -> None:
     """Make ``directory`` a real folder inside the project (see :func:`write_set`)."""
     absolute = Path(os.path.abspath(directory))
     project = os.path.realpath(os.getcwd())
-    if absolute.is_relative_to(os.path.abspath(os.getcwd())):
-        if not Path(os.path.realpath(absolute.parent)).is_relative_to(project):
-            raise WriteError(f"{directory}: a folder above it is a link out of the project")
-        if absolute.is_symlink() and not Path(os.path.realpath(absolute)).is_relative_to(project):
-            try:
-                absolute.unlink()  # the link, not what it points to
-            except OSError as error:
-                raise _cannot(directory, "replace the link", error) from None
+    if _folder_links_out(absolute):
+        raise WriteError(f"{directory}: a folder above it is a link out of the project")
+    named_inside = absolute.is_relative_to(os.path.abspath(os.getcwd()))
+    leads_out = not Path(os.path.realpath(absolute)).is_relative_to(project)
+    if named_inside and absolute.is_symlink() and leads_out:
+        try:
+            absolute.unlink()  # the link, not what it points to
+        except OSError as error:
+            raise _cannot(directory, "replace the link", error) from None
     try:
         absolute.mkdir(parents=True, exist_ok=True)
     except FileExistsError:

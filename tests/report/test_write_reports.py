@@ -188,6 +188,8 @@ def test_a_committed_link_out_of_the_project_is_replaced_not_followed(
     assert sorted(p.name for p in (project / "inside").iterdir()) == sorted(REPORT_FILES)
     with pytest.raises(WriteError, match="a folder above it is a link out of the project"):
         write_reports(Path("up/reports"), FINDINGS)
+    with pytest.raises(WriteError, match="a folder above it is a link out of the project"):
+        write_atomic(Path("up/report.json"), "{}\n")  # --json, baseline -o
     assert list(outside.iterdir()) == []
 
 
