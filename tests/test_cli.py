@@ -165,3 +165,25 @@ def test_a_full_disk_keeps_the_previous_reports(
     err = capsys.readouterr().err
     assert "reports/report.json: cannot write the report (No space left on device)" in err
     assert {p.name: p.read_bytes() for p in (project / "reports").iterdir()} == before
+
+
+def test_fix_diff_keeps_crlf_line_ends_so_the_patch_applies(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``fix --diff`` prints line by line through the output rule; a CR before the line end
+    is the line end, not a control character to escape."""
+    monkeypatch.chdir(project)
+    lesson = project / "content" / "demo.md"
+    lesson.write_bytes(lesson.read_bytes().replace(b"\n", b"\r\n"))
+    capsys.readouterr()
+    main(["fix", "--diff"])
+    out, err = capsys.readouterr()
+    assert "\\r" not in out and "diff lines hold control characters" not in err
+    (project / "fix.diff").write_text(out, encoding="utf-8", newline="")
+    patched = subprocess.run(
+        ["patch", "-p1", "--binary", "-i", "fix.diff"], cwd=project, capture_output=True, text=True
+    )
+    assert patched.returncode == 0, patched.stdout + patched.stderr
+    data = lesson.read_bytes()
+    assert b"score = 0.5\xc3\x970.5 + 0.5\xc3\x970.5 = 0.50\r\n" in data
+    assert data.count(b"\n") == data.count(b"\r\n")
