@@ -319,7 +319,7 @@ def _fix(args: argparse.Namespace) -> int:
         try:
             plan.write()
         except WriteError as error:
-            print(f"lessoncheck: {error}", file=sys.stderr)
+            _say(f"lessoncheck: {error}", sys.stderr)
             return EXIT_INPUT
     else:
         escaped = _print_diff(plan.diff())
