@@ -344,11 +344,7 @@ def build_claims_file(
         )
         lesson_problem = "the claim file names no lesson"
     else:
-        resolved = (
-            (lesson_file, root)
-            if lesson_file is not None
-            else resolve_lesson(path, lesson)
-        )
+        resolved = (lesson_file, root) if lesson_file is not None else resolve_lesson(path, lesson)
         if isinstance(resolved, str):
             problems.append(Problem(path, located.position(("lesson",)), resolved))
             lesson_problem = resolved

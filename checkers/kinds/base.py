@@ -229,7 +229,9 @@ def from_comparisons(
     tolerance = "; ".join(tolerances)
     corrected = _join([c.corrected for c in comparisons], vector)
     if not failures:
-        message = f"{what} = {claimed} holds ({tolerance})"
+        # "150 + 160 ≈ 300 holds": a value printed after ≈ or ~ carries its own relation.
+        relation = " " if not vector and comparisons[0].printed.approx[:1] in _RELATIONS else " = "
+        message = f"{what}{relation}{claimed} holds ({tolerance})"
     elif vector:
         wrong = ", ".join(
             f"element {i + 1}: {c.printed.text} should be {c.corrected}"
@@ -249,6 +251,10 @@ def from_comparisons(
         details=tuple(details),
         value=value,
     )
+
+
+_RELATIONS = ("≈", "~", "∼")
+"""Approximation marks that are relations themselves (``about`` and ``约`` read after ``=``)."""
 
 
 def compare_scalar(printed: Printed, recomputed: float, context: Context, *, what: str) -> Outcome:

@@ -221,3 +221,19 @@ def test_extract_reads_every_one_character_mutation_as_check_does(
         _inserted_into(text, target.read_bytes().decode("utf-8"))
         outcomes["updated"] += 1
     assert outcomes["updated"] > outcomes["refused"] > 0
+
+
+def test_a_flow_list_of_claims_is_left_alone_with_a_reason(
+    course: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = (
+        "lesson: content/demo.md\n"
+        "claims: [{id: qk, kind: arithmetic, quote: 'Q·K = 0.6×0.4 + 0.2×0.7 = 0.38',"
+        " expression: 0.6×0.4 + 0.2×0.7, claimed: 0.38}]\n"
+    ).encode()
+    target = course / "claims" / "demo.yaml"
+    target.write_bytes(before)
+    assert main(["extract", "content/demo.md"]) == 2
+    assert target.read_bytes() == before
+    error = capsys.readouterr().err
+    assert "claims/demo.yaml" in error and "[...] list" in error and "nothing was changed" in error

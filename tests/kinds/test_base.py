@@ -49,6 +49,14 @@ def test_from_comparisons_names_the_wrong_element() -> None:
     assert outcome.corrections == (("0.6", "0.5"),)
 
 
+def test_a_value_printed_after_a_relation_mark_reads_as_written() -> None:
+    approximate = from_comparisons([compare(parse_printed("≈ 300"), 310.0)], what="150 + 160")
+    assert approximate.message.startswith("150 + 160 ≈ 300 holds (±50: 1 significant figure")
+    about = from_comparisons([compare(parse_printed("about 0.8"), 0.83)], what="0.5 + 0.33")
+    assert about.message.startswith("0.5 + 0.33 = about 0.8 holds")
+    assert from_comparisons([compare(parse_printed("≈ 300"), 360.0)], what="x").verdict == "fail"
+
+
 def test_the_declared_hooks() -> None:
     chain = arithmetic.Input.model_validate(
         {"expression": "s × 2 = 1.6", "claimed": "1.6", "where": {}}
