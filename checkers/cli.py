@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from checkers import __version__
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.files import LESSON_SUFFIXES
 from checkers.finding import Finding, summary_line
@@ -33,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="lessoncheck",
         description="Fact-check the worked numbers in course lessons.",
     )
+    parser.add_argument("--version", action="version", version=f"lessoncheck {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser("check", help="run claim files without pytest")
     check.add_argument(
@@ -106,6 +108,15 @@ def _parser() -> argparse.ArgumentParser:
         help="rewrite the lessons and update the claims' quote: and claimed: accordingly",
     )
     fix.set_defaults(write=False)
+
+    kinds = commands.add_parser("kinds", help="list the claim kinds, or describe one")
+    kinds.add_argument(
+        "name", nargs="?", help="a kind: its fields, their types, an example, what it checks"
+    )
+    schema = commands.add_parser("schema", help="write the JSON Schema of claim files")
+    schema.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write it to FILE (default: stdout)"
+    )
     return parser
 
 
@@ -382,6 +393,43 @@ def _extract(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _kinds(args: argparse.Namespace) -> int:
+    from checkers import reference
+    from checkers.registry import UnknownKind, lookup
+
+    if args.name is None:
+        summaries = reference.kind_summaries()
+        width = max(map(len, summaries))
+        for name, summary in summaries.items():
+            print(f"{name:<{width}}  {summary}")
+        print("\n`lessoncheck kinds NAME` describes one; `lessoncheck schema` writes them all.")
+        return EXIT_OK
+    try:
+        lookup(args.name)
+    except UnknownKind as error:
+        print(f"lessoncheck: {error.message}", file=sys.stderr)
+        return EXIT_INPUT
+    sys.stdout.write(reference.describe_kind(args.name))
+    return EXIT_OK
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from checkers.files import write_atomic
+    from checkers.reference import schema_text
+
+    text = schema_text()
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        write_atomic(args.output, text)
+    except OSError as error:
+        print(f"lessoncheck: cannot write {args.output}: {error.strerror}", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"wrote {args.output}")
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lessoncheck`` console script."""
     # A run allocates millions of short-lived objects and almost no cycles; at the default
@@ -404,6 +452,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _baseline(args)
         if args.command == "fix":
             return _fix(args)
+        if args.command == "kinds":
+            return _kinds(args)
+        if args.command == "schema":
+            return _schema(args)
     except KeyboardInterrupt:
         return 130
     except Exception as error:  # last resort: a bug must not look like findings (exit 1)
