@@ -3,7 +3,9 @@
 Exit codes, for CI: 0 every claim holds; 1 some claim fails or is stale; 2 usage or input error
 (a claim file or claim that could not be read; every other claim was still checked and reported).
 With ``--baseline FILE``, failures recorded in the baseline do not count (see
-:mod:`checkers.baseline`); ``fix`` rewrites lessons (see :mod:`checkers.fix`).
+:mod:`checkers.baseline`); ``fix`` rewrites lessons (see :mod:`checkers.fix`). ``fix --diff``
+(the default) exits as ``black --check`` does: 1 when it would change a file, 0 when there is
+nothing to rewrite (failures it cannot fix are for ``check`` to report), 2 on input errors.
 """
 
 from __future__ import annotations
@@ -99,7 +101,8 @@ def _parser() -> argparse.ArgumentParser:
         "--diff",
         dest="write",
         action="store_false",
-        help="print the changes as a unified diff and change nothing (the default)",
+        help="print the changes as a unified diff and change nothing (the default); "
+        "exit 1 when there is something to change, 0 when not",
     )
     mode.add_argument(
         "--write",
@@ -324,6 +327,7 @@ def _fix(args: argparse.Namespace) -> int:
 
     plan = plan_fix(list(args.claims))
     escaped = 0
+    diff = ""
     if args.write:
         from checkers.files import WriteError
 
@@ -333,7 +337,8 @@ def _fix(args: argparse.Namespace) -> int:
             print(f"lessoncheck: {error}", file=sys.stderr)
             return EXIT_INPUT
     else:
-        escaped = _print_diff(plan.diff())
+        diff = plan.diff()
+        escaped = _print_diff(diff)
     # With --diff, stdout is the patch alone (pipe it to `git apply`); the account goes to stderr.
     account = sys.stdout if args.write else sys.stderr
     for line in describe(plan, written=args.write):
@@ -344,7 +349,11 @@ def _fix(args: argparse.Namespace) -> int:
             "that patch would not apply; use `lessoncheck fix --write`",
             account,
         )
-    return exit_code(plan.after)
+    if args.write:
+        return exit_code(plan.after)
+    if any(f.verdict == "error" for f in plan.before):
+        return EXIT_INPUT
+    return EXIT_FINDINGS if diff else EXIT_OK
 
 
 def _print_diff(diff: str) -> int:
