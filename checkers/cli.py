@@ -23,6 +23,7 @@ from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.files import LESSON_SUFFIXES
 from checkers.finding import Finding, summary_line
 from checkers.parallel import map_files
+from checkers.progress import for_command
 from checkers.report.text import format_finding, inert
 from checkers.runner import run_paths
 
@@ -219,7 +220,13 @@ def _check(args: argparse.Namespace) -> int:
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
-    return _report(run_paths(list(args.claims), jobs=args.jobs), args, baseline)
+    progress = for_command(sys.stderr, args.quiet, "claim files")
+    try:
+        findings = run_paths(list(args.claims), jobs=args.jobs, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    return _report(findings, args, baseline)
 
 
 def _report(
@@ -262,11 +269,13 @@ def _write_reports(
     from checkers.files import WriteError
 
     unwritten = False
+    written: list[Path] = []
     if args.json:
         from checkers.report import json_report
 
         try:
             json_report.write(args.json, findings, extra)
+            written.append(args.json)
         except WriteError as error:
             _say(f"lessoncheck: the JSON report was not written: {error}", sys.stderr)
             unwritten = True
@@ -277,10 +286,14 @@ def _write_reports(
         # the HTML report embeds the lessons from there (not from the working folder).
         inputs = getattr(args, "claims", None) or getattr(args, "lessons", None) or [Path()]
         try:
-            write_reports(args.report_dir, findings, files.run_root(inputs), extra=extra)
+            written += write_reports(args.report_dir, findings, files.run_root(inputs), extra=extra)
         except WriteError as error:
             _say(f"lessoncheck: the reports were not written: {error}", sys.stderr)
             unwritten = True
+    if written and not args.quiet:
+        from checkers.report import written_line
+
+        _say(written_line(written))
     return unwritten
 
 
@@ -290,7 +303,13 @@ def _scan(args: argparse.Namespace) -> int:
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
-    return _report(map_files(scan_lesson, list(args.lessons), args.jobs), args, baseline)
+    progress = for_command(sys.stderr, args.quiet, "lessons")
+    try:
+        findings = map_files(scan_lesson, list(args.lessons), args.jobs, progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    return _report(findings, args, baseline)
 
 
 def _baseline(args: argparse.Namespace) -> int:

@@ -26,6 +26,7 @@ __all__ = [
     "needs_attention",
     "ordered",
     "write_reports",
+    "written_line",
 ]
 
 if TYPE_CHECKING:
@@ -66,6 +67,16 @@ def explain(finding: Finding) -> list[str]:
     if finding.fix:
         lines.append(f"fix: {finding.fix}")
     return lines
+
+
+def written_line(paths: Sequence[Path]) -> str:
+    """Where the reports went, for the terminal: ``reports written: reports/report.html
+    (open it in a browser), reports/report.md, …``; the HTML page first, as the one to open."""
+    first = sorted(paths, key=lambda path: path.suffix != ".html")
+    names = [
+        f"{path} (open it in a browser)" if path.suffix == ".html" else str(path) for path in first
+    ]
+    return f"lessoncheck: report{'s' if len(paths) != 1 else ''} written: {', '.join(names)}"
 
 
 def write_reports(
