@@ -21,6 +21,7 @@ from checkers import files
 
 __all__ = [
     "REPORT_FILES",
+    "changed_span",
     "explain",
     "location",
     "needs_attention",
@@ -54,6 +55,27 @@ def location(finding: Finding) -> tuple[str, int | None, int | None]:
     if finding.location_kind == "lesson" and finding.source:
         return finding.source, finding.line, finding.column
     return finding.claims_file or finding.source, finding.line, finding.column
+
+
+_NUMBER_CHARACTERS = frozenset("0123456789.,０１２３４５６７８９．，")
+
+
+def changed_span(before: str, after: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Where a quote and its fix differ: the span of each between their common beginning and
+    their common end, widened to whole numbers (``0.78`` → ``0.80`` is the span of ``0.78``
+    and of ``0.80``, not of ``78`` and ``80``)."""
+    shorter = min(len(before), len(after))
+    prefix = 0
+    while prefix < shorter and before[prefix] == after[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < shorter - prefix and before[-1 - suffix] == after[-1 - suffix]:
+        suffix += 1
+    while prefix > 0 and before[prefix - 1] in _NUMBER_CHARACTERS:
+        prefix -= 1
+    while suffix > 0 and before[len(before) - suffix] in _NUMBER_CHARACTERS:
+        suffix -= 1
+    return (prefix, len(before) - suffix), (prefix, len(after) - suffix)
 
 
 def explain(finding: Finding) -> list[str]:

@@ -14,10 +14,10 @@ from urllib.parse import quote as url_quote
 
 from checkers.files import write_atomic
 from checkers.finding import Finding, summarize
-from checkers.report import location, needs_attention, ordered
+from checkers.report import changed_span, location, needs_attention, ordered
 from checkers.report.text import inert
 
-__all__ = ["MAX_ROWS", "changed_span", "escape", "link", "render", "shorten_cell", "write"]
+__all__ = ["MAX_ROWS", "escape", "link", "render", "shorten_cell", "write"]
 
 MAX_ROWS = 100
 """Rows shown per table; GitHub refuses comments over 65,536 characters."""
@@ -122,19 +122,6 @@ def shorten_cell(text: str, width: int, keep: tuple[int, int] | None = None) -> 
     return ("…" if start else "") + head + "…"
 
 
-def changed_span(before: str, after: str) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Where two one-line texts differ (a quote and its fix, flattened): the differing span of
-    each, between their common beginning and their common end."""
-    a, b = " ".join(before.split()), " ".join(after.split())
-    prefix = 0
-    while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < min(len(a), len(b)) - prefix and a[-1 - suffix] == b[-1 - suffix]:
-        suffix += 1
-    return (prefix, len(a) - suffix), (prefix, len(b) - suffix)
-
-
 def _cell(text: str | None, width: int = QUOTE_WIDTH, keep: tuple[int, int] | None = None) -> str:
     return escape(shorten_cell(text, width, keep)) if text else "—"
 
@@ -156,7 +143,9 @@ def _problem_table(problems: list[Finding], base: str) -> list[str]:
         where = f"{link(finding, base)}<br>{escape(finding.id)}"
         # A fix is the whole answer for a wrong number; otherwise say what is wrong.
         # Quote and fix show the same stretch of the line: the one the fix changes.
-        in_quote, in_fix = changed_span(finding.quote, finding.fix or finding.quote)
+        in_quote, in_fix = changed_span(
+            " ".join(finding.quote.split()), " ".join((finding.fix or finding.quote).split())
+        )
         remedy = (
             _cell(finding.fix, keep=in_fix) if finding.fix else f"*{_cell(finding.message, 200)}*"
         )

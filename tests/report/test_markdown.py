@@ -119,12 +119,6 @@ def test_long_quote_and_fix_cells_show_the_changed_number() -> None:
     assert row[0].count("…") == 2
 
 
-def test_changed_span_is_where_quote_and_fix_differ() -> None:
-    assert markdown.changed_span("a = 0.78 / 1.41", "a = 0.80 / 1.41") == ((6, 8), (6, 8))
-    assert markdown.changed_span("x 24 y", "x 48 y") == ((2, 4), (2, 4))
-    assert markdown.changed_span("same", "same") == ((4, 4), (4, 4))
-
-
 def test_link_paths_are_url_encoded_and_can_be_absolute() -> None:
     spaced = replace(FAIL, source="content/my lesson (v2).md")
     assert markdown.link(spaced) == (
