@@ -26,14 +26,16 @@ import re
 import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
-from pydantic_core import core_schema
 
 from checkers import __version__
 from checkers.catalog import KINDS
+
+if TYPE_CHECKING:
+    from pydantic_core import core_schema
 
 __all__ = [
     "SCHEMA_DIALECT",
