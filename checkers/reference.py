@@ -92,6 +92,10 @@ def field_docs(model: type[BaseModel]) -> dict[str, str]:
     return docs
 
 
+_TEXT_TYPES = ["string", "number"]
+"""The JSON types of a text field of a claim (in this order; a printed number is the reverse)."""
+
+
 class _ClaimSchema(GenerateJsonSchema):
     """pydantic's JSON Schema, adjusted to how lessoncheck reads YAML."""
 
@@ -104,7 +108,7 @@ class _ClaimSchema(GenerateJsonSchema):
         # lessoncheck reads every plain YAML scalar as its text, so ``tokens: [the, 2]`` or
         # ``expression: 4096`` is text to it although YAML (and an editor) reads a number.
         json_schema = super().str_schema(schema)
-        json_schema["type"] = ["string", "number"]
+        json_schema["type"] = list(_TEXT_TYPES)
         return json_schema
 
     def bool_schema(self, schema: core_schema.BoolSchema) -> JsonSchemaValue:
@@ -231,6 +235,10 @@ def _as_claim(kind: str, body: str, number: int) -> str:
     return "\n".join(("- " if i == 0 else "  ") + line for i, line in enumerate(item))
 
 
+def _grouped(text: str) -> str:
+    return f"({text})" if " or " in text else text
+
+
 def _type_text(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
     """A field's type in words, from its JSON Schema."""
     if "$ref" in schema:
@@ -247,18 +255,22 @@ def _type_text(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
         return json.dumps(schema["const"], ensure_ascii=False)
     kind = schema.get("type")
     if kind == "array":
-        return "list of " + _type_text(schema.get("items", {}), defs)
+        return "list of " + _grouped(_type_text(schema.get("items", {}), defs))
     if kind == "object":
         values = schema.get("additionalProperties")
-        return "mapping" + (f" to {_type_text(values, defs)}" if isinstance(values, dict) else "")
+        if not isinstance(values, dict):
+            return "mapping"
+        return "mapping to " + _grouped(_type_text(values, defs))
     words = {
         "string": "text",
         "number": "number",
         "integer": "whole number",
         "boolean": "true or false",
     }
+    if kind == _TEXT_TYPES:  # a text field (see _ClaimSchema.str_schema)
+        return "text"
     if isinstance(kind, list):
-        return "text" if "string" in kind else " or ".join(words.get(k, str(k)) for k in kind)
+        return " or ".join(words.get(str(k), str(k)) for k in kind)
     return words.get(str(kind), "any value")
 
 
