@@ -3,7 +3,9 @@
 Exit codes, for CI: 0 every claim holds; 1 some claim fails or is stale; 2 usage or input error
 (a claim file or claim that could not be read; every other claim was still checked and reported).
 With ``--baseline FILE``, failures recorded in the baseline do not count (see
-:mod:`checkers.baseline`); ``fix`` rewrites lessons (see :mod:`checkers.fix`).
+:mod:`checkers.baseline`); ``fix`` rewrites lessons (see :mod:`checkers.fix`). ``fix --diff``
+(the default) exits as ``black --check`` does: 1 when it would change a file, 0 when there is
+nothing to rewrite (failures it cannot fix are for ``check`` to report), 2 on input errors.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from checkers import __version__
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.files import LESSON_SUFFIXES
 from checkers.finding import Finding, summary_line
 from checkers.parallel import map_files
+from checkers.progress import for_command
 from checkers.report.text import format_finding, inert
 from checkers.runner import run_paths
 
@@ -33,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="lessoncheck",
         description="Fact-check the worked numbers in course lessons.",
     )
+    parser.add_argument("--version", action="version", version=f"lessoncheck {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser("check", help="run claim files without pytest")
     check.add_argument(
@@ -97,7 +102,8 @@ def _parser() -> argparse.ArgumentParser:
         "--diff",
         dest="write",
         action="store_false",
-        help="print the changes as a unified diff and change nothing (the default)",
+        help="print the changes as a unified diff and change nothing (the default); "
+        "exit 1 when there is something to change, 0 when not",
     )
     mode.add_argument(
         "--write",
@@ -106,6 +112,15 @@ def _parser() -> argparse.ArgumentParser:
         help="rewrite the lessons and update the claims' quote: and claimed: accordingly",
     )
     fix.set_defaults(write=False)
+
+    kinds = commands.add_parser("kinds", help="list the claim kinds, or describe one")
+    kinds.add_argument(
+        "name", nargs="?", help="a kind: its fields, their types, an example, what it checks"
+    )
+    schema = commands.add_parser("schema", help="write the JSON Schema of claim files")
+    schema.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write it to FILE (default: stdout)"
+    )
     return parser
 
 
@@ -205,7 +220,13 @@ def _check(args: argparse.Namespace) -> int:
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
-    return _report(run_paths(list(args.claims), jobs=args.jobs), args, baseline)
+    progress = for_command(sys.stderr, args.quiet, "claim files")
+    try:
+        findings = run_paths(list(args.claims), jobs=args.jobs, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    return _report(findings, args, baseline)
 
 
 def _report(
@@ -248,11 +269,13 @@ def _write_reports(
     from checkers.files import WriteError
 
     unwritten = False
+    written: list[Path] = []
     if args.json:
         from checkers.report import json_report
 
         try:
             json_report.write(args.json, findings, extra)
+            written.append(args.json)
         except WriteError as error:
             _say(f"lessoncheck: the JSON report was not written: {error}", sys.stderr)
             unwritten = True
@@ -263,10 +286,14 @@ def _write_reports(
         # the HTML report embeds the lessons from there (not from the working folder).
         inputs = getattr(args, "claims", None) or getattr(args, "lessons", None) or [Path()]
         try:
-            write_reports(args.report_dir, findings, files.run_root(inputs), extra=extra)
+            written += write_reports(args.report_dir, findings, files.run_root(inputs), extra=extra)
         except WriteError as error:
             _say(f"lessoncheck: the reports were not written: {error}", sys.stderr)
             unwritten = True
+    if written and not args.quiet:
+        from checkers.report import written_line
+
+        _say(written_line(written))
     return unwritten
 
 
@@ -276,7 +303,13 @@ def _scan(args: argparse.Namespace) -> int:
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
-    return _report(map_files(scan_lesson, list(args.lessons), args.jobs), args, baseline)
+    progress = for_command(sys.stderr, args.quiet, "lessons")
+    try:
+        findings = map_files(scan_lesson, list(args.lessons), args.jobs, progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    return _report(findings, args, baseline)
 
 
 def _baseline(args: argparse.Namespace) -> int:
@@ -313,6 +346,7 @@ def _fix(args: argparse.Namespace) -> int:
 
     plan = plan_fix(list(args.claims))
     escaped = 0
+    diff = ""
     if args.write:
         from checkers.files import WriteError
 
@@ -322,7 +356,8 @@ def _fix(args: argparse.Namespace) -> int:
             _say(f"lessoncheck: {error}", sys.stderr)
             return EXIT_INPUT
     else:
-        escaped = _print_diff(plan.diff())
+        diff = plan.diff()
+        escaped = _print_diff(diff)
     # With --diff, stdout is the patch alone (pipe it to `git apply`); the account goes to stderr.
     account = sys.stdout if args.write else sys.stderr
     for line in describe(plan, written=args.write):
@@ -333,7 +368,11 @@ def _fix(args: argparse.Namespace) -> int:
             "that patch would not apply; use `lessoncheck fix --write`",
             account,
         )
-    return exit_code(plan.after)
+    if args.write:
+        return exit_code(plan.after)
+    if any(f.verdict == "error" for f in plan.before):
+        return EXIT_INPUT
+    return EXIT_FINDINGS if diff else EXIT_OK
 
 
 def _print_diff(diff: str) -> int:
@@ -382,6 +421,43 @@ def _extract(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _kinds(args: argparse.Namespace) -> int:
+    from checkers import reference
+    from checkers.registry import UnknownKind, lookup
+
+    if args.name is None:
+        summaries = reference.kind_summaries()
+        width = max(map(len, summaries))
+        for name, summary in summaries.items():
+            print(f"{name:<{width}}  {summary}")
+        print("\n`lessoncheck kinds NAME` describes one; `lessoncheck schema` writes them all.")
+        return EXIT_OK
+    try:
+        lookup(args.name)
+    except UnknownKind as error:
+        print(f"lessoncheck: {error.message}", file=sys.stderr)
+        return EXIT_INPUT
+    sys.stdout.write(reference.describe_kind(args.name))
+    return EXIT_OK
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from checkers.files import write_atomic
+    from checkers.reference import schema_text
+
+    text = schema_text()
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        write_atomic(args.output, text)
+    except OSError as error:
+        print(f"lessoncheck: cannot write {args.output}: {error.strerror}", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"wrote {args.output}")
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``lessoncheck`` console script."""
     # A run allocates millions of short-lived objects and almost no cycles; at the default
@@ -404,6 +480,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _baseline(args)
         if args.command == "fix":
             return _fix(args)
+        if args.command == "kinds":
+            return _kinds(args)
+        if args.command == "schema":
+            return _schema(args)
     except KeyboardInterrupt:
         return 130
     except Exception as error:  # last resort: a bug must not look like findings (exit 1)

@@ -13,21 +13,35 @@ from checkers.finding import Finding
 __all__ = ["PARALLEL_MIN_BYTES", "map_files"]
 
 
+Progress = Callable[[int, int], None]
+"""Told (files done, files in all) as files finish, for a progress line."""
+
+
 def map_files(
-    task: Callable[[Path], list[Finding]], files: list[Path], jobs: int = 1
+    task: Callable[[Path], list[Finding]],
+    files: list[Path],
+    jobs: int = 1,
+    progress: Progress | None = None,
 ) -> list[Finding]:
-    """``task(file)`` for every file, findings in file order.
+    """``task(file)`` for every file, findings in file order; ``progress`` is told how many
+    files are done as they finish.
 
     With ``jobs`` > 1 and files worth it together (:data:`PARALLEL_MIN_BYTES`), the files are
     handled in that many worker processes; the findings are those of a serial run, in the
     same order. ``task`` must be a module-level function (workers find it by name).
     """
+    tell = progress or _silent
     if jobs > 1 and len(files) > 1 and _bytes(files) >= PARALLEL_MIN_BYTES:
-        return _run_parallel(task, files, jobs)
+        return _run_parallel(task, files, jobs, tell)
     findings: list[Finding] = []
-    for path in files:
+    for done, path in enumerate(files, start=1):
         findings.extend(task(path))
+        tell(done, len(files))
     return findings
+
+
+def _silent(done: int, total: int) -> None:
+    del done, total
 
 
 PARALLEL_MIN_BYTES = 100_000
@@ -47,14 +61,14 @@ def _bytes(files: list[Path]) -> int:
 
 
 def _run_parallel(
-    task: Callable[[Path], list[Finding]], files: list[Path], jobs: int
+    task: Callable[[Path], list[Finding]], files: list[Path], jobs: int, tell: Progress
 ) -> list[Finding]:
     """``task`` over ``files`` in worker processes, one task per file, largest first (so no
     worker is left with a big file at the end). Files whose worker died (killed for memory,
     say) are handled again here, one by one, so the run reports every file as a serial run
     would."""
     import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
     methods = multiprocessing.get_all_start_methods()
     # fork starts a worker in milliseconds with every module already imported; elsewhere
@@ -64,18 +78,24 @@ def _run_parallel(
     order = sorted(files, key=_size, reverse=True)
     try:
         with ProcessPoolExecutor(max_workers=min(jobs, len(files)), mp_context=context) as pool:
-            futures: list[tuple[Path, Future[list[Finding]]]] = [
-                (path, pool.submit(task, path)) for path in order
-            ]
-            for path, future in futures:
+            futures: dict[Future[list[Finding]], Path] = {
+                pool.submit(task, path): path for path in order
+            }
+            for future in as_completed(futures):
                 try:
-                    results[path] = future.result()
+                    results[futures[future]] = future.result()
                 except Exception:  # a dead worker: handle that file again below
                     continue
+                tell(len(results), len(files))
     except Exception:  # the pool itself could not start (no /dev/shm, process limits)
         pass
     findings: list[Finding] = []
+    redone = len(results)
     for path in files:
         found = results.get(path)
-        findings.extend(found if found is not None else task(path))
+        if found is None:
+            found = task(path)
+            redone += 1
+            tell(redone, len(files))
+        findings.extend(found)
     return findings

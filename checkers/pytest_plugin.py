@@ -318,6 +318,8 @@ class _ReportCollector:
         self.findings: list[Finding] = []
         self.unwritten = ""
         """Why the reports could not be written, once that happened."""
+        self.written: list[Path] = []
+        """The report files written at session end, for the terminal summary."""
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
@@ -338,7 +340,9 @@ class _ReportCollector:
             try:
                 start = self.config.invocation_params.dir
                 root = run_root([start / arg.split("::")[0] for arg in self.config.args])
-                write_reports(Path(report_dir), self.findings, root, self._baseline_section())
+                self.written = write_reports(
+                    Path(report_dir), self.findings, root, self._baseline_section()
+                )
             except WriteError as error:
                 # Said in the terminal summary (after pytest's own), and the run exits 2 as
                 # the command line does: a report CI expects is missing.
@@ -359,6 +363,10 @@ class _ReportCollector:
         if self.unwritten:
             terminalreporter.write_sep("-", "lessoncheck reports", red=True)
             terminalreporter.write_line(inert(self.unwritten), red=True)
+        if self.written:
+            from checkers.report import written_line
+
+            terminalreporter.write_line(inert(written_line(self.written)))
         baseline = self.config.stash.get(_BASELINE, None)
         if baseline is None or hasattr(self.config, "workerinput"):
             return

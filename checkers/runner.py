@@ -22,7 +22,7 @@ from checkers.expr import ExprError
 from checkers.finding import FILE_LABEL, Finding, Verdict, problem_finding, relative_to_root
 from checkers.kinds.base import Outcome, error, printed_text
 from checkers.numbers import Printed, apply_corrections
-from checkers.parallel import map_files
+from checkers.parallel import Progress, map_files
 from checkers.timelimit import ClaimTimeout, time_limit
 from checkers.uses import cycle_through, cyclic, upstream_first
 
@@ -333,10 +333,10 @@ def iter_claim_files(paths: list[Path]) -> list[Path]:
     return found
 
 
-def run_paths(paths: list[Path], jobs: int = 1) -> list[Finding]:
+def run_paths(paths: list[Path], jobs: int = 1, progress: Progress | None = None) -> list[Finding]:
     """Load and run every claim file under ``paths``; findings in file order (see
-    :func:`map_files` for ``jobs``)."""
-    return map_files(_check_one_file, iter_claim_files(paths), jobs)
+    :func:`map_files` for ``jobs`` and ``progress``)."""
+    return map_files(_check_one_file, iter_claim_files(paths), jobs, progress)
 
 
 def _check_one_file(path: Path) -> list[Finding]:

@@ -149,3 +149,44 @@ def test_no_import_loop_in_the_package() -> None:
     for module in sorted(graph):
         if module not in state:
             visit(module, [])
+
+
+def _imported_distributions(folder: Path) -> set[str]:
+    """The installed distributions that the modules under ``folder`` import at run time
+    (imports under ``if TYPE_CHECKING:`` are for the type checker only)."""
+    import ast
+    from importlib.metadata import packages_distributions
+
+    providers = packages_distributions()
+    names: set[str] = set()
+    for path in folder.glob("**/*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {
+            id(node)
+            for block in ast.walk(tree)
+            if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+            for statement in block.body
+            for node in ast.walk(statement)
+        }
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module.split(".")[0])
+    third_party = names - set(sys.stdlib_module_names) - {"checkers", "__future__"}
+    return {_normalise(d) for name in third_party for d in providers.get(name, [name])}
+
+
+def _normalise(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_runtime_dependencies_are_exactly_what_the_package_imports() -> None:
+    """A dependency the package never imports is dead weight for every course that installs
+    it; an import that is not declared breaks on a clean install."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = {_normalise(re.split(r"[<>=!~\[ ;]", d)[0]) for d in project["dependencies"]}
+    assert _imported_distributions(ROOT / "checkers") == declared

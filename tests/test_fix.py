@@ -59,7 +59,7 @@ def test_diff_rewrites_the_wrong_number_and_carries_it_into_the_next_step(
 ) -> None:
     monkeypatch.chdir(project)
     before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
-    assert main(["fix"]) == 0  # --diff is the default; after the rewrite every claim holds
+    assert main(["fix"]) == 1  # --diff is the default: 1 as there is something to change
     captured = capsys.readouterr()
     assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
     diff = captured.out
@@ -107,6 +107,33 @@ def test_write_keeps_comments_and_formatting_and_the_checks_pass(
     assert main(["check", "-q"]) == 0
     assert main(["fix"]) == 0  # nothing left to do
     assert "nothing to rewrite" in capsys.readouterr().err
+
+
+def test_diff_exit_code_says_whether_there_is_something_to_change(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As ``black --check``: 1 while the diff is not empty, 0 once it is, even when a claim
+    still fails (there is nothing fix can change about it); 2 when a claim cannot be read."""
+    monkeypatch.chdir(project)
+    assert main(["fix", "--diff"]) == 1
+    assert capsys.readouterr().out.startswith("--- a/content/demo.md")
+    assert main(["fix", "--write"]) == 0
+    # A wrong statement fix has no number replacement for (the quotient is not a lone number).
+    lesson = project / "content" / "demo.md"
+    lesson.write_text(
+        lesson.read_text(encoding="utf-8").replace("512/8=64", "512/8=63"), encoding="utf-8"
+    )
+    claims = project / "claims" / "demo.yaml"
+    text = claims.read_text(encoding="utf-8").replace("512/8=64", "512/8=63")
+    claims.write_text(text.replace("statement: 512/8 = 64", "statement: 512/8 = 63"), "utf-8")
+    assert main(["check", "-q"]) == 1
+    capsys.readouterr()
+    assert main(["fix", "--diff"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "nothing to rewrite" in captured.err
+    (project / "claims" / "broken.yaml").write_text("claims: [\n", encoding="utf-8")
+    assert main(["fix", "--diff"]) == 2
 
 
 def test_only_the_occurrence_the_claim_names_is_rewritten(
@@ -221,7 +248,7 @@ def seed_fixed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, lis
         before = run_paths([Path("claims")])
         diff, account = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(diff), contextlib.redirect_stderr(account):
-            assert main(["fix", "--diff"]) == 1  # other kinds still fail (see below)
+            assert main(["fix", "--diff"]) == 1  # it changes files
         print(account.getvalue())
         apply_diff(root, diff.getvalue())
     return root, diff.getvalue(), before

@@ -86,7 +86,8 @@ def test_unknown_kind_and_missing_field_are_located(course: pytest.Pytester) -> 
 
 
 def test_report_dir_writes_the_json_contract(course: pytest.Pytester) -> None:
-    course.runpytest("claims/", "--report-dir", "out")
+    result = course.runpytest("claims/", "--report-dir", "out")
+    result.stdout.fnmatch_lines(["lessoncheck: reports written: out/report.html (open it*"])
     report = json.loads((course.path / "out" / "report.json").read_text(encoding="utf-8"))
     assert report["version"] == 1
     assert report["summary"] == {"total": 4, "pass": 3, "fail": 1, "stale": 0, "error": 0}

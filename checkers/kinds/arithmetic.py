@@ -29,6 +29,14 @@ as 1000, or as 1024 when only that makes the statement right (see :mod:`checkers
 
 The value is recomputed from the inputs *as printed*: a lesson that rounds 0.2687 to 0.27 and
 continues with 0.27 is consistent.
+
+Example::
+
+    - id: score-cat-cat
+      kind: arithmetic
+      quote: "Q_猫 · K_猫 = 0.58×0.71 + 0.74×0.52 = 0.80"
+      expression: 0.58×0.71 + 0.74×0.52
+      claimed: 0.80
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, PlainValidator
+from pydantic import BaseModel, ConfigDict, PlainValidator, WithJsonSchema
 
 from checkers.expr import FUNCTIONS
 from checkers.numbers import (
@@ -66,7 +66,18 @@ def _printed_vector(value: Any) -> tuple[Printed, ...]:
         raise ValueError(error.message) from None
 
 
-PrintedNumber = Annotated[Printed, PlainValidator(_printed)]
+PRINTED_SCALAR_SCHEMA: dict[str, Any] = {"type": ["number", "string"]}
+"""JSON Schema of one printed number in YAML: a number (``0.78``) or text (``1.5B``, ``14 GB``)."""
+PRINTED_VECTOR_SCHEMA: dict[str, Any] = {
+    "anyOf": [{"type": "array", "items": PRINTED_SCALAR_SCHEMA}, {"type": "string"}]
+}
+"""JSON Schema of a printed vector in YAML: a list (``[0.84, 0.54]``) or its text."""
+
+PrintedNumber = Annotated[
+    Printed,
+    PlainValidator(_printed),
+    WithJsonSchema({"title": "printed number", **PRINTED_SCALAR_SCHEMA}),
+]
 """A claim field holding one number as printed (its text keeps its precision)."""
 
 
@@ -79,10 +90,18 @@ def _printed_whole(value: Any) -> Printed:
     return printed
 
 
-PrintedWholeNumber = Annotated[Printed, PlainValidator(_printed_whole)]
+PrintedWholeNumber = Annotated[
+    Printed,
+    PlainValidator(_printed_whole),
+    WithJsonSchema({"title": "printed whole number", "type": ["integer", "string"]}),
+]
 """A claim field holding a positive whole number as printed (layers, heads, widths, tokens),
 possibly with a count unit (``4K`` tokens)."""
-PrintedVector = Annotated[tuple[Printed, ...], PlainValidator(_printed_vector)]
+PrintedVector = Annotated[
+    tuple[Printed, ...],
+    PlainValidator(_printed_vector),
+    WithJsonSchema({"title": "printed vector", **PRINTED_VECTOR_SCHEMA}),
+]
 """A claim field holding a vector of printed numbers, compared element by element in order."""
 
 

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PlainValidator, field_validator, model_validator
+from pydantic import Field, PlainValidator, WithJsonSchema, field_validator, model_validator
 
 from checkers.expr import ExprError, evaluate, evaluate_exact, parse
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, error
@@ -113,7 +113,24 @@ def _whole_number(value: Any) -> int:
     return int(text)
 
 
-PrintedShape = Annotated[Shape, PlainValidator(_shape)]
+PrintedShape = Annotated[
+    Shape,
+    PlainValidator(_shape),
+    WithJsonSchema(
+        {
+            "title": "matrix shape",
+            "anyOf": [
+                {"type": "string"},
+                {
+                    "type": "array",
+                    "items": {"type": ["integer", "string"]},
+                    "minItems": 2,
+                    "maxItems": 2,
+                },
+            ],
+        }
+    ),
+]
 """A claim field holding a printed matrix shape."""
 
 

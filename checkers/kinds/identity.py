@@ -6,6 +6,13 @@ YAML fields:
     An equation chain whose sides must all be *exactly* equal (rational arithmetic, no
     rounding): ``512 = 8 × 64``, ``(1+2+3+4+5) = 15``, ``4096 / 32 = 128``. Sides that are not
     rational (``√2``) are compared in floating point to 1e-12 relative, and the verdict says so.
+
+Example::
+
+    - id: head-width
+      kind: identity
+      quote: "8 个头，每个头 64 维：512 = 8 × 64"
+      statement: 512 = 8 × 64
 """
 
 from __future__ import annotations

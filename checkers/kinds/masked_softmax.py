@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
-from pydantic import Field, PlainValidator, model_validator
+from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
 
 from checkers.formulas import UndefinedError, softmax, softmax_rows
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
@@ -138,7 +138,18 @@ def _score_matrix(value: Any) -> tuple[tuple[Cell, ...], ...]:
     return tuple(rows)
 
 
-ScoreMatrix = Annotated[tuple[tuple[Cell, ...], ...], PlainValidator(_score_matrix)]
+ScoreMatrix = Annotated[
+    tuple[tuple[Cell, ...], ...],
+    PlainValidator(_score_matrix),
+    WithJsonSchema(
+        {
+            "title": "score matrix (−∞ masked, ? not given)",
+            "type": "array",
+            "minItems": 1,
+            "items": {"type": "array", "items": {"type": ["number", "string", "null"]}},
+        }
+    ),
+]
 """A score matrix whose cells may be −∞ (masked) or ``?`` (not given)."""
 
 MaskName = Literal["causal", "padding", "causal+padding", "none"]

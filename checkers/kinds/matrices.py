@@ -14,9 +14,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
-from pydantic import PlainValidator
+from pydantic import PlainValidator, WithJsonSchema
 
-from checkers.kinds.base import Context, Outcome, PrintedVector, from_comparisons
+from checkers.kinds.base import (
+    PRINTED_VECTOR_SCHEMA,
+    Context,
+    Outcome,
+    PrintedVector,
+    from_comparisons,
+)
 from checkers.numbers import Comparison, NumberError, Printed, compare, parse_printed_vector
 
 __all__ = [
@@ -65,7 +71,13 @@ def _printed_matrix(value: Any) -> Matrix:
     return tuple(rows)
 
 
-PrintedMatrix = Annotated[Matrix, PlainValidator(_printed_matrix)]
+PrintedMatrix = Annotated[
+    Matrix,
+    PlainValidator(_printed_matrix),
+    WithJsonSchema(
+        {"title": "printed matrix", "type": "array", "minItems": 1, "items": PRINTED_VECTOR_SCHEMA}
+    ),
+]
 """A claim field holding a matrix of printed numbers: a list of equally long rows."""
 
 PrintedRows = PrintedMatrix | dict[int | str, PrintedVector]

@@ -159,7 +159,9 @@ class Input(KindInput):
     def _written_as_text(cls, value: Any) -> Any:
         return _text(value)
 
-    @field_validator("table", mode="before")
+    @field_validator(
+        "table", mode="before", json_schema_input_type=dict[int, PrintedVector] | list[TableColumn]
+    )
     @classmethod
     def _table_as_columns(cls, value: Any) -> Any:
         if isinstance(value, dict):

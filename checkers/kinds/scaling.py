@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, PlainValidator, model_validator
+from pydantic import Field, PlainValidator, WithJsonSchema, model_validator
 
 from checkers.data import find_model, parse_count
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, error, from_comparisons
@@ -104,7 +104,11 @@ def _ratio_printed(value: Any) -> Printed:
     return printed
 
 
-RatioNumber = Annotated[Printed, PlainValidator(_ratio_printed)]
+RatioNumber = Annotated[
+    Printed,
+    PlainValidator(_ratio_printed),
+    WithJsonSchema({"title": "printed ratio", "type": ["number", "string"]}),
+]
 """A printed ratio, a number or a doubling phrase."""
 
 _ALIASES: dict[str, str] = {}
@@ -226,7 +230,18 @@ def _rows(value: Any) -> tuple[LawRow, ...]:
     return tuple(rows)
 
 
-Rows = Annotated[tuple[LawRow, ...], PlainValidator(_rows)]
+Rows = Annotated[
+    tuple[LawRow, ...],
+    PlainValidator(_rows),
+    WithJsonSchema(
+        {
+            "title": "table rows (column → printed value)",
+            "type": "array",
+            "items": {"type": "object"},
+        }
+    ),
+]
+"""Rows of data for a law, each a mapping of column → printed value with an optional name."""
 
 
 class Input(KindInput):

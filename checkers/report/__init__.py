@@ -21,11 +21,13 @@ from checkers import files
 
 __all__ = [
     "REPORT_FILES",
+    "changed_span",
     "explain",
     "location",
     "needs_attention",
     "ordered",
     "write_reports",
+    "written_line",
 ]
 
 if TYPE_CHECKING:
@@ -55,6 +57,27 @@ def location(finding: Finding) -> tuple[str, int | None, int | None]:
     return finding.claims_file or finding.source, finding.line, finding.column
 
 
+_NUMBER_CHARACTERS = frozenset("0123456789.,０１２３４５６７８９．，")
+
+
+def changed_span(before: str, after: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Where a quote and its fix differ: the span of each between their common beginning and
+    their common end, widened to whole numbers (``0.78`` → ``0.80`` is the span of ``0.78``
+    and of ``0.80``, not of ``78`` and ``80``)."""
+    shorter = min(len(before), len(after))
+    prefix = 0
+    while prefix < shorter and before[prefix] == after[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < shorter - prefix and before[-1 - suffix] == after[-1 - suffix]:
+        suffix += 1
+    while prefix > 0 and before[prefix - 1] in _NUMBER_CHARACTERS:
+        prefix -= 1
+    while suffix > 0 and before[len(before) - suffix] in _NUMBER_CHARACTERS:
+        suffix -= 1
+    return (prefix, len(before) - suffix), (prefix, len(after) - suffix)
+
+
 def explain(finding: Finding) -> list[str]:
     """What an author needs, one line each: the message, claimed → recomputed, the fix."""
     lines = [finding.message] if finding.message else []
@@ -66,6 +89,16 @@ def explain(finding: Finding) -> list[str]:
     if finding.fix:
         lines.append(f"fix: {finding.fix}")
     return lines
+
+
+def written_line(paths: Sequence[Path]) -> str:
+    """Where the reports went, for the terminal: ``reports written: reports/report.html
+    (open it in a browser), reports/report.md, …``; the HTML page first, as the one to open."""
+    first = sorted(paths, key=lambda path: path.suffix != ".html")
+    names = [
+        f"{path} (open it in a browser)" if path.suffix == ".html" else str(path) for path in first
+    ]
+    return f"lessoncheck: report{'s' if len(paths) != 1 else ''} written: {', '.join(names)}"
 
 
 def write_reports(

@@ -1,9 +1,12 @@
 """``report.html``: one self-contained page showing every lesson with its checked claims.
 
-Each lesson appears as its source text (line-numbered, pre-wrapped, *not* rendered as Markdown,
-so what you see is exactly what the claim quotes), with the line of every claim marked pass,
-fail, stale or error by colour *and* a text badge, and the claim's result underneath: claimed,
-recomputed, tolerance, message, fix. A "failures only" checkbox hides what passes. Everything is
+The page opens on an index of the lessons (claims per verdict, the lessons with most problems
+first, in the order the lessons follow below). Each lesson appears as its source text
+(line-numbered, pre-wrapped, *not* rendered as Markdown, so what you see is exactly what the
+claim quotes), with the line of every claim marked pass, fail, stale or error by colour *and* a
+text badge, and the claim's result underneath: claimed, recomputed, tolerance, message, fix.
+Passing claims are collapsed to their header line; the number a fix corrects is highlighted in
+the source line and in the fix. A "failures only" checkbox hides what passes. Everything is
 inline (CSS, a little JS, no fonts, images or network), so the file can be opened straight from
 disk, attached to a CI run or mailed.
 
@@ -11,9 +14,11 @@ Lesson text is untrusted: it is only ever inserted through Jinja2 autoescaping, 
 Content-Security-Policy forbids loading anything.
 
 Hooks for browser tests: ``#failure-count`` holds the number of fail + stale + error findings,
-``#filter-failures`` is the checkbox, each claim is ``.finding[data-verdict]`` (with ``data-id``
-and ``data-line``) whose ``id`` is :func:`anchor_id`, and the filter sets ``hidden`` on the
-findings it hides.
+``#filter-failures`` is the checkbox, ``#lesson-index`` the index (a ``tr[data-lesson]`` per
+lesson), each claim is ``.finding[data-verdict]`` (with ``data-id`` and ``data-line``) whose
+``id`` is :func:`anchor_id` and whose ``details`` is open unless it passes, a corrected number is
+``mark.corrected`` (in the fix) and ``mark.wrong`` (in the line), and the filter sets ``hidden``
+on the findings it hides.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import jinja2
 from checkers import __version__
 from checkers.files import MAX_LESSON_BYTES, inside, not_a_lesson, read_regular_file, write_atomic
 from checkers.finding import Finding, summarize
-from checkers.report import needs_attention, ordered
+from checkers.report import changed_span, needs_attention, ordered
 
 __all__ = ["anchor_id", "read_lessons", "render", "slug", "write"]
 
@@ -54,6 +59,36 @@ def anchor_id(finding: Finding) -> str:
     return f"claim-{slug(finding.claims_file)}-{slug(finding.id)}"
 
 
+Segment = tuple[str, bool]
+"""A piece of a line of text and whether it is highlighted (the number a fix changes)."""
+
+
+def _segments(text: str, spans: Iterable[tuple[int, int]]) -> list[Segment]:
+    """``text`` cut into pieces, the non-overlapping ``spans`` highlighted."""
+    pieces: list[Segment] = []
+    cursor = 0
+    for start, end in sorted(spans):
+        if start < cursor or end <= start:
+            continue
+        pieces.append((text[cursor:start], False))
+        pieces.append((text[start:end], True))
+        cursor = end
+    pieces.append((text[cursor:], False))
+    return [piece for piece in pieces if piece[0]]
+
+
+def _wrong_span(finding: Finding, line: str) -> tuple[int, int] | None:
+    """Where in its lesson line the number a failing claim's fix corrects is printed: found
+    only when the quote starts at the finding's column as written (else nothing is marked)."""
+    if finding.verdict == "pass" or not finding.fix or not finding.quote or not finding.column:
+        return None
+    offset = finding.column - 1
+    if not line.startswith(finding.quote, offset):
+        return None
+    (start, end), _ = changed_span(finding.quote, finding.fix)
+    return (offset + start, offset + end) if end > start else None
+
+
 @dataclass(frozen=True)
 class _FindingView:
     finding: Finding
@@ -62,6 +97,13 @@ class _FindingView:
     where: str
     upstream: tuple[tuple[str, str | None], ...]
     """(claim id, anchor of its finding if on this page) for each inherited error."""
+
+    @property
+    def fix_segments(self) -> list[Segment]:
+        """The fix, with the corrected number highlighted."""
+        fix = self.finding.fix or ""
+        _, span = changed_span(self.finding.quote, fix)
+        return _segments(fix, [span])
 
 
 @dataclass
@@ -78,6 +120,12 @@ class _LineView:
     @property
     def verdict(self) -> str:
         return max((f.finding.verdict for f in self.findings), key=_SEVERITY.__getitem__)
+
+    @property
+    def segments(self) -> list[Segment]:
+        """The line, with the numbers its failing claims' fixes correct highlighted."""
+        spans = (_wrong_span(view.finding, self.text) for view in self.findings)
+        return _segments(self.text, [span for span in spans if span is not None])
 
 
 @dataclass
@@ -182,10 +230,11 @@ def render(findings: Sequence[Finding], lessons: Mapping[str, str]) -> str:
     for finding in in_order:
         # Findings without a lesson (a claim file that did not load) group under their file.
         groups.setdefault(finding.source or finding.claims_file, []).append(finding)
-    lesson_views = [
-        _lesson_view(path, lessons.get(path), group, views)
-        for path, group in sorted(groups.items())
-    ]
+    lesson_views = sorted(
+        (_lesson_view(path, lessons.get(path), group, views) for path, group in groups.items()),
+        # The index and the page: lessons with most problems first, then by path.
+        key=lambda lesson: (-lesson.problems, lesson.path),
+    )
     counts = summarize(list(findings))
     problems = [views[id(f)] for f in needs_attention(findings)]
     template = _environment().get_template("report.html.j2")

@@ -14,16 +14,19 @@ from urllib.parse import quote as url_quote
 
 from checkers.files import write_atomic
 from checkers.finding import Finding, summarize
-from checkers.report import location, needs_attention, ordered
-from checkers.report.text import inert, shorten
+from checkers.report import changed_span, location, needs_attention, ordered
+from checkers.report.text import inert
 
-__all__ = ["MAX_ROWS", "escape", "link", "render", "write"]
+__all__ = ["MAX_ROWS", "escape", "link", "render", "shorten_cell", "write"]
 
 MAX_ROWS = 100
 """Rows shown per table; GitHub refuses comments over 65,536 characters."""
 
 QUOTE_WIDTH = 60
-"""Longest quote or fix in a cell; longer ones keep their end, where the number is."""
+"""Longest quote or fix in a cell (see :func:`shorten_cell`)."""
+
+CONTEXT = 12
+"""Characters kept before a changed number when a cell has to start after its beginning."""
 
 _INHERITS = "inherits: "
 
@@ -70,8 +73,57 @@ def link(finding: Finding, base: str = "") -> str:
     return f"[{escape(text)}]({target})"
 
 
-def _cell(text: str | None, width: int = QUOTE_WIDTH) -> str:
-    return escape(shorten(text, width)) if text else "—"
+def _joins(left: str, right: str) -> bool:
+    """Whether a cut between these two characters would split a number or a word: both are
+    digits, Latin letters or the marks inside a number (``1,600``, ``0.78``, ``d_model``)."""
+
+    def inside(char: str) -> bool:
+        return char.isdigit() or (char.isascii() and char.isalpha()) or char in "._,%．，"
+
+    return inside(left) and inside(right)
+
+
+def _boundary_before(text: str, index: int) -> int:
+    """``index`` moved left until a cut there splits no number or word (``index`` itself when
+    the word runs to the start: a cut inside it cannot be avoided)."""
+    cut = index
+    while 0 < cut < len(text) and _joins(text[cut - 1], text[cut]):
+        cut -= 1
+    return cut if cut > 0 else index
+
+
+def _boundary_after(text: str, index: int) -> int:
+    """``index`` moved right until a cut there splits no number or word."""
+    cut = index
+    while 0 < cut < len(text) and _joins(text[cut - 1], text[cut]):
+        cut += 1
+    return cut
+
+
+def shorten_cell(text: str, width: int, keep: tuple[int, int] | None = None) -> str:
+    """``text`` on one line in at most ``width`` characters: cut at the end, marked ``…``,
+    never inside a number or word. When ``keep`` (a span of the flattened text, such as the
+    corrected number) would be cut off, the cell instead starts shortly before it, marked with
+    a leading ``…``."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    start = 0
+    if keep is not None and keep[1] > width - 1:
+        start = _boundary_before(flat, max(0, keep[0] - CONTEXT))
+        if len(flat) - start + 1 <= width:  # the rest fits: show as much of it as the width allows
+            start = _boundary_after(flat, len(flat) - width + 1)
+            return "…" + flat[start:].lstrip()
+        while start < len(flat) and flat[start] == " ":
+            start += 1
+    room = width - (1 if start == 0 else 2)
+    end = _boundary_before(flat, start + room)
+    head = flat[start:end].rstrip()
+    return ("…" if start else "") + head + "…"
+
+
+def _cell(text: str | None, width: int = QUOTE_WIDTH, keep: tuple[int, int] | None = None) -> str:
+    return escape(shorten_cell(text, width, keep)) if text else "—"
 
 
 def _totals(findings: Sequence[Finding]) -> str:
@@ -90,9 +142,15 @@ def _problem_table(problems: list[Finding], base: str) -> list[str]:
     for finding in problems[:MAX_ROWS]:
         where = f"{link(finding, base)}<br>{escape(finding.id)}"
         # A fix is the whole answer for a wrong number; otherwise say what is wrong.
-        remedy = _cell(finding.fix) if finding.fix else f"*{_cell(finding.message, 200)}*"
+        # Quote and fix show the same stretch of the line: the one the fix changes.
+        in_quote, in_fix = changed_span(
+            " ".join(finding.quote.split()), " ".join((finding.fix or finding.quote).split())
+        )
+        remedy = (
+            _cell(finding.fix, keep=in_fix) if finding.fix else f"*{_cell(finding.message, 200)}*"
+        )
         lines.append(
-            f"| {_LABELS[finding.verdict]} | {where} | {_cell(finding.quote)} "
+            f"| {_LABELS[finding.verdict]} | {where} | {_cell(finding.quote, keep=in_quote)} "
             f"| {_cell(finding.claimed, 40)} | {_cell(finding.expected, 40)} | {remedy} |"
         )
     if len(problems) > MAX_ROWS:

@@ -49,6 +49,25 @@ def _kind_summary(kind: str) -> str:
     return entry.summary if entry is not None else f"A {kind} claim in a lesson does not hold."
 
 
+_FIX_ADVICE = (
+    "Each alert names the reading and tolerance used, the recomputed value and the corrected "
+    "number: correct the lesson (`lessoncheck fix` rewrites plain numbers), or correct the claim "
+    "if it misreads the lesson."
+)
+
+
+def _kind_help(kind: str) -> dict[str, str]:
+    """The rule's help: what a claim of this kind states (its catalog summary), what to do, and
+    where its fields are described."""
+    summary = _kind_summary(kind)
+    reference = f"The kind's fields and an example: `lessoncheck kinds {kind}`."
+    what = summary.removeprefix(f"Kind {kind}: ")
+    return {
+        "text": f"{summary} {_FIX_ADVICE} {reference}",
+        "markdown": f"**`{kind}`**: {what}\n\n{_FIX_ADVICE}\n\n{reference}",
+    }
+
+
 def _rules(findings: Sequence[Finding]) -> list[dict[str, Any]]:
     # Every registered kind, so rule indices do not depend on which kinds happen to fail.
     kinds = sorted(set(KINDS) | {f.kind for f in findings if f.kind})
@@ -59,10 +78,7 @@ def _rules(findings: Sequence[Finding]) -> list[dict[str, Any]]:
             "shortDescription": {"text": f"A printed {kind} value does not hold"},
             "fullDescription": {"text": _kind_summary(kind)},
             "defaultConfiguration": {"level": "error"},
-            "help": {
-                "text": "Recompute the value and correct the lesson (the result gives the fix), "
-                "or correct the claim if it misreads the lesson."
-            },
+            "help": _kind_help(kind),
         }
         for kind in kinds
     ]

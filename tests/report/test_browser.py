@@ -152,3 +152,86 @@ def test_report_in_headless_chromium(
     severe = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert severe == [], f"console errors: {severe}"
     print(f"screenshots: {top} {filtered}")
+
+
+def _per_lesson(data: dict[str, Any]) -> dict[str, dict[str, int]]:
+    counts: dict[str, dict[str, int]] = {}
+    for finding in data["findings"]:
+        lesson = counts.setdefault(finding["source"] or finding["claims_file"], {})
+        lesson[finding["verdict"]] = lesson.get(finding["verdict"], 0) + 1
+    return counts
+
+
+ROWS = """
+return Array.prototype.map.call(
+    document.querySelectorAll('#lesson-index tr[data-lesson]'),
+    function (row) {
+        return [row.dataset.lesson].concat(Array.prototype.map.call(
+            row.querySelectorAll('td'), function (td) { return td.textContent.trim(); }));
+    });
+"""
+TOP = "return document.querySelector(arguments[0]).getBoundingClientRect().top;"
+SHOWN = """
+return Array.prototype.filter.call(
+    document.querySelectorAll(arguments[0]), function (el) { return el.checkVisibility(); }
+).length;
+"""
+"""How many match and are rendered: unlike a layout box, this sees inside a closed <details>."""
+
+
+def test_report_opens_on_the_lesson_index_with_passes_collapsed(
+    browser: Any, seed_report: tuple[Path, dict[str, Any]], artifacts: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    page, data = seed_report
+    browser.get(page.as_uri())
+    # The index is on the first screen, above every lesson, failures first.
+    assert browser.execute_script(TOP, "#lesson-index") < browser.execute_script(TOP, ".lesson")
+    assert browser.find_element(By.ID, "lesson-index").is_displayed()
+    expected = _per_lesson(data)
+    rows = browser.execute_script(ROWS)
+    assert [row[0] for row in rows] == sorted(
+        expected, key=lambda s: (-sum(n for v, n in expected[s].items() if v != "pass"), s)
+    )
+    for lesson, _, fail, stale, error, passed in rows:
+        counts = expected[lesson]
+        assert [int(fail), int(stale), int(error), int(passed)] == [
+            counts.get(v, 0) for v in ("fail", "stale", "error", "pass")
+        ]
+    assert rows[0][2] != "0" and rows[-1][2:5] == ["0", "0", "0"]  # the all-pass lesson last
+
+    # Passing claims show their header line only; the others show everything.
+    summary = data["summary"]
+    problems = summary["fail"] + summary["stale"] + summary["error"]
+    assert browser.execute_script(VISIBLE, f"{PASSING} > details > summary") == summary["pass"]
+    assert browser.execute_script(SHOWN, f"{PASSING} dl") == 0
+    assert browser.execute_script(SHOWN, f"{FAILING} dl") == problems
+    card = browser.find_element(By.CSS_SELECTOR, f"{PASSING} > details > summary")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", card)
+    card.click()  # a reviewer can still open one
+    assert browser.execute_script(SHOWN, f"{PASSING} dl") == 1
+    card.click()
+
+    # The wrong number is marked in its line, the corrected one in the fix.
+    line = browser.find_element(By.CSS_SELECTOR, ".line.marked.v-fail mark.wrong")
+    block = browser.find_element(By.CSS_SELECTOR, f"{FAILING} .fix mark.corrected")
+    assert line.is_displayed() and block.is_displayed()
+    fixes = [f for f in data["findings"] if f["verdict"] != "pass" and f["fix"]]
+    assert browser.execute_script(SHOWN, "mark.corrected") == len(fixes) > 10
+    score = browser.find_element(By.ID, "claim-claims-transformer-fundamentals-yaml-score-cat-cat")
+    assert score.find_element(By.CSS_SELECTOR, ".fix mark.corrected").text == "0.80"
+    line = browser.find_element(
+        By.ID, f"lesson-content-transformer-fundamentals-md-L{score.get_attribute('data-line')}"
+    )
+    assert line.find_element(By.CSS_SELECTOR, "mark.wrong").text == "0.78"
+    browser.execute_script("window.scrollTo(0, 0);")
+    index = artifacts / "report-index.png"
+    assert browser.save_screenshot(str(index))
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'});", score)
+    browser.execute_script("window.scrollBy(0, -260);")
+    failure = artifacts / "report-failure.png"
+    assert browser.save_screenshot(str(failure))
+    severe = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert severe == [], f"console errors: {severe}"
+    print(f"screenshots: {index} {failure}")

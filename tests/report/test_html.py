@@ -296,3 +296,47 @@ def test_write_reads_lessons_relative_to_root(tmp_path: Path) -> None:
     html.write(target, FINDINGS, tmp_path)
     assert "Q我·K我 = 0.6×0.4 + 0.2×0.7 = 0.38" in target.read_text(encoding="utf-8")
     assert [p.name for p in target.parent.iterdir()] == ["report.html"]
+
+
+def test_page_opens_on_an_index_of_lessons_failures_first(page: str, dom: Node) -> None:
+    index = by_id(dom, "lesson-index")
+    assert page.index('id="lesson-index"') < page.index('class="lesson"')  # before the lessons
+    rows = [n for n in by_tag(index, "tr") if "data-lesson" in n.attrs]
+    assert [r.attrs["data-lesson"] for r in rows] == [LESSON_PATH, FILE_ERROR.claims_file]
+    cells = [[c.text for c in by_tag(row, "td")[1:]] for row in rows]
+    assert cells == [["2", "1", "1", "2"], ["0", "0", "1", "0"]]  # fail, stale, error, pass
+    assert [a.attrs["href"] for a in by_tag(rows[0], "a")] == ["#lesson-content-demo-md"]
+    # The lessons below follow the index's order.
+    sections = [n.attrs["id"] for n in by_class(dom, "lesson") if n.tag == "section"]
+    assert sections == ["lesson-content-demo-md", "lesson-claims-broken-yaml"]
+
+
+def test_lessons_with_more_problems_come_first() -> None:
+    quiet = [replace(PASS, source="content/a.md"), replace(FAIL, source="content/z.md")]
+    rows = [
+        n.attrs["data-lesson"]
+        for n in by_tag(by_id(parse(html.render(quiet, {})), "lesson-index"), "tr")
+        if "data-lesson" in n.attrs
+    ]
+    assert rows == ["content/z.md", "content/a.md"]
+
+
+def test_passing_claims_are_collapsed_and_the_others_open(dom: Node) -> None:
+    for block in by_class(dom, "finding"):
+        (card,) = by_tag(block, "details")
+        assert ("open" in card.attrs) == (block.attrs["data-verdict"] != "pass"), block.attrs
+        assert by_tag(card, "summary")[0].text.split()[0] == block.attrs["data-verdict"].upper()
+
+
+def test_the_corrected_number_is_highlighted_in_its_line_and_fix(dom: Node) -> None:
+    line5 = by_id(dom, "lesson-content-demo-md-L5")
+    assert [m.text for m in by_tag(line5, "mark")] == ["0.52"]
+    assert by_class(line5, "text")[0].text == FAIL.quote  # the line itself is unchanged
+    block = by_id(dom, "claim-claims-demo-yaml-dot-wrong")
+    (fix,) = [n for n in by_tag(block, "dd") if "fix" in n.classes]
+    assert [m.text for m in by_tag(fix, "mark")] == ["0.50"] and fix.text == FAIL.fix
+    # A quote that is not where the finding says (column 3 here) marks nothing in the line.
+    line7 = by_id(dom, "lesson-content-demo-md-L7")
+    assert by_tag(line7, "mark") == []
+    # A passing line has no mark.
+    assert by_tag(by_id(dom, "lesson-content-demo-md-L3"), "mark") == []

@@ -83,12 +83,40 @@ def test_escape() -> None:
     assert markdown.escape("back\\slash") == "back\\\\slash"
 
 
-def test_long_quotes_are_shortened_keeping_the_number() -> None:
-    long = replace(FAIL, quote="word " * 50 + "= 0.52")
-    row = _rows(markdown.render([long]))[0]
-    assert "… " in row
-    assert "= 0.52" in row
-    assert "word " * 20 not in row
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+ROW_OF_A_MODEL_TABLE = (
+    "A 7B model with 32 layers and width d 4096 keeps 2 × 32 × 4096 × 2 bytes = 524,288 bytes "
+    "of cache per token, or 1,600.5 MB for 3,200 tokens"
+)
+
+
+def test_cells_are_cut_at_the_end_and_never_inside_a_number() -> None:
+    whole = set(_NUMBER.findall(ROW_OF_A_MODEL_TABLE))
+    for width in range(8, len(ROW_OF_A_MODEL_TABLE)):
+        cell = markdown.shorten_cell(ROW_OF_A_MODEL_TABLE, width)
+        assert len(cell) <= width
+        assert cell.endswith("…") and ROW_OF_A_MODEL_TABLE.startswith(cell[:-1].rstrip())
+        assert set(_NUMBER.findall(cell)) <= whole, (width, cell)
+    assert markdown.shorten_cell(ROW_OF_A_MODEL_TABLE, 200) == ROW_OF_A_MODEL_TABLE
+    assert markdown.shorten_cell("24 × d 1600 gives 0.82B", 12) == "24 × d 1600…"
+    assert markdown.shorten_cell("24 × d 1600 gives 0.82B", 10) == "24 × d…"
+
+
+def test_long_quote_and_fix_cells_show_the_changed_number() -> None:
+    quote = "word " * 30 + "so the total is 0.52 as printed"
+    fix = quote.replace("0.52", "0.50")
+    row = _rows(markdown.render([replace(FAIL, quote=quote, fix=fix)]))[0]
+    cells = row.split(" | ")
+    quote_cell, fix_cell = cells[2], cells[-1].removesuffix(" |")
+    assert quote_cell.startswith("…") and "total is 0.52 as printed" in quote_cell
+    assert fix_cell.startswith("…") and "total is 0.50 as printed" in fix_cell
+    assert len(quote_cell) <= markdown.QUOTE_WIDTH and "word " * 20 not in row
+    # A change within the first characters: the cells keep their beginning.
+    early = "total 0.52 " + "word " * 30
+    row = _rows(markdown.render([replace(FAIL, quote=early, fix=early.replace("0.52", "0.50"))]))
+    assert "| total 0.52 word" in row[0] and "| total 0.50 word" in row[0]
+    assert row[0].count("…") == 2
 
 
 def test_link_paths_are_url_encoded_and_can_be_absolute() -> None:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from checkers.catalog import KINDS
 from checkers.finding import Finding
 from checkers.kinds import ALL_KINDS
 from checkers.report import sarif
@@ -70,6 +71,21 @@ def validate(log: dict[str, Any]) -> None:
             _check_location(related)
         fingerprints = result["partialFingerprints"]
         assert all(isinstance(v, str) for v in fingerprints.values())
+
+
+def test_each_kind_rule_has_its_own_help() -> None:
+    rules = {
+        rule["id"]: rule for rule in sarif.build(FINDINGS)["runs"][0]["tool"]["driver"]["rules"]
+    }
+    helps = []
+    for name, entry in KINDS.items():
+        rule = rules[f"lessoncheck/{name}"]
+        assert rule["fullDescription"]["text"] == entry.summary
+        assert rule["help"]["text"].startswith(entry.summary)
+        assert f"lessoncheck kinds {name}" in rule["help"]["text"]
+        assert entry.summary.removeprefix(f"Kind {name}: ") in rule["help"]["markdown"]
+        helps.append(rule["help"]["text"])
+    assert len(set(helps)) == len(KINDS)
 
 
 def _results(findings: list[Finding]) -> list[dict[str, Any]]:

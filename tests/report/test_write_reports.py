@@ -239,3 +239,13 @@ def test_concurrent_runs_never_mix_their_reports(tmp_path: Path) -> None:
     assert len(seen) > 5
     assert all(len(variants) == 1 for variants in seen), [v for v in seen if len(v) > 1][:3]
     assert not [p for p in directory.iterdir() if p.name not in REPORT_FILES]  # no temporaries
+
+
+def test_changed_span_is_where_quote_and_fix_differ_in_whole_numbers() -> None:
+    from checkers.report import changed_span
+
+    assert changed_span("a = 0.78 / 1.41", "a = 0.80 / 1.41") == ((4, 8), (4, 8))
+    assert changed_span("x 24 y", "x 48 y") == ((2, 4), (2, 4))
+    assert changed_span("d 1600 gives 0.82B", "d 1600 gives 1.5B") == ((13, 17), (13, 16))
+    assert changed_span("1,600 and 2", "1,600 and 3") == ((10, 11), (10, 11))
+    assert changed_span("same", "same") == ((4, 4), (4, 4))
