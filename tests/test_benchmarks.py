@@ -77,3 +77,26 @@ def test_the_fix_course_fails_every_claim_and_fix_rewrites_each(
     assert [f.verdict for f in plan.before] == ["fail"] * 12
     assert [f.verdict for f in plan.after] == ["pass"] * 12
     assert len(plan.rewrites) == 12
+
+
+def test_realworld_triage_takes_the_corpus_key_first_then_the_project_labels(
+    tmp_path: Path,
+) -> None:
+    from benchmarks.realworld import triage
+
+    key, ours = tmp_path / "key.yaml", tmp_path / "ours.yaml"
+    key.write_text("a.md:\n  3: {label: wrong}\n  5: {label: correct}\n", encoding="utf-8")
+    ours.write_text(
+        "a.md:\n  5: {label: wrong, what: ignored, the key labels it}\n"
+        "b.md:\n  7: {label: debatable, what: 1/3 printed 0.33}\n  9: {label: wrong}\n",
+        encoding="utf-8",
+    )
+    flagged = [("a.md", 3), ("a.md", 5), ("b.md", 7), ("b.md", 9), ("c.md", 1)]
+    report = {"findings": [{"source": s, "line": n, "verdict": "fail"} for s, n in flagged]}
+    report["findings"].append({"source": "c.md", "line": 2, "verdict": "pass"})
+    result = triage(report, key, ours)
+    assert result.real == ("a.md:3", "b.md:9")
+    assert result.false_alarms == ("a.md:5",)
+    assert result.debatable == ("b.md:7",)
+    assert result.unlabelled == ("c.md:1",)
+    assert result.real_share == 2 / 3
