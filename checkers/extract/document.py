@@ -155,10 +155,14 @@ class Document:
         at = text.find(quote) if quote else -1
         if at < 0:
             return text if len(text) <= _SHORT_LINE else quote
-        starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, at)]
-        begin = starts[-1] if starts else 0
-        end_match = _SENTENCE_END.search(text, at + len(quote))
-        return text[begin : end_match.end() if end_match else len(text)]
+        # A sentence is looked for within _SENTENCE_REACH characters of the quote: a hostile
+        # one-line lesson with thousands of drafts must not be rescanned from its start each time.
+        first = max(0, at - _SENTENCE_REACH)
+        starts = [m.end() for m in _SENTENCE_END.finditer(text, first, at)]
+        begin = starts[-1] if starts else first
+        last = min(len(text), at + len(quote) + _SENTENCE_REACH)
+        end_match = _SENTENCE_END.search(text, at + len(quote), last)
+        return text[begin : end_match.end() if end_match else last]
 
     @cached_property
     def _logical_at(self) -> dict[int, str]:
@@ -223,6 +227,7 @@ _WRONG_MARK = re.compile(
 _RIGHT_MARK = re.compile(r"[✓✔✅]|(?<![A-Za-z])correct(?![A-Za-z])|正确", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[。！？!?；;]|\.(?=\s+[A-Z])")
 _SHORT_LINE = 200  # a line this short is one statement when the quote cannot be found in it
+_SENTENCE_REACH = 300  # the longest sentence part before or after a quote an author mark is in
 _LABEL_CHARS = 80  # a label line ("❌ 错误计算：", "**The wrong way:**") is no longer than this
 _LABEL = 7  # the level of a label line: below every heading
 

@@ -104,7 +104,7 @@ def _number(text: str) -> float:
 
 def _single_value(text: str, match: re.Match[str]) -> bool:
     """A percentage or ratio that states one value: not a bound, a range or a new change."""
-    before, after = text[: match.start()], text[match.end() :]
+    before, after = text[max(0, match.start() - 40) : match.start()], text[match.end() :]
     return not (
         _BOUND.search(before)
         or _RANGE_BEFORE.search(before)
