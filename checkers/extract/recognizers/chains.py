@@ -93,6 +93,14 @@ _COUNT_NOUN = re.compile(
     r"个|层|头|次|步|张卡|张)(?![A-Za-z])"
 )
 _COUNT_LETTER = re.compile(_NUMBER + r"([kKMBT])(?![A-Za-z])")
+# What a factor counts, written between it and the next operator: a lowercase noun
+# ("240 frames × 1920") or words in brackets ("2 (bf16 bytes) * 2 (keys+values)"). A word of
+# one or two letters may be a variable (x, dk) and a bracket without a word is arithmetic, so
+# neither is a label. The label then belongs to the statement and is dropped from its sum.
+_NOUN_LABEL = re.compile(r"(?<=\d)\s+[a-z]{3,}(?=\s*[×*/+−-])")
+_BRACKET_LABEL = re.compile(
+    r"(?<=\d)\s*\((?=[^()]*[A-Za-z]{3})[^()\d]*(?:\d+[^()\d]*)*\)(?=\s*[×*/+−-])"
+)
 _SCALE = {
     "one": "1",
     "G": "1e9",
@@ -144,13 +152,14 @@ def _as_expression(text: str) -> str:
     """Lesson notation that our grammar reads differently: ``2 x 3``, units after numbers."""
     if not any(char.isalpha() or char == "×" for char in text):
         return text  # every rewrite below needs a letter (a unit, a noun) or "×"
-    text = group_scientific(_MULTIPLY_X.sub(" × ", text))
+    text = group_scientific(_MULTIPLY_X.sub(" × ", _BRACKET_LABEL.sub("", text)))
     text = _BYTE_UNIT.sub(r"(\1*\2)", text)
     text = _BYTES_WORD.sub(r"\1", text)
     text = _FLOPS.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2) or 'one']})", text)
     text = _COUNT_WORD.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
     text = _BYTES_AFTER_GROUP.sub("", text)
     text = _COUNT_NOUN.sub("", text)
+    text = _NOUN_LABEL.sub("", text)  # after the scale words and units it must not take
     return _COUNT_LETTER.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
 
 
