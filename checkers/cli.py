@@ -453,7 +453,7 @@ def _schema(args: argparse.Namespace) -> int:
     try:
         write_atomic(args.output, text)
     except OSError as error:
-        _say(f"lessoncheck: cannot write {args.output}: {error.strerror}", sys.stderr)
+        _say(f"lessoncheck: cannot write {args.output}: {error.strerror or error}", sys.stderr)
         return EXIT_INPUT
     _say(f"wrote {args.output}")
     return EXIT_OK
