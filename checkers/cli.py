@@ -429,15 +429,16 @@ def _kinds(args: argparse.Namespace) -> int:
         summaries = reference.kind_summaries()
         width = max(map(len, summaries))
         for name, summary in summaries.items():
-            print(f"{name:<{width}}  {summary}")
-        print("\n`lessoncheck kinds NAME` describes one; `lessoncheck schema` writes them all.")
+            _say(f"{name:<{width}}  {summary}")
+        _say("")
+        _say("`lessoncheck kinds NAME` describes one; `lessoncheck schema` writes them all.")
         return EXIT_OK
     try:
         lookup(args.name)
     except UnknownKind as error:
-        print(f"lessoncheck: {error.message}", file=sys.stderr)
+        _say(f"lessoncheck: {error.message}", sys.stderr)  # echoes the name typed
         return EXIT_INPUT
-    sys.stdout.write(reference.describe_kind(args.name))
+    sys.stdout.write(reference.describe_kind(args.name))  # the package's own text
     return EXIT_OK
 
 
@@ -452,9 +453,9 @@ def _schema(args: argparse.Namespace) -> int:
     try:
         write_atomic(args.output, text)
     except OSError as error:
-        print(f"lessoncheck: cannot write {args.output}: {error.strerror}", file=sys.stderr)
+        _say(f"lessoncheck: cannot write {args.output}: {error.strerror or error}", sys.stderr)
         return EXIT_INPUT
-    print(f"wrote {args.output}")
+    _say(f"wrote {args.output}")
     return EXIT_OK
 
 

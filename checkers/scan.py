@@ -16,7 +16,7 @@ from checkers.claims import build_claims_file, decode_claims, read_claims_bytes
 from checkers.extract import draft_claims, to_claim_data
 from checkers.extract.merge import BOM, MergeRefused, MergeResult, merge_claims
 from checkers.files import link_outside_working_folder, real_path, report_root, write_atomic
-from checkers.finding import Finding, relative_to_root
+from checkers.finding import Finding
 from checkers.lesson import Lesson, LessonError, load_lesson
 from checkers.runner import run_file
 
@@ -31,12 +31,22 @@ def _lesson_ref(path: Path) -> str:
         return path.as_posix()
 
 
+def _source(path: Path) -> str:
+    """The lesson as reports name it (relative to the repository, as its findings are), by its
+    own name: a link is named, not where it points (that may be a file we refuse to name)."""
+    where = real_path(path.parent) / path.name
+    try:
+        return where.relative_to(report_root(path)).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
 def _error(path: Path, message: str) -> Finding:
     return Finding(
         id="(lesson)",
         kind="",
         claims_file="",
-        source=relative_to_root(path, report_root(path)),  # as the lesson's findings name it
+        source=_source(path),
         line=None,
         quote="",
         verdict="error",

@@ -486,9 +486,11 @@ BELL_LESSON = "content/bell\x07\rover\x1b[2K.md"
 _FORGED_TEXT = (
     "# Forged commands\n\n"
     "::warning file=README.md::a context line of a diff\n"
-    "The wrong sum: 0.5×0.5 + 0.5×0.5 = 0.52 ##[add-mask]legacy syntax, anywhere in a line\n"
+    "The wrong sum: 2 + 2 = 5 ##[add-mask]legacy syntax, anywhere in a line\n"
     "\n"
     "A right one: 0.6×0.4 + 0.2×0.7 = 0.38\n"
+    "\n"
+    "One for scan to draft: 1 + 1 = 3\n"
 )
 
 
@@ -500,8 +502,8 @@ def forged_names(scratch: Scratch) -> None:
     claims = (
         "lesson: '{lesson}'\nclaims:\n"
         "  - id: forged-wrong\n    kind: arithmetic\n"
-        "    quote: '0.5×0.5 + 0.5×0.5 = 0.52 ##[add-mask]legacy syntax'\n"
-        "    expression: 0.5×0.5 + 0.5×0.5\n    claimed: 0.52\n"
+        "    quote: '2 + 2 = 5 ##[add-mask]legacy syntax'\n"
+        "    expression: 2 + 2\n    claimed: 5\n"
         "  - id: forged-right\n    kind: arithmetic\n"
         "    quote: '0.6×0.4 + 0.2×0.7 = 0.38'\n"
         "    expression: 0.6×0.4 + 0.2×0.7\n    claimed: 0.38\n"
