@@ -31,12 +31,19 @@ def _lesson_ref(path: Path) -> str:
         return path.as_posix()
 
 
+def _named(path: Path) -> str:
+    """The lesson as the lesson's findings name it, but a symbolic link by its own name (one
+    refused for where it leads is reported under the name it was given, not its target's)."""
+    folder = relative_to_root(path.parent, report_root(path))
+    return path.name if folder == "." else f"{folder}/{path.name}"
+
+
 def _error(path: Path, message: str) -> Finding:
     return Finding(
         id="(lesson)",
         kind="",
         claims_file="",
-        source=relative_to_root(path, report_root(path)),  # as the lesson's findings name it
+        source=_named(path),
         line=None,
         quote="",
         verdict="error",
