@@ -486,7 +486,7 @@ BELL_LESSON = "content/bell\x07\rover\x1b[2K.md"
 _FORGED_TEXT = (
     "# Forged commands\n\n"
     "::warning file=README.md::a context line of a diff\n"
-    "The wrong sum: 0.5×0.5 + 0.5×0.5 = 0.52 ##[add-mask]legacy syntax, anywhere in a line\n"
+    "The sum as printed: 0.5×0.5 + 0.5×0.5 = 0.52 ##[add-mask]legacy syntax, anywhere in a line\n"
     "\n"
     "A right one: 0.6×0.4 + 0.2×0.7 = 0.38\n"
 )
