@@ -222,3 +222,9 @@ def test_the_html_report_embeds_only_lesson_files(checkout: Path) -> None:
     sources = [".git/config", ".github/notes.md", "notes.txt", "content/linked.md"]
     embedded = read_lessons([finding(s) for s in [*sources, "content/real.md"]], checkout)
     assert list(embedded) == ["content/real.md"]
+
+
+def test_a_refused_link_is_reported_under_its_own_name(checkout: Path) -> None:
+    assert main(["scan", "content/linked.md", "--json", "scan.json"]) == 2
+    (finding,) = json.loads((checkout / "scan.json").read_text(encoding="utf-8"))["findings"]
+    assert finding["source"] == "content/linked.md"  # not .git/config, where it leads

@@ -486,7 +486,8 @@ BELL_LESSON = "content/bell\x07\rover\x1b[2K.md"
 _FORGED_TEXT = (
     "# Forged commands\n\n"
     "::warning file=README.md::a context line of a diff\n"
-    "The wrong sum: 2 + 2 = 5 ##[add-mask]legacy syntax, anywhere in a line\n"
+    # Not "the wrong sum": a statement its author calls wrong is reported as marked, not failed.
+    "The sum as printed: 2 + 2 = 5 ##[add-mask]legacy syntax, anywhere in a line\n"
     "\n"
     "A right one: 0.6×0.4 + 0.2×0.7 = 0.38\n"
     "\n"
