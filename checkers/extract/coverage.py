@@ -256,6 +256,8 @@ def numbers_seen(
         sentences = _Sentences(block) if block.kind in _PROSE else None
         cursor: dict[int, int] = {}  # per source line: where the previous cell ended
         for index, line in enumerate(block.lines):
+            if _DIGIT.search(line.text) is None:  # most lines: a scan in C, not the tokeniser
+                continue
             tokens = number_tokens(line.text)
             if not tokens:
                 continue
@@ -286,6 +288,7 @@ def numbers_seen(
 
 
 _PROSE = ("paragraph", "heading")
+_DIGIT = re.compile("[0-9０-９]")
 
 
 def _column(lesson: Lesson, number: int, text: str, cursor: dict[int, int]) -> int | None:
@@ -323,7 +326,7 @@ _IDENTIFIER_PATTERN = (
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?:\d{1,2},?\s+)?"
     r"(?:19|20)\d\d"  # May 2024, March 3, 2023
     r"|\b[A-Za-z][A-Za-z0-9]*[-_]\d+(?:[.-]\d+)*"  # GPT-4, Llama-3.1, layer_3, gpt-4-0613
-    rf"|\b(?:{_LABEL_WORDS})\s*#?\s*\d+(?:\.\d+)*"  # Step 3, Figure 2.1, Lab 3.2
+    rf"|\b(?:{_LABEL_WORDS})\s*#?\s*\d+(?:\.\d+)*(?:\s*·\s*\d+)?"  # Step 3, Lab 3.2, Phase 2 · 07
     r"|第\s*\d+\s*[章节步课讲部篇周天轮期]"  # 第 3 章
     r"|[图表例式]\s*\d+(?:[.-]\d+)*"  # 图 3, 表 2-1
     r"|#\d+)"  # an issue or pull request
@@ -398,7 +401,7 @@ _DEFINITION = re.compile(
 )
 _SENTENCE_END = re.compile(r"[。！？；]|[.!?;](?=\s|$)")
 _RELATION = re.compile(
-    r"[=＝≈≃≅≒→⇒×÷]|约|等于|\d\s*[*/+^·]\s*\d|\d\s+[-−]\s+\d|\d\s*−\s*\d"
+    r"[=＝≈≃≅≒→⇒×÷]|约|等于|\d\s*[*/+^]\s*\d|\d·\d|\d\s+[-−]\s+\d|\d\s*−\s*\d"
     r"|\\(?:times|approx|frac|cdot|div|sqrt|simeq)"
 )
 

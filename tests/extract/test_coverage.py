@@ -111,6 +111,7 @@ def _spans(lesson: Lesson, claims: list[dict[str, object]], verdict: str) -> lis
     ("text", "reason"),
     [
         ("Step 3 loads the data.", "identifier"),
+        ("Read Phase 14 · 07 first.", "identifier"),
         ("It takes 3 steps.", "prose"),
         ("GPT-4 was trained later.", "identifier"),
         ("We need 4 GPUs.", "prose"),
