@@ -30,6 +30,7 @@ __all__ = [
     "compare",
     "machine",
     "median_seconds",
+    "medians",
     "pytest_command",
     "run_timed",
     "table",
@@ -126,6 +127,11 @@ def compare(
             timing, _ = run_timed(command, cwd, ok=ok)
             if round_:
                 runs[name].append(timing)
+    return medians(runs)
+
+
+def medians(runs: Mapping[str, Sequence[Timing]]) -> dict[str, Timing]:
+    """The median wall and CPU time of each name's runs."""
     return {
         name: Timing(
             statistics.median(t.wall for t in timings), statistics.median(t.cpu for t in timings)

@@ -16,16 +16,19 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from checkers import __version__
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.files import LESSON_SUFFIXES
 from checkers.finding import Finding, summary_line
-from checkers.parallel import map_files
+from checkers.parallel import map_each, map_files
 from checkers.progress import for_command
 from checkers.report.text import format_finding, inert
 from checkers.runner import run_paths
+
+if TYPE_CHECKING:
+    from checkers.extract.coverage import LessonCoverage
 
 __all__ = ["main"]
 
@@ -51,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
 
     scan = commands.add_parser("scan", help="draft claims from lessons and check them at once")
     scan.add_argument("lessons", nargs="+", type=Path, help="lesson Markdown files")
+    scan.add_argument(
+        "--stats",
+        action="store_true",
+        help="also say, per lesson and in total, how many numbers were seen and checked, and "
+        "why the rest were skipped (a coverage section in the JSON report)",
+    )
     _report_options(scan)
 
     extract = commands.add_parser("extract", help="write or update draft claim files")
@@ -230,7 +239,10 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _report(
-    findings: Sequence[Finding], args: argparse.Namespace, baseline: Baseline | None = None
+    findings: Sequence[Finding],
+    args: argparse.Namespace,
+    baseline: Baseline | None = None,
+    coverage: Sequence[LessonCoverage] | None = None,
 ) -> int:
     comparison = baseline.compare(findings, str(args.baseline)) if baseline else None
     if not args.quiet:
@@ -246,9 +258,16 @@ def _report(
                 print()
         for line in comparison.fixed_lines() if comparison else []:
             _say(line)
-    unwritten = _write_reports(
-        findings, args, {"baseline": comparison.to_json()} if comparison else None
-    )
+    extra: dict[str, Any] = {"baseline": comparison.to_json()} if comparison else {}
+    if coverage is not None:
+        from checkers.extract.coverage import report_section, total
+
+        for lesson in [] if args.quiet else coverage:
+            _say(f"coverage  {lesson.line()}")
+        for text in total(coverage).lines():
+            _say(text)
+        extra["coverage"] = report_section(coverage)
+    unwritten = _write_reports(findings, args, extra or None)
     if os.environ.get("GITHUB_ACTIONS") == "true":
         from checkers.report import github
 
@@ -304,12 +323,20 @@ def _scan(args: argparse.Namespace) -> int:
     if isinstance(baseline, int):
         return baseline
     progress = for_command(sys.stderr, args.quiet, "lessons")
+    coverage: list[LessonCoverage] | None = None
     try:
-        findings = map_files(scan_lesson, list(args.lessons), args.jobs, progress)
+        if args.stats:
+            from checkers.scan import scan_lesson_with_coverage
+
+            scanned = map_each(scan_lesson_with_coverage, list(args.lessons), args.jobs, progress)
+            findings = [finding for found, _ in scanned for finding in found]
+            coverage = [covered for _, covered in scanned]
+        else:
+            findings = map_files(scan_lesson, list(args.lessons), args.jobs, progress)
     finally:
         if progress is not None:
             progress.close()
-    return _report(findings, args, baseline)
+    return _report(findings, args, baseline, coverage)
 
 
 def _baseline(args: argparse.Namespace) -> int:

@@ -13,14 +13,16 @@ from pathlib import Path
 
 from checkers import safeyaml
 from checkers.claims import build_claims_file, decode_claims, read_claims_bytes
-from checkers.extract import draft_claims, to_claim_data
+from checkers.extract import draft_claims, drafts_of, to_claim_data
+from checkers.extract.coverage import LessonCoverage, lesson_coverage
+from checkers.extract.document import parse_document
 from checkers.extract.merge import BOM, MergeRefused, MergeResult, merge_claims
 from checkers.files import link_outside_working_folder, real_path, report_root, write_atomic
 from checkers.finding import Finding
 from checkers.lesson import Lesson, LessonError, load_lesson
 from checkers.runner import run_file
 
-__all__ = ["extract_lesson", "scan_lesson"]
+__all__ = ["extract_lesson", "scan_lesson", "scan_lesson_with_coverage"]
 
 
 def _lesson_ref(path: Path) -> str:
@@ -76,17 +78,33 @@ def scan_lesson(path: Path, *, marked_wrong: list[Finding] | None = None) -> lis
     ``❌ 错误计算``) is not reported: the lesson shows that mistake on purpose. Such findings go
     to ``marked_wrong`` when it is given, so a caller can count them or report them as marked.
     """
+    return _scan(path, marked_wrong, coverage=False)[0]
+
+
+def scan_lesson_with_coverage(path: Path) -> tuple[list[Finding], LessonCoverage]:
+    """:func:`scan_lesson`, and how many of the lesson's numbers the drafts checked (see
+    :mod:`checkers.extract.coverage`); an unreadable lesson has no numbers."""
+    findings, coverage = _scan(path, None, coverage=True)
+    return findings, coverage or LessonCoverage(_lesson_ref(path), 0, 0)
+
+
+def _scan(
+    path: Path, marked_wrong: list[Finding] | None, *, coverage: bool
+) -> tuple[list[Finding], LessonCoverage | None]:
     lesson = _read_lesson(path)
     if isinstance(lesson, str):
-        return [_error(path, lesson)]
-    drafts = draft_claims(lesson.text)
+        return [_error(path, lesson)], None
+    document = parse_document(lesson.text)
+    drafts = drafts_of(document)
     claims = to_claim_data(lesson, drafts)
     located = safeyaml.Located({"lesson": _lesson_ref(path), "claims": claims}, {})
     checked = [draft.checked for draft in drafts]
     claims_file = build_claims_file(path, located, lesson_file=path, checked=checked)
     marked = {claim["id"] for claim, draft in zip(claims, drafts, strict=True) if draft.author_mark}
     findings: list[Finding] = []
+    verdicts: dict[str, str] = {}  # every draft's, those marked wrong included: they were checked
     for finding in run_file(claims_file):
+        verdicts[finding.id] = finding.verdict
         # A drafted claim lives in no claim file: point every finding at the lesson itself.
         finding = Finding(**{**finding.__dict__, "claims_file": ""})
         if finding.verdict == "fail" and finding.id in marked:
@@ -94,7 +112,9 @@ def scan_lesson(path: Path, *, marked_wrong: list[Finding] | None = None) -> lis
                 marked_wrong.append(finding)
             continue
         findings.append(finding)
-    return findings
+    if not coverage:
+        return findings, None
+    return findings, lesson_coverage(_lesson_ref(path), document, lesson, claims, verdicts)
 
 
 def extract_lesson(path: Path, claims_dir: Path, *, write: bool) -> MergeResult | str:

@@ -15,14 +15,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from checkers.claims import ClaimHeader
-from checkers.extract.document import parse_document
+from checkers.extract.document import Document, parse_document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import ALL_RECOGNIZERS
 from checkers.kinds import ALL_KINDS
 from checkers.kinds.base import KindInput
 from checkers.lesson import MAX_OCCURRENCES, Lesson, fold_text
 
-__all__ = ["Draft", "claim_id", "draft_claims", "to_claim_data"]
+__all__ = ["Draft", "claim_id", "draft_claims", "drafts_of", "to_claim_data"]
 
 MAX_DRAFTS = 2000
 """Most drafts one lesson may produce; beyond that the lesson is not prose a person reads (the
@@ -32,7 +32,11 @@ about 3 ms each, so this also bounds ``scan`` and ``extract`` on a hostile lesso
 
 def draft_claims(text: str) -> list[Draft]:
     """Every draft the recognisers find in a lesson, in lesson order, duplicates removed."""
-    document = parse_document(text)
+    return drafts_of(parse_document(text))
+
+
+def drafts_of(document: Document) -> list[Draft]:
+    """:func:`draft_claims` of an already parsed lesson (``scan --stats`` reads it again)."""
     drafts: list[Draft] = []
     seen: set[tuple[str, str, int, str]] = set()
     for recognizer in ALL_RECOGNIZERS.values():

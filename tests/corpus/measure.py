@@ -1,9 +1,11 @@
-"""Recall and false alarms of ``lessoncheck scan`` on the planted-mistake corpus.
+"""Recall and false alarms of ``lessoncheck scan`` on a planted-mistake corpus.
 
-Run ``python tests/corpus/measure.py`` (or ``pytest tests/test_corpus.py -s``) to print the
-figures. A planted mistake counts as found when scan fails a claim whose quote covers its line
-and holds the wrong number as printed. Every other failing claim is a false alarm, except one
-that quotes a planted number on its line (the same mistake, seen from another column).
+Run ``python tests/corpus/measure.py [FOLDER]`` (default: this corpus; ``tests/corpus_blind`` is
+the other) or ``pytest tests/test_corpus.py -s`` to print the figures: per category, per
+recogniser, and per tier and shape where the key gives them. A planted mistake counts as found
+when scan fails a claim whose quote covers its line and holds the wrong number as printed. Every
+other failing claim is a false alarm, except one that quotes a planted number on its line (the
+same mistake, seen from another column).
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ class Figures:
     """Planted mistakes per category."""
     found: Counter[str] = field(default_factory=Counter)
     """Planted mistakes found, per category."""
+    planted_by: dict[str, Counter[str]] = field(default_factory=dict)
+    """Planted mistakes per value of each optional key field (``tier``, ``shape``)."""
+    found_by: dict[str, Counter[str]] = field(default_factory=dict)
+    """Planted mistakes found, per value of each optional key field."""
     false_alarms: dict[str, int] = field(default_factory=dict)
     """False alarms per lesson."""
     by_recognizer: Counter[str] = field(default_factory=Counter)
@@ -47,6 +53,16 @@ class Figures:
     @property
     def recall(self) -> float:
         return sum(self.found.values()) / max(1, sum(self.planted.values()))
+
+    @property
+    def found_total(self) -> int:
+        """Planted mistakes found."""
+        return sum(self.found.values())
+
+    @property
+    def false_alarm_total(self) -> int:
+        """False alarms in all lessons."""
+        return sum(self.false_alarms.values())
 
 
 def _lines(lesson: Lesson, quote: str, first: int) -> range:
@@ -68,11 +84,16 @@ def _recognizer(claim_id: str) -> str:
 RECOGNIZERS = tuple(ALL_RECOGNIZERS)
 
 
-def measure() -> Figures:
+BREAKDOWNS = ("tier", "shape")
+"""Optional fields of a key's mistakes that the figures are also broken down by."""
+
+
+def measure(corpus: Path = CORPUS) -> Figures:
+    """Scan every lesson of ``corpus`` that has a key (``<lesson>.key.yaml``) and score it."""
     figures = Figures()
-    for key_path in sorted(CORPUS.glob("*.key.yaml")):
+    for key_path in sorted(corpus.glob("*.key.yaml")):
         key = yaml.safe_load(key_path.read_text(encoding="utf-8"))
-        lesson = CORPUS / key["lesson"]
+        lesson = corpus / key["lesson"]
         mistakes = key.get("mistakes") or []
         findings = scan_lesson(lesson)
         text = Lesson.from_text(lesson, lesson.read_text(encoding="utf-8"))
@@ -82,6 +103,9 @@ def measure() -> Figures:
         matched: set[int] = set()
         for mistake in mistakes:
             figures.planted[mistake["category"]] += 1
+            for name in BREAKDOWNS:
+                if name in mistake:
+                    figures.planted_by.setdefault(name, Counter())[str(mistake[name])] += 1
             printed = fold(str(mistake["printed"]))[0]
             hit = next(
                 (
@@ -99,6 +123,9 @@ def measure() -> Figures:
                 continue
             matched.add(hit)
             figures.found[mistake["category"]] += 1
+            for name in BREAKDOWNS:
+                if name in mistake:
+                    figures.found_by.setdefault(name, Counter())[str(mistake[name])] += 1
             figures.by_recognizer[_recognizer(failing[hit].id)] += 1
         # A second finding that quotes the same planted number (a table row whose other column
         # it makes inconsistent) points at the same mistake: not a false alarm.
@@ -131,6 +158,13 @@ def report(figures: Figures) -> str:
     ]
     for category in sorted(figures.planted):
         lines.append(f"| {category} | {figures.planted[category]} | {figures.found[category]} |")
+    for name in BREAKDOWNS:
+        planted = figures.planted_by.get(name)
+        if not planted:
+            continue
+        found = figures.found_by.get(name, Counter())
+        lines += ["", f"| {name} | planted | found |", "|---|---:|---:|"]
+        lines += [f"| {value} | {planted[value]} | {found[value]} |" for value in sorted(planted)]
     lines += ["", "| recogniser | drafts | mistakes found | false alarms |", "|---|---:|---:|---:|"]
     for name in RECOGNIZERS:
         lines.append(
@@ -145,4 +179,4 @@ def report(figures: Figures) -> str:
 
 
 if __name__ == "__main__":
-    print(report(measure()))
+    print(report(measure(Path(sys.argv[1]) if len(sys.argv) > 1 else CORPUS)))
