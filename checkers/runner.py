@@ -21,6 +21,7 @@ from checkers.claims import Claim, ClaimsFile, Problem, load_claims_file
 from checkers.expr import ExprError
 from checkers.finding import FILE_LABEL, Finding, Verdict, problem_finding, relative_to_root
 from checkers.kinds.base import Outcome, error, printed_text
+from checkers.lesson_marks import NO_MARKS, apply_marks, read_marks
 from checkers.numbers import Printed, apply_corrections
 from checkers.parallel import Progress, map_files
 from checkers.timelimit import ClaimTimeout, time_limit
@@ -239,11 +240,16 @@ def _upstream_failures(run: FileRun, claim: Claim) -> tuple[str, ...]:
 
 
 def check_claim(claims_file: ClaimsFile, claim: Claim, runs: RecentRuns | None = None) -> Finding:
-    """Check one claim of a loaded file (anchoring problems become stale/error findings).
+    """Check one claim of a loaded file (anchoring problems become stale/error findings), then
+    apply what its lesson says about the statement's line (:func:`checkers.lesson_marks.
+    apply_marks`: marked wrong by the author, or silenced by a ``lessoncheck: ignore``).
 
     ``runs`` keeps the file's outcomes between calls; without it, the claims this one uses
     are computed afresh."""
-    return _check(runs.of(claims_file) if runs is not None else FileRun(claims_file), claim)
+    run = runs.of(claims_file) if runs is not None else FileRun(claims_file)
+    finding = _check(run, claim)
+    lesson = claims_file.lesson_document
+    return apply_marks(finding, read_marks(lesson.text) if lesson is not None else NO_MARKS)
 
 
 def _check(run: FileRun, claim: Claim) -> Finding:
@@ -281,6 +287,7 @@ def _check(run: FileRun, claim: Claim) -> Finding:
         line=claim.anchor.line,
         column=claim.anchor.column,
         verdict=outcome.verdict,
+        severity=outcome.severity if outcome.verdict == "fail" else None,
         claimed=outcome.claimed,
         expected=outcome.expected,
         tolerance=outcome.tolerance,

@@ -38,7 +38,16 @@ def test_edited_lesson_makes_claim_stale(project: Path) -> None:
 
 def test_summary_counts(project: Path) -> None:
     counts = summarize(run_file(load_claims_file(project / "claims" / "demo.yaml")))
-    assert counts == {"total": 4, "pass": 3, "fail": 1, "stale": 0, "error": 0}
+    assert counts == {
+        "total": 4,
+        "pass": 3,
+        "fail": 1,
+        "stale": 0,
+        "error": 0,
+        "slip": 0,
+        "suppressed": 0,
+        "marked_wrong": 0,
+    }
 
 
 def write_claims(project: Path, claims: str) -> None:
