@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from checkers.catalog import KINDS
 from checkers.files import read_regular_file
 from checkers.finding import Finding, Suppression
 
@@ -214,15 +215,13 @@ def load_config(path: Path) -> Config:
         for kinds in per_path.values()
     ):
         raise wrong("per-path-ignores")
-    from checkers.kinds import ALL_KINDS
-
     for pattern, kinds in per_path.items():
-        unknown = [k for k in kinds if k not in ALL_KINDS]
+        unknown = [k for k in kinds if k not in KINDS]
         if unknown:
             raise ConfigError(
                 f"{path}:{_line_of(text, section, 'per-path-ignores', pattern)}: "
                 f"unknown claim kind {unknown[0]!r} for {pattern!r} "
-                f"(known: {', '.join(sorted(ALL_KINDS))})"
+                f"(known: {', '.join(sorted(KINDS))})"
             )
     return Config(
         path=path,
