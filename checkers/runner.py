@@ -246,13 +246,17 @@ def check_claim(claims_file: ClaimsFile, claim: Claim, runs: RecentRuns | None =
 
     ``runs`` keeps the file's outcomes between calls; without it, the claims this one uses
     are computed afresh."""
-    run = runs.of(claims_file) if runs is not None else FileRun(claims_file)
-    finding = _check(run, claim)
-    lesson = claims_file.lesson_document
-    return apply_marks(finding, read_marks(lesson.text) if lesson is not None else NO_MARKS)
+    return _check(runs.of(claims_file) if runs is not None else FileRun(claims_file), claim)
 
 
 def _check(run: FileRun, claim: Claim) -> Finding:
+    """The claim's finding as its lesson's marks leave it (every finding passes here)."""
+    finding = _recompute(run, claim)
+    lesson = run.claims_file.lesson_document
+    return apply_marks(finding, read_marks(lesson.text) if lesson is not None else NO_MARKS)
+
+
+def _recompute(run: FileRun, claim: Claim) -> Finding:
     claims_file = run.claims_file
     root = claims_file.root
     base: dict[str, Any] = {
