@@ -45,6 +45,7 @@ scan is one pass over the lines, after one search that most lessons fail (no mar
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -82,8 +83,19 @@ class LessonMarks:
     wrong: Mapping[int, tuple[WrongMark, ...]]
     """Line → the wrong-marks that reach it."""
     ignored: Mapping[int, str]
-    """Line → the suppression comment that silences it (``<!-- lessoncheck: ignore --> on line
+    """Line → the ``ignore`` comment that silences it (``<!-- lessoncheck: ignore --> on line
     12``, with its reason when one was written)."""
+    ignored_ranges: tuple[tuple[int, int, str], ...] = ()
+    """(first line, last line, the ``ignore-start`` comment) of each silenced region."""
+
+    def ignored_by(self, line: int) -> str | None:
+        """The suppression comment that silences ``line``, or None."""
+        single = self.ignored.get(line)
+        if single is not None:
+            return single
+        return next(
+            (why for first, last, why in self.ignored_ranges if first <= line <= last), None
+        )
 
     def marked_wrong(self, line: int, column: int | None) -> WrongMark | None:
         """The mark that makes the statement starting at (line, column) marked wrong, or None."""
@@ -93,7 +105,7 @@ class LessonMarks:
         return None
 
 
-NO_MARKS = LessonMarks({}, {})
+NO_MARKS = LessonMarks({}, {}, ())
 """The marks of a lesson that has none (most lessons)."""
 
 _CROSSES = "✗✘✖❌❎"
@@ -122,6 +134,7 @@ _WRONG_WORD = re.compile(
     """,
     re.VERBOSE | re.IGNORECASE,
 )
+_CROSS = re.compile(f"[{_CROSSES}]")
 _WORD_HINT = re.compile("wrong|incorrect|mistaken|erroneous|错|不对|有误|不正确", re.IGNORECASE)
 _GOES_WRONG = re.compile(r"\b(?:go|goes|went|going|gone)\s+wrong\b", re.IGNORECASE)
 _RIGHT_WORD = re.compile(
@@ -136,8 +149,15 @@ _ANY_MARK = re.compile(
 _DIRECTIVE = re.compile(r"<!--\s*lessoncheck\s*:\s*(ignore(?:-start|-end)?)\b(.*?)-->")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:\s+|$)")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_LABEL_ONLY = re.compile(r"^[\s>*_#\-+.:：()（）\[\]【】!！、]*$")
 _COLON_AFTER = re.compile(r"\s*[*_]*\s*[:：]")
+_CONTENT = re.compile(r"[^\s>*_#\-+.:：()（）\[\]【】!！、]")
+MAX_MARKED_LINES = 10_000
+"""Lines read for marks in one lesson; marks after them are not read, so their failures stand
+(a missed mark costs a visible failure, never a hidden one) and a hostile lesson of a million
+crosses costs a bounded time."""
+MAX_MARKS_PER_LINE = 16
+"""Marks read on one line (the first ones decide; a hostile line of a million crosses must
+not cost a million passes over itself)."""
 
 
 def _marks_on(line: str, number: int) -> list[WrongMark]:
@@ -145,16 +165,23 @@ def _marks_on(line: str, number: int) -> list[WrongMark]:
     if line.lstrip().startswith("|"):
         return []
     found: list[tuple[int, int, str]] = [
-        (i, i + 1, ch) for i, ch in enumerate(line) if ch in _CROSSES
+        (m.start(), m.end(), m.group())
+        for m in itertools.islice(_CROSS.finditer(line), MAX_MARKS_PER_LINE)
     ]
     if _WORD_HINT.search(line):
-        gone = [m.span() for m in _GOES_WRONG.finditer(line)]
-        for match in _WRONG_WORD.finditer(line):
-            if not any(start <= match.start() < end for start, end in gone):
-                found.append((match.start(), match.end(), match.group().strip()))
+        gone = [m.span() for m in itertools.islice(_GOES_WRONG.finditer(line), MAX_MARKS_PER_LINE)]
+        words = (
+            m
+            for m in _WRONG_WORD.finditer(line)
+            if not any(start <= m.start() < end for start, end in gone)
+        )
+        for match in itertools.islice(words, MAX_MARKS_PER_LINE):
+            found.append((match.start(), match.end(), match.group().strip()))
+    content = _CONTENT.search(line)
+    first = content.start() if content is not None else len(line)
     marks = []
-    for start, end, text in sorted(found):
-        at_start = _LABEL_ONLY.fullmatch(line[:start]) is not None
+    for start, end, text in sorted(found)[:MAX_MARKS_PER_LINE]:
+        at_start = start <= first  # only bullets, quote markers or emphasis before the mark
         colon = _COLON_AFTER.match(line, end) is not None
         reach: Literal["before", "line"] = "line" if at_start or colon else "before"
         marks.append(WrongMark(number, start + 1, text, reach))
@@ -171,7 +198,7 @@ def _heads_block(line: str, marks: list[WrongMark]) -> bool:
     if line.rstrip().rstrip("*_ ").endswith((":", "：")):
         return True
     words = [m for m in marks if m.text not in _CROSSES]
-    if not words or _LABEL_ONLY.fullmatch(line[: marks[0].column - 1]) is None:
+    if not words or marks[0].reach != "line":
         return False
     rest = line
     for mark in sorted(marks, key=lambda m: -m.column):
@@ -222,39 +249,48 @@ def read_marks(text: str) -> LessonMarks:
     (remembered per text: the runner asks once per finding)."""
     if _ANY_MARK.search(text) is None:
         return NO_MARKS
+    lines = text.split("\n")
+    interesting = _interesting_lines(text)
     wrong: dict[int, list[WrongMark]] = {}
     ignored: dict[int, str] = {}
+    ranges: list[tuple[int, int, str]] = []
     pending: str | None = None  # an "ignore" waiting for its next non-blank line
-    region: str | None = None  # an open "ignore-start"
+    region: tuple[int, str] | None = None  # an open "ignore-start": (first line, what)
     fence: str | None = None
     scopes = _Scopes()
-    for number, line in enumerate(text.split("\n"), start=1):
-        stripped = line.strip()
-        directives, with_text = _ignore_directives(line, number)
-        for name, where in directives:
-            if name == "ignore" and with_text:
-                ignored[number] = where
-            elif name == "ignore":
-                pending = where
-            else:
-                region = where if name == "ignore-start" else None
-        if directives and not with_text:
+    for number, line in enumerate(lines, start=1):
+        marked_here = number in interesting
+        if not marked_here and pending is None and scopes.block is None and scopes.section is None:
+            # Most lines: nothing to read but whether a fenced block opens or closes.
+            if "`" in line or "~" in line:
+                fence = _track_fence(line, fence)
             continue
-        if stripped and (region or pending):
-            ignored.setdefault(number, region or pending or "")
+        stripped = line.strip()
+        if marked_here:
+            directives, with_text = _ignore_directives(line, number)
+            for name, where in directives:
+                if name == "ignore" and with_text:
+                    ignored[number] = where
+                elif name == "ignore":
+                    pending = where
+                elif name == "ignore-start" and region is None:
+                    region = (number + 1, where)
+                elif name == "ignore-end" and region is not None:
+                    ranges.append((region[0], number - 1, region[1]))
+                    region = None
+            if directives and not with_text:
+                continue
+        if stripped and pending is not None:
+            ignored.setdefault(number, pending)
             pending = None
 
         in_fence = fence is not None
-        fence_match = _FENCE.match(line)
+        fence_match = _FENCE.match(line) if "`" in line or "~" in line else None
         if fence_match is not None:
-            token = fence_match.group(1)
-            if fence is None:
-                fence = token[0] * len(token)
-            elif stripped.startswith(fence):
-                fence = None
-        marks = _marks_on(line, number)
-        right = _marked_right(line) and not marks
-        heading = None if in_fence else _HEADING.match(line)
+            fence = _track_fence(line, fence)
+        marks = _marks_on(line, number) if marked_here else []
+        right = marked_here and not marks and _marked_right(line)
+        heading = None if in_fence or "#" not in line else _HEADING.match(line)
         if heading is not None:
             level = len(heading.group(1))
             if scopes.section is not None and level <= scopes.section[0]:
@@ -277,7 +313,46 @@ def read_marks(text: str) -> LessonMarks:
             scopes.open_block(dataclasses.replace(marks[0], reach="line"))
         if reach or marks:
             wrong.setdefault(number, []).extend([*reach, *marks])
-    return LessonMarks({k: tuple(v) for k, v in wrong.items()}, ignored)
+    if region is not None:
+        ranges.append((region[0], len(lines), region[1]))
+    return LessonMarks({k: tuple(v) for k, v in wrong.items()}, ignored, tuple(ranges))
+
+
+def _track_fence(line: str, fence: str | None) -> str | None:
+    """The fence still open after ``line`` (a run of backticks or tildes), or None."""
+    match = _FENCE.match(line)
+    if match is None:
+        return fence
+    token = match.group(1)
+    if fence is None:
+        return token[0] * len(token)
+    return None if line.strip().startswith(fence) else fence
+
+
+_INTERESTING = re.compile(
+    f"[{_CROSSES}{_TICKS}]|lessoncheck|wrong|incorrect|erroneous|mistaken|correct|fixed|right"
+    "|错|不对|有误|不正确|正确|修正|更正|改正|应为|应该是",
+    re.IGNORECASE,
+)
+
+
+def _interesting_lines(text: str) -> set[int]:
+    """Numbers of the lines that hold a mark, a right-mark or a directive (a superset), at most
+    :data:`MAX_MARKED_LINES`: lines without any are only checked for fences (and scopes)."""
+    lines: set[int] = set()
+    number, position = 1, 0
+    while len(lines) < MAX_MARKED_LINES:
+        match = _INTERESTING.search(text, position)
+        if match is None:
+            break
+        number += text.count("\n", position, match.start())
+        lines.add(number)
+        end = text.find("\n", match.end())
+        if end == -1:
+            break
+        number += 1  # the line break at ``end``
+        position = end + 1
+    return lines
 
 
 def apply_marks(finding: Finding, marks: LessonMarks) -> Finding:
@@ -308,7 +383,7 @@ def apply_marks(finding: Finding, marks: LessonMarks) -> Finding:
             marked=mark.describe(),
             severity=finding.severity if finding.verdict == "fail" else None,
         )
-    silenced = marks.ignored.get(finding.line)
+    silenced = marks.ignored_by(finding.line)
     if silenced is not None and finding.verdict == "fail":
         return dataclasses.replace(
             finding,

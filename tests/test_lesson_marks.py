@@ -136,16 +136,20 @@ typo: 2 + 5 = 8
 
 
 def test_ignore_comments() -> None:
-    ignored = read_marks(IGNORES).ignored
-    assert {IGNORES.split("\n")[n - 1].split(":")[0] for n in ignored} == {
-        "silenced",
-        "trailing",
-        "region one",
-        "region two",
+    marks = read_marks(IGNORES)
+    lines = IGNORES.split("\n")
+    silenced = {
+        lines[n - 1].split(":")[0]
+        for n in range(1, len(lines) + 1)
+        if lines[n - 1].strip() and marks.ignored_by(n) is not None
     }
-    assert ignored[_line(IGNORES, "silenced")] == "<!-- lessoncheck: ignore --> on line 3"
-    assert "(as printed in the source)" in ignored[_line(IGNORES, "trailing")]
-    assert "ignore-start --> on line 8" in ignored[_line(IGNORES, "region two")]
+    assert silenced == {"silenced", "trailing", "region one", "region two"}
+    assert marks.ignored_by(_line(IGNORES, "silenced")) == "<!-- lessoncheck: ignore --> on line 3"
+    assert "(as printed in the source)" in (marks.ignored_by(_line(IGNORES, "trailing")) or "")
+    assert "ignore-start --> on line 8" in (marks.ignored_by(_line(IGNORES, "region two")) or "")
+    # An ignore-start without its end silences the rest of the lesson.
+    open_region = read_marks("a = 1\n<!-- lessoncheck: ignore-start -->\nb = 2\n\nc = 3\n")
+    assert [open_region.ignored_by(n) is not None for n in (1, 3, 5)] == [False, True, True]
 
 
 def _finding(verdict: str, line: int, column: int = 1, severity: str | None = None) -> Finding:
