@@ -15,9 +15,11 @@ so hand-written claims and ``scan`` drafts are treated alike:
 Where a mark reaches:
 
 - **on the statement's line**: a cross (✗ ✘ ✖ ❌ ❎) or a judgement word ("wrong", "incorrect",
-  "is wrong", "错误:", "错了", "不对", "有误", "不正确", "有重大错误") marks the statements that
-  start before it ("52 / 2 = 25 ✗ wait, 52 / 2 = 26" marks the first only); a mark at the start
-  of the line or followed by a colon ("Wrong: 2 + 2 = 5", "❌ 0.5 × 4 = 3") marks the whole line;
+  "is wrong", "错误:", "错了", "不对", "有误", "不正确", "有重大错误") marks the statements of its
+  own sentence that start before it ("52 / 2 = 25 ✗ wait, 52 / 2 = 26" marks the first only;
+  "… = 0.6561. This shows the model was quite wrong." marks nothing); a mark at the start of the
+  line or followed by a colon ("Wrong: 2 + 2 = 5", "❌ 0.5 × 4 = 3") marks what follows it, to the
+  end of that sentence;
 - **a block so headed**: a line that is only a mark and a label ("❌ 错误计算", "**Wrong
   approach:**", "原始计算有重大错误:") marks the block after it — the next paragraph, list or
   fenced block, up to a blank line, a heading or a line marked right (✓ ✅ "正确" "correct");
@@ -44,13 +46,14 @@ scan is one pass over the lines, after one search that most lessons fail (no mar
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import itertools
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
 
 from checkers.finding import Finding, Suppression
 
@@ -67,9 +70,13 @@ class WrongMark:
     """1-based column of the mark on that line."""
     text: str
     """The mark as written (``❌``, ``错误计算``, ``wrong``)."""
-    reach: Literal["before", "line"]
-    """``before``: statements on the line that start before the mark; ``line``: every
-    statement on the line (marks at its start, before a colon, or heading a block)."""
+    first: int = 1
+    """First column on the mark's line at which a statement it covers may start."""
+    last: int = sys.maxsize
+    """Last such column. A mark covers its own sentence: the statements before it
+    ("52 / 2 = 25 ✗"), or after it when it starts the line or precedes a colon
+    ("Wrong: 2 + 2 = 5"), never the next sentence ("… ✗ Wait, 52 / 2 = 26"); a mark heading a
+    block or section covers the whole of each line in it."""
 
     def describe(self) -> str:
         """``❌ on line 40`` — what a message names."""
@@ -100,7 +107,7 @@ class LessonMarks:
     def marked_wrong(self, line: int, column: int | None) -> WrongMark | None:
         """The mark that makes the statement starting at (line, column) marked wrong, or None."""
         for mark in self.wrong.get(line, ()):
-            if mark.reach == "line" or mark.line != line or column is None or column < mark.column:
+            if mark.line != line or column is None or mark.first <= column <= mark.last:
                 return mark
         return None
 
@@ -150,6 +157,8 @@ _DIRECTIVE = re.compile(r"<!--\s*lessoncheck\s*:\s*(ignore(?:-start|-end)?)\b(.*
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:\s+|$)")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _COLON_AFTER = re.compile(r"\s*[*_]*\s*[:：]")
+_SENTENCE_END = re.compile(r"[。！？；]|[.!?;](?=\s|$)")
+_AFTER_MARK = re.compile(r"[\s*_:：!！.。)）\]】—-]*")
 _CONTENT = re.compile(r"[^\s>*_#\-+.:：()（）\[\]【】!！、]")
 MAX_MARKED_LINES = 10_000
 """Lines read for marks in one lesson; marks after them are not read, so their failures stand
@@ -177,15 +186,31 @@ def _marks_on(line: str, number: int) -> list[WrongMark]:
         )
         for match in itertools.islice(words, MAX_MARKS_PER_LINE):
             found.append((match.start(), match.end(), match.group().strip()))
+    if not found:
+        return []
     content = _CONTENT.search(line)
     first = content.start() if content is not None else len(line)
+    ends = [m.end() for m in _SENTENCE_END.finditer(line)]  # offsets just after each sentence
     marks = []
     for start, end, text in sorted(found)[:MAX_MARKS_PER_LINE]:
         at_start = start <= first  # only bullets, quote markers or emphasis before the mark
         colon = _COLON_AFTER.match(line, end) is not None
-        reach: Literal["before", "line"] = "line" if at_start or colon else "before"
-        marks.append(WrongMark(number, start + 1, text, reach))
+        index = bisect.bisect_right(ends, start)
+        sentence_start = ends[index - 1] if index else 0
+        if at_start or colon:  # what follows the mark, to the end of that sentence
+            # "Wrong! 2 + 2 = 5": the punctuation right after the mark ends no sentence.
+            after = _AFTER_MARK.match(line, end)
+            index = bisect.bisect_right(ends, after.end() if after else end)
+            sentence_end = ends[index] if index < len(ends) else len(line)
+            marks.append(WrongMark(number, start + 1, text, sentence_start + 1, sentence_end))
+        else:  # what precedes it in its sentence
+            marks.append(WrongMark(number, start + 1, text, sentence_start + 1, start))
     return marks
+
+
+def _whole_lines(mark: WrongMark) -> WrongMark:
+    """The mark as it reaches the lines of the block or section it heads: all of each."""
+    return dataclasses.replace(mark, first=1, last=sys.maxsize)
 
 
 def _heads_block(line: str, marks: list[WrongMark]) -> bool:
@@ -198,7 +223,7 @@ def _heads_block(line: str, marks: list[WrongMark]) -> bool:
     if line.rstrip().rstrip("*_ ").endswith((":", "：")):
         return True
     words = [m for m in marks if m.text not in _CROSSES]
-    if not words or marks[0].reach != "line":
+    if not words or marks[0].first != 1:
         return False
     rest = line
     for mark in sorted(marks, key=lambda m: -m.column):
@@ -297,7 +322,7 @@ def read_marks(text: str) -> LessonMarks:
                 scopes.section = None
             scopes.block = None
             if marks:
-                scopes.section = (level, dataclasses.replace(marks[0], reach="line"))
+                scopes.section = (level, _whole_lines(marks[0]))
         if right:
             scopes.section = scopes.block = None
         if scopes.block is not None and not stripped and scopes.block_started:
@@ -310,7 +335,7 @@ def read_marks(text: str) -> LessonMarks:
                 scopes.block = None  # the fenced block closed on this line
             scopes.block_started = True
         if heading is None and _heads_block(line, marks):
-            scopes.open_block(dataclasses.replace(marks[0], reach="line"))
+            scopes.open_block(_whole_lines(marks[0]))
         if reach or marks:
             wrong.setdefault(number, []).extend([*reach, *marks])
     if region is not None:

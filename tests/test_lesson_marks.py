@@ -202,3 +202,17 @@ def test_a_lesson_without_marks_costs_one_search() -> None:
     from checkers.lesson_marks import NO_MARKS
 
     assert read_marks("# Plain\n\n2 × 3 = 6\n" * 1000) is NO_MARKS
+
+
+def test_a_mark_reaches_its_own_sentence_only() -> None:
+    text = (
+        "The loss is (0.3 - 1.0)² = 0.49. This shows the model was quite wrong.\n"
+        "Wrong! 2 + 2 = 5. Later we get 2 + 3 = 5.\n"
+        "We tried 6 / 4 = 1 first, which is wrong; then 6 / 4 = 1.5.\n"
+    )
+    marks = read_marks(text)
+    assert marks.marked_wrong(1, column=13) is None  # the judgement is in the next sentence
+    assert marks.marked_wrong(2, column=8) is not None  # "Wrong!" covers its sentence
+    assert marks.marked_wrong(2, column=32) is None  # not the next one
+    assert marks.marked_wrong(3, column=10) is not None
+    assert marks.marked_wrong(3, column=52) is None  # after the semicolon
