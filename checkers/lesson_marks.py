@@ -57,7 +57,7 @@ from functools import lru_cache
 
 from checkers.finding import Finding, Suppression
 
-__all__ = ["LessonMarks", "WrongMark", "apply_marks", "read_marks"]
+__all__ = ["LessonMarks", "WrongMark", "apply_marks", "as_marked_wrong", "read_marks"]
 
 
 @dataclass(frozen=True)
@@ -380,6 +380,24 @@ def _interesting_lines(text: str) -> set[int]:
     return lines
 
 
+def as_marked_wrong(finding: Finding, how: str) -> Finding:
+    """A passing or failing ``finding`` reported as marked wrong by the author (``how``: the
+    mark and where, ``❌ on line 40``), never failing and never "fixed"; when it holds, the
+    message says so."""
+    said = f"marked wrong by the author ({how})"
+    holds = finding.verdict == "pass"
+    return dataclasses.replace(
+        finding,
+        verdict="marked_wrong",
+        message=f"{said}, but it holds: {finding.message}"
+        if holds
+        else f"{said}: {finding.message}",
+        fix=None,
+        marked=how,
+        severity=None if holds else finding.severity,
+    )
+
+
 def apply_marks(finding: Finding, marks: LessonMarks) -> Finding:
     """``finding`` as its lesson's marks make it: ``marked_wrong`` when its statement is marked
     wrong (whether it fails or holds), ``suppressed`` when it fails on a silenced line, else
@@ -394,20 +412,7 @@ def apply_marks(finding: Finding, marks: LessonMarks) -> Finding:
         return finding
     mark = marks.marked_wrong(finding.line, finding.column)
     if mark is not None:
-        said = f"marked wrong by the author ({mark.describe()})"
-        message = (
-            f"{said}: {finding.message}"
-            if finding.verdict == "fail"
-            else f"{said}, but it holds: {finding.message}"
-        )
-        return dataclasses.replace(
-            finding,
-            verdict="marked_wrong",
-            message=message,
-            fix=None,
-            marked=mark.describe(),
-            severity=finding.severity if finding.verdict == "fail" else None,
-        )
+        return as_marked_wrong(finding, mark.describe())
     silenced = marks.ignored_by(finding.line)
     if silenced is not None and finding.verdict == "fail":
         return dataclasses.replace(
