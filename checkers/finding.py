@@ -11,15 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from checkers.files import real_path
-from checkers.numbers import Severity
+
+if TYPE_CHECKING:  # the annotation only: reports import this module and never numbers
+    from checkers.numbers import Severity
 
 __all__ = [
     "FILE_LABEL",
     "Finding",
-    "Severity",
     "Suppression",
     "Verdict",
     "counts_line",

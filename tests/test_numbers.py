@@ -190,3 +190,11 @@ def test_non_finite_recomputation_is_not_a_slip() -> None:
     value = parse_printed("0.5")
     assert not is_slip(value, float("nan"), printed_tolerance(value))
     assert not is_slip(value, float("inf"), printed_tolerance(value))
+
+
+def test_slips_follow_the_significant_figures_a_reading_allows() -> None:
+    # "≈ 9800" keeps two significant figures: its last place is the hundreds.
+    about = parse_printed("≈ 9800")
+    assert compare(about, 9869.0).slip  # 9869 would print ≈ 9900: the hundreds only
+    assert not compare(about, 9951.0).slip  # 1.5 hundreds off: an error
+    assert not compare(parse_printed("9800"), 9869.0).slip  # printed plainly, 69 units off
