@@ -52,6 +52,8 @@ VERSION = 1
 """Version of the baseline file format."""
 EXCUSABLE = "fail"
 """The only verdict a baseline excuses (stale claims and errors always count)."""
+_QUIET = ("pass", "suppressed", "marked_wrong")
+"""Verdicts that are no problem of the run, so neither known nor new."""
 MAX_BYTES = 10_000_000
 """Largest baseline file read (it has one short entry per known failure)."""
 
@@ -133,7 +135,8 @@ class Comparison:
     known: tuple[Finding, ...]
     """Failures recorded in the baseline: listed, but they do not fail the run."""
     new: tuple[Finding, ...]
-    """Every other finding that is not ``pass`` (new failures, stale claims, errors)."""
+    """Every other problem (new failures and slips, stale claims, errors); suppressed and
+    marked-wrong findings are neither known nor new."""
     fixed: tuple[Entry, ...]
     """Baseline entries whose claim ran and now holds."""
 
@@ -212,7 +215,7 @@ class Baseline:
         known: list[Finding] = []
         new: list[Finding] = []
         for finding in findings:
-            if finding.verdict == "pass":
+            if finding.verdict in _QUIET:
                 continue
             (known if self.matches(finding) else new).append(finding)
         passing = {

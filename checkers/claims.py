@@ -191,6 +191,9 @@ class ClaimsFile:
     """Everything that did not validate, in file order."""
     order: tuple[str, ...]
     """Claim ids (or ``claim[N]`` for claims without a usable id) in file order."""
+    lesson_document: Lesson | None = None
+    """The lesson as read and anchored against (None when it could not be read), for what is
+    asked of its text after checking (:mod:`checkers.lesson_marks`)."""
 
 
 def read_claims_bytes(path: Path) -> bytes:
@@ -421,6 +424,7 @@ def build_claims_file(
         tuple(claims),
         tuple(problems),
         tuple(order),
+        lesson_obj,
     )
 
 

@@ -1,8 +1,11 @@
 """``lessoncheck``: the command line (``python -m checkers`` does the same).
 
 Exit codes, for CI: 0 every claim holds; 1 some claim fails or is stale; 2 usage or input error
-(a claim file or claim that could not be read; every other claim was still checked and reported).
-With ``--baseline FILE``, failures recorded in the baseline do not count (see
+(a claim file or claim that could not be read, or a project configuration that could not be
+used; every other claim was still checked and reported). Slips (only the last printed digit is
+off), suppressed failures and statements the author marked wrong are reported but do not count,
+slips unless ``--strict`` or the configuration's ``strict`` (:mod:`checkers.config`). With
+``--baseline FILE``, failures recorded in the baseline do not count (see
 :mod:`checkers.baseline`); ``fix`` rewrites lessons (see :mod:`checkers.fix`). ``fix --diff``
 (the default) exits as ``black --check`` does: 1 when it would change a file, 0 when there is
 nothing to rewrite (failures it cannot fix are for ``check`` to report), 2 on input errors.
@@ -20,8 +23,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from checkers import __version__
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
+from checkers.config import Config, ConfigError, project_config
 from checkers.files import LESSON_SUFFIXES
-from checkers.finding import Finding, summary_line
+from checkers.finding import Finding, fails_run, summary_line
 from checkers.parallel import map_each, map_files
 from checkers.progress import for_command
 from checkers.report.text import format_finding, inert
@@ -163,6 +167,11 @@ def _report_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--report-dir", type=Path, metavar="DIR", help="write all reports here")
     command.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
     command.add_argument(
+        "--strict",
+        action="store_true",
+        help="slips (only the last printed digit off) fail the run too",
+    )
+    command.add_argument(
         "-j",
         "--jobs",
         type=_jobs,
@@ -182,15 +191,18 @@ def _baseline_option(command: argparse.ArgumentParser) -> None:
     )
 
 
-def exit_code(findings: Sequence[Finding], comparison: Comparison | None = None) -> int:
+def exit_code(
+    findings: Sequence[Finding], comparison: Comparison | None = None, *, strict: bool = False
+) -> int:
     """The CLI contract: input errors outrank failures, failures outrank success.
 
-    With a baseline ``comparison``, only its ``new`` findings count: a known failure is not one.
+    A slip counts only when ``strict`` (:func:`checkers.finding.fails_run`). With a baseline
+    ``comparison``, only its ``new`` findings count: a known failure is not one.
     """
     if any(f.verdict == "error" for f in findings):
         return EXIT_INPUT
     counted = findings if comparison is None else comparison.new
-    if any(f.verdict in ("fail", "stale") for f in counted):
+    if any(fails_run(f, strict=strict) for f in counted):
         return EXIT_FINDINGS
     return EXIT_OK
 
@@ -201,6 +213,15 @@ def _say(line: str, stream: TextIO | None = None) -> None:
     or forge a CI workflow command. Every line the commands print goes through here, except
     :func:`checkers.report.text.format_finding`'s, which are made inert where they are built."""
     print(inert(line), file=sys.stdout if stream is None else stream)
+
+
+def _config(start: Path) -> Config | int:
+    """The project configuration, or EXIT_INPUT (said why) when it cannot be used."""
+    try:
+        return project_config(start)
+    except ConfigError as error:
+        _say(f"lessoncheck: {error}", sys.stderr)
+        return EXIT_INPUT
 
 
 def _missing(paths: Sequence[Path]) -> bool:
@@ -229,25 +250,39 @@ def _check(args: argparse.Namespace) -> int:
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
+    config = _config(Path.cwd())
+    if isinstance(config, int):
+        return config
     progress = for_command(sys.stderr, args.quiet, "claim files")
     try:
         findings = run_paths(list(args.claims), jobs=args.jobs, progress=progress)
     finally:
         if progress is not None:
             progress.close()
-    return _report(findings, args, baseline)
+    return _report(findings, args, config, baseline)
+
+
+def _shown(finding: Finding) -> bool:
+    """Printed in full: every problem, and a statement marked wrong that holds after all (its
+    author would want to know); suppressed and marked-wrong failures only count."""
+    if finding.verdict == "marked_wrong":
+        return finding.severity is None
+    return finding.verdict not in ("pass", "suppressed")
 
 
 def _report(
-    findings: Sequence[Finding],
+    checked: Sequence[Finding],
     args: argparse.Namespace,
+    config: Config,
     baseline: Baseline | None = None,
     coverage: Sequence[LessonCoverage] | None = None,
 ) -> int:
+    findings = config.apply(checked)
+    strict = args.strict or config.strict
     comparison = baseline.compare(findings, str(args.baseline)) if baseline else None
     if not args.quiet:
         for finding in findings:
-            if finding.verdict != "pass":
+            if _shown(finding):
                 text = format_finding(finding)
                 print(text)
                 if comparison is not None and comparison.is_known(finding):
@@ -274,9 +309,11 @@ def _report(
         report_dir = None if unwritten else args.report_dir
         github.emit(findings, os.environ, sys.stdout, report_dir=report_dir)
     line = summary_line(findings)
+    if any(f.is_slip for f in findings) and not strict:
+        line += "; slips do not fail the run (--strict to make them)"
     _say(f"{line}; {comparison.summary()}" if comparison else line)
     # A report that CI expects but cannot find is an input error, whatever the claims say.
-    return EXIT_INPUT if unwritten else exit_code(findings, comparison)
+    return EXIT_INPUT if unwritten else exit_code(findings, comparison, strict=strict)
 
 
 def _write_reports(
@@ -322,6 +359,9 @@ def _scan(args: argparse.Namespace) -> int:
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
+    config = _config(Path.cwd())
+    if isinstance(config, int):
+        return config
     progress = for_command(sys.stderr, args.quiet, "lessons")
     coverage: list[LessonCoverage] | None = None
     try:
@@ -336,7 +376,7 @@ def _scan(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
-    return _report(findings, args, baseline, coverage)
+    return _report(findings, args, config, baseline, coverage)
 
 
 def _baseline(args: argparse.Namespace) -> int:

@@ -11,23 +11,46 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from checkers.files import real_path
+
+if TYPE_CHECKING:  # the annotation only: reports import this module and never numbers
+    from checkers.numbers import Severity
 
 __all__ = [
     "FILE_LABEL",
     "Finding",
+    "Suppression",
     "Verdict",
+    "counts_line",
+    "fails_run",
     "problem_finding",
     "relative_to_root",
     "summarize",
     "summary_line",
 ]
 
-Verdict = Literal["pass", "fail", "stale", "error"]
+Verdict = Literal["pass", "fail", "stale", "error", "suppressed", "marked_wrong"]
 """pass and fail come from a check; stale from anchoring (the quote is gone); error when the
-claim could not be read or checked."""
+claim could not be read or checked. ``suppressed``: a fail that a ``lessoncheck: ignore`` comment
+or the project configuration silences; ``marked_wrong``: a statement the lesson itself marks
+wrong (✗, ❌, "wrong", 错误 …), whether or not it holds — neither fails a run."""
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """Why a failing finding does not count: who silenced it and where."""
+
+    kind: Literal["inSource", "external"]
+    """``inSource``: a comment in the lesson; ``external``: the project configuration (SARIF's
+    names for the two)."""
+    justification: str
+    """What silenced it, e.g. ``<!-- lessoncheck: ignore --> on line 12``."""
+
+    def to_json(self) -> dict[str, str]:
+        """A plain dict for the JSON report."""
+        return {"kind": self.kind, "justification": self.justification}
 
 FILE_LABEL = "(file)"
 """Node name for problems that concern the whole claim file rather than one claim."""
@@ -69,6 +92,14 @@ class Finding:
     """Column of ``line``."""
     location_kind: str = "lesson"
     """``lesson`` when line points into the lesson, ``claims`` when into the claim file."""
+    severity: Severity | None = None
+    """How wrong the printed value is, for a number that does not hold (verdict ``fail``, and
+    ``suppressed`` or ``marked_wrong`` findings that would fail): ``error`` or ``slip``
+    (:func:`checkers.numbers.is_slip`); None when it holds or was not checked."""
+    suppression: Suppression | None = None
+    """What silenced a ``suppressed`` finding."""
+    marked: str | None = None
+    """For ``marked_wrong``: how and where the author marked it (``❌ on line 40``)."""
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for the JSON report (fields in declaration order)."""
@@ -77,6 +108,8 @@ class Finding:
         data = {name: getattr(self, name) for name in _FINDING_FIELDS}
         data["details"] = list(self.details)
         data["inherits"] = list(self.inherits)
+        if self.suppression is not None:
+            data["suppression"] = self.suppression.to_json()
         return data
 
     @classmethod
@@ -85,7 +118,15 @@ class Finding:
         values = dict(data)
         values["details"] = tuple(values.get("details", ()))
         values["inherits"] = tuple(values.get("inherits", ()))
+        suppression = values.get("suppression")
+        if isinstance(suppression, dict):
+            values["suppression"] = Suppression(**suppression)
         return cls(**values)
+
+    @property
+    def is_slip(self) -> bool:
+        """A ``fail`` whose printed value is off in its last digit only."""
+        return self.verdict == "fail" and self.severity == "slip"
 
     @property
     def where(self) -> str:
@@ -167,18 +208,50 @@ def problem_finding(
     )
 
 
+def fails_run(finding: Finding, *, strict: bool = False) -> bool:
+    """Whether ``finding`` makes a run fail (exit 1, a failed pytest item): a stale claim, or a
+    number that does not hold — a slip only when ``strict``. Errors (exit 2), passes,
+    suppressed and marked-wrong findings do not."""
+    if finding.verdict == "stale":
+        return True
+    return finding.verdict == "fail" and (strict or finding.severity != "slip")
+
+
 def summarize(findings: Sequence[Finding]) -> dict[str, int]:
-    """Counts per verdict, plus the total."""
-    counts = {"total": len(findings), "pass": 0, "fail": 0, "stale": 0, "error": 0}
+    """Counts per verdict and the total; ``slip`` counts the fails that are slips (they are
+    also in ``fail``, whose meaning is unchanged: the printed number does not hold)."""
+    counts = {
+        "total": len(findings),
+        "pass": 0,
+        "fail": 0,
+        "stale": 0,
+        "error": 0,
+        "slip": 0,
+        "suppressed": 0,
+        "marked_wrong": 0,
+    }
     for finding in findings:
         counts[finding.verdict] += 1
+        if finding.is_slip:
+            counts["slip"] += 1
     return counts
 
 
 def summary_line(findings: Sequence[Finding]) -> str:
-    """``12 passed, 3 failed, 1 stale, 0 errors`` — the closing line CI logs show."""
-    counts = summarize(findings)
-    return (
-        f"{counts['pass']} passed, {counts['fail']} failed, {counts['stale']} stale, "
-        f"{counts['error']} errors"
-    )
+    """``12 passed, 3 failed (1 slip), 1 stale, 0 errors, 2 suppressed`` — the closing line CI
+    logs show; slips, suppressed and marked-wrong findings are named only when there are some."""
+    return counts_line(summarize(findings))
+
+
+def counts_line(counts: dict[str, int]) -> str:
+    """The words of :func:`summary_line` for counts from :func:`summarize`."""
+    slips = counts["slip"]
+    failed = f"{counts['fail']} failed"
+    if slips:
+        failed += f" ({slips} slip{'s' if slips != 1 else ''})"
+    line = f"{counts['pass']} passed, {failed}, {counts['stale']} stale, {counts['error']} errors"
+    if counts["suppressed"]:
+        line += f", {counts['suppressed']} suppressed"
+    if counts["marked_wrong"]:
+        line += f", {counts['marked_wrong']} marked wrong by the author"
+    return line

@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Literal
 
 __all__ = [
     "BYTE_PREFIXES",
@@ -28,6 +29,7 @@ __all__ = [
     "Comparison",
     "NumberError",
     "Printed",
+    "Severity",
     "Token",
     "Tolerance",
     "Unit",
@@ -37,6 +39,7 @@ __all__ = [
     "compare_vector",
     "format_like",
     "group_scientific",
+    "is_slip",
     "number_tokens",
     "parse_printed",
     "parse_printed_vector",
@@ -372,6 +375,11 @@ class Tolerance:
     """Allowed difference as a fraction of the printed value (0 when unused)."""
     reason: str
     """Human explanation shown in every verdict, e.g. ``±0.005: 2 printed decimals``."""
+    last_place: float = 0.0
+    """One unit in the last printed place, in base units, when this tolerance is the rounding of
+    printed digits (``0.01`` for ``0.78``): a miss closer than that is a slip (:func:`is_slip`).
+    0 when the tolerance is not a rounding (a claim's override with a reason, exact counts, an
+    estimate's ±10%), so every miss under it is an error."""
 
     def allows(self, printed: float, recomputed: float) -> bool:
         """True when ``recomputed`` is within the tolerance of ``printed`` (boundary included)."""
@@ -393,6 +401,7 @@ def printed_tolerance(printed: Printed) -> Tolerance:
         reason=(
             f"±{_short(half / printed.scale)}{_unit_suffix(printed)}: {printed.precision_reason()}"
         ),
+        last_place=2 * half,
     )
 
 
@@ -401,6 +410,31 @@ def significant_digits(printed: Printed) -> int | None:
     zeros are not significant (``≈ 9800``: 2, ``590,000``: 2), or None when every printed
     digit counts (``9800``, ``0.50``)."""
     return printed.significant if printed.insignificant_zeros else None
+
+
+Severity = Literal["error", "slip"]
+"""How wrong a printed value that does not hold is: ``error``, wrong beyond every reading, or
+``slip``, only its last printed digit is off (:func:`is_slip`). Errors fail a run; slips are
+reported and fail it only when asked (``--strict``)."""
+
+
+def is_slip(printed: Printed, recomputed: float, tolerance: Tolerance) -> bool:
+    """The one rule that tells a slip from an error, for a printed value that does not hold.
+
+    A slip is a value whose last printed digit is off and nothing else: the printed value is one
+    of the two numbers at its printed precision that bracket the true value, so it is closer to
+    the truth than one unit in its last place (``0.19`` for 0.1978 is a truncation, ``27%`` for
+    27.66% too; ``0.89`` for 0.8962 rounds the wrong way). Everything else is an error: two or
+    more units off (``0.78`` for 0.7966), and an exact value printed one unit off (``25`` for
+    52 / 2 = 26), which no rounding or truncation produces. The unit is the one the tolerance
+    rounds to (:attr:`Tolerance.last_place`); a tolerance that is not a rounding has none, and
+    every miss under it is an error.
+    """
+    place = tolerance.last_place
+    if place <= 0 or not math.isfinite(recomputed) or tolerance.allows(printed.value, recomputed):
+        return False
+    # Strictly closer than one unit: a value exactly one unit away is exact at this precision.
+    return abs(recomputed - printed.value) < place * (1 - 1e-9)
 
 
 def _unit_suffix(printed: Printed) -> str:
@@ -425,6 +459,8 @@ class Comparison:
     """The tolerance used."""
     corrected: str
     """The recomputed value written the way the lesson printed its number (same decimals, unit)."""
+    slip: bool = False
+    """A miss in the last printed digit only (:func:`is_slip`)."""
 
     def describe(self) -> str:
         """``0.7966 → 0.80``: the full recomputed value, then as it should be printed."""
@@ -435,12 +471,14 @@ class Comparison:
 def compare(printed: Printed, recomputed: float, tolerance: Tolerance | None = None) -> Comparison:
     """Compare a recomputed value (base units) against a printed one."""
     used = tolerance if tolerance is not None else printed_tolerance(printed)
+    ok = used.allows(printed.value, recomputed)
     return Comparison(
-        ok=used.allows(printed.value, recomputed),
+        ok=ok,
         printed=printed,
         recomputed=recomputed,
         tolerance=used,
         corrected=format_like(printed, recomputed),
+        slip=not ok and is_slip(printed, recomputed, used),
     )
 
 

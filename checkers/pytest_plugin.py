@@ -10,6 +10,21 @@ controller, so ``--report-dir`` writes the same report serially and with ``-n au
 
 With ``--baseline FILE`` a failure recorded in the baseline is reported as *xfail* ("known
 (baseline)") instead of failing; the closing summary and ``report.json`` list what was fixed since.
+
+Severities and quiet findings, as pytest users read them:
+
+- a **slip** (only the last printed digit is off) *passes* with a :class:`SlipWarning`, shown in
+  pytest's warnings summary at the lesson line: it is worth a look but is not broken, which is
+  what a warning means to pytest users (xfail would say "known to be broken", and they declare
+  those themselves). ``--lessoncheck-strict`` (or pytest's own ``--strict``, or ``strict = true``
+  in the project configuration) makes it fail; ``-W error::checkers.pytest_plugin.SlipWarning``
+  does too, the pytest way;
+- a failure **suppressed** by a ``lessoncheck: ignore`` comment or the configuration is an
+  *xfail* ("suppressed: …"): counted, not failing, like a baseline's known failures;
+- a statement the author **marked wrong** is an *xfail* when it is wrong and an *xpass* when it
+  holds after all (never a failure, whatever pytest's strict_xfail says).
+
+The closing summary has a ``lessoncheck`` section listing slips and counting the rest.
 """
 
 from __future__ import annotations
@@ -20,6 +35,7 @@ import json
 import os
 import re
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,15 +46,23 @@ from checkers import safeyaml
 from checkers.baseline import Baseline, BaselineError
 from checkers.baseline import load as load_baseline
 from checkers.claims import Claim, ClaimsFile, load_claims_file, read_claims_text
-from checkers.finding import FILE_LABEL, Finding
-from checkers.report.text import format_finding, inert
+from checkers.config import Config, ConfigError, project_config
+from checkers.finding import FILE_LABEL, Finding, counts_line, fails_run, summarize
+from checkers.report.text import format_finding, inert, shorten
 from checkers.runner import RecentRuns, check_claim, claim_problem_finding
 
-__all__ = ["ClaimFailure", "ClaimItem", "ClaimsYamlFile"]
+__all__ = ["ClaimFailure", "ClaimItem", "ClaimsYamlFile", "SlipWarning"]
 
 _PROPERTY = "lessoncheck_finding"
 _BASELINE = pytest.StashKey[Baseline]()
 _RUNS = pytest.StashKey[RecentRuns]()
+_CONFIG = pytest.StashKey[Config]()
+_STRICT = pytest.StashKey[bool]()
+
+
+class SlipWarning(UserWarning):
+    """A claim whose printed value is off in its last digit only: it passes, with this warning
+    (``--lessoncheck-strict`` makes it fail)."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -61,9 +85,32 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="failures recorded in this baseline (`lessoncheck baseline`) xfail instead of failing",
     )
+    group.addoption(
+        "--lessoncheck-strict",
+        action="store_true",
+        default=False,
+        help="slips (only the last printed digit off) fail too; pytest's own --strict does the "
+        "same (lessoncheck's command line calls this --strict)",
+    )
+
+
+def _pytest_strict(config: pytest.Config) -> bool:
+    """pytest's own strict mode (``--strict``, ``strict = true``; pytest 9 and later)."""
+    try:
+        return bool(config.getini("strict"))
+    except ValueError:  # pytest 8: no such ini option
+        return False
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    try:
+        project = project_config(config.invocation_params.dir)
+    except ConfigError as error:
+        raise pytest.UsageError(f"lessoncheck: {error}") from None
+    config.stash[_CONFIG] = project
+    config.stash[_STRICT] = (
+        bool(config.getoption("--lessoncheck-strict")) or project.strict or _pytest_strict(config)
+    )
     baseline_file = config.getoption("--baseline")
     if baseline_file:
         try:
@@ -285,8 +332,30 @@ class ClaimItem(pytest.Item):
 
     def runtest(self) -> None:
         finding = self._finding()
+        project = self.config.stash.get(_CONFIG, None)
+        if project is not None:
+            finding = project.apply([finding])[0]
         self.user_properties.append((_PROPERTY, json.dumps(finding.to_json(), ensure_ascii=False)))
         if finding.verdict == "pass":
+            return
+        if finding.verdict == "marked_wrong":
+            reason = inert(f"{finding.where}: {finding.message}")
+            if finding.severity is None:  # it holds: an xpass says so, and never fails
+                self.add_marker(pytest.mark.xfail(reason=reason, strict=False))
+                return
+            pytest.xfail(reason)
+        if finding.verdict == "suppressed":
+            pytest.xfail(inert(f"{finding.where}: {finding.message}"))
+        strict = self.config.stash.get(_STRICT, False)
+        if not fails_run(finding, strict=strict) and finding.is_slip:
+            warnings.warn_explicit(
+                SlipWarning(
+                    inert(f"slip: {finding.message} (passes; --lessoncheck-strict fails it)")
+                ),
+                SlipWarning,
+                filename=finding.source or str(self.path),
+                lineno=finding.line or 0,
+            )
             return
         baseline = self.config.stash.get(_BASELINE, None)
         if baseline is not None and baseline.matches(finding):
@@ -360,6 +429,8 @@ class _ReportCollector:
         return {"baseline": baseline.compare(self.findings, file).to_json()}
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if hasattr(self.config, "workerinput"):
+            return
         if self.unwritten:
             terminalreporter.write_sep("-", "lessoncheck reports", red=True)
             terminalreporter.write_line(inert(self.unwritten), red=True)
@@ -367,14 +438,31 @@ class _ReportCollector:
             from checkers.report import written_line
 
             terminalreporter.write_line(inert(written_line(self.written)))
+        self._severity_summary(terminalreporter)
         baseline = self.config.stash.get(_BASELINE, None)
-        if baseline is None or hasattr(self.config, "workerinput"):
+        if baseline is None:
             return
         comparison = baseline.compare(self.findings, str(self.config.getoption("--baseline")))
         terminalreporter.write_sep("-", "lessoncheck baseline")
         for line in comparison.fixed_lines():
             terminalreporter.write_line(inert(line))
         terminalreporter.write_line(inert(comparison.summary()))
+
+    def _severity_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        """Slips one line each, then the counts, when there are slips or quiet findings."""
+        counts = summarize(self.findings)
+        if not (counts["slip"] or counts["suppressed"] or counts["marked_wrong"]):
+            return
+        terminalreporter.write_sep("-", "lessoncheck")
+        for finding in self.findings:
+            if finding.is_slip:
+                line = f"slip: {finding.where}  {shorten(finding.quote, 48)}: {finding.message}"
+                terminalreporter.write_line(inert(line))
+        tail = ""
+        if counts["slip"]:
+            strict = self.config.stash.get(_STRICT, False)
+            tail = "; slips fail (strict)" if strict else "; slips pass (--lessoncheck-strict)"
+        terminalreporter.write_line(counts_line(counts) + tail)
 
     def _github(self, report_dir: str | None) -> None:
         from checkers.report import github

@@ -21,6 +21,7 @@ from checkers.claims import Claim, ClaimsFile, Problem, load_claims_file
 from checkers.expr import ExprError
 from checkers.finding import FILE_LABEL, Finding, Verdict, problem_finding, relative_to_root
 from checkers.kinds.base import Outcome, error, printed_text
+from checkers.lesson_marks import NO_MARKS, apply_marks, read_marks
 from checkers.numbers import Printed, apply_corrections
 from checkers.parallel import Progress, map_files
 from checkers.timelimit import ClaimTimeout, time_limit
@@ -239,7 +240,9 @@ def _upstream_failures(run: FileRun, claim: Claim) -> tuple[str, ...]:
 
 
 def check_claim(claims_file: ClaimsFile, claim: Claim, runs: RecentRuns | None = None) -> Finding:
-    """Check one claim of a loaded file (anchoring problems become stale/error findings).
+    """Check one claim of a loaded file (anchoring problems become stale/error findings), then
+    apply what its lesson says about the statement's line (:func:`checkers.lesson_marks.
+    apply_marks`: marked wrong by the author, or silenced by a ``lessoncheck: ignore``).
 
     ``runs`` keeps the file's outcomes between calls; without it, the claims this one uses
     are computed afresh."""
@@ -247,6 +250,13 @@ def check_claim(claims_file: ClaimsFile, claim: Claim, runs: RecentRuns | None =
 
 
 def _check(run: FileRun, claim: Claim) -> Finding:
+    """The claim's finding as its lesson's marks leave it (every finding passes here)."""
+    finding = _recompute(run, claim)
+    lesson = run.claims_file.lesson_document
+    return apply_marks(finding, read_marks(lesson.text) if lesson is not None else NO_MARKS)
+
+
+def _recompute(run: FileRun, claim: Claim) -> Finding:
     claims_file = run.claims_file
     root = claims_file.root
     base: dict[str, Any] = {
@@ -281,6 +291,7 @@ def _check(run: FileRun, claim: Claim) -> Finding:
         line=claim.anchor.line,
         column=claim.anchor.column,
         verdict=outcome.verdict,
+        severity=outcome.severity if outcome.verdict == "fail" else None,
         claimed=outcome.claimed,
         expected=outcome.expected,
         tolerance=outcome.tolerance,

@@ -317,3 +317,27 @@ def test_pytest_bad_baseline_is_a_usage_error(seed: pytest.Pytester) -> None:
     result = seed.runpytest("claims/", "--baseline", "missing.json")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*lessoncheck: *missing.json: no such baseline file*"])
+
+
+def test_quiet_findings_are_neither_known_nor_new_and_slips_are_recorded() -> None:
+    slip = replace(FAIL, id="share", severity="slip")
+    quiet = [
+        replace(FAIL, id="legacy", verdict="suppressed"),
+        replace(FAIL, id="shown", verdict="marked_wrong"),
+    ]
+    baseline = Baseline.of([slip, *quiet])
+    assert [entry.id for entry in baseline.entries] == ["share"]  # quiet ones are not failures
+    comparison = baseline.compare([slip, *quiet], "b.json")
+    assert comparison.known == (slip,) and comparison.new == ()
+
+
+def test_cli_strict_with_a_baseline_excuses_a_known_slip_only(
+    quiet_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(quiet_project)
+    claims = quiet_project / "claims" / "quiet.yaml"
+    text = claims.read_text(encoding="utf-8")
+    claims.write_text(text.split("  - id: share-wrong")[0], encoding="utf-8")  # the slip only
+    assert main(["check", "--strict", "-q"]) == 1
+    assert main(["baseline", "-o", "b.json"]) == 0  # a slip alone does not fail the run
+    assert main(["check", "--strict", "--baseline", "b.json", "-q"]) == 0

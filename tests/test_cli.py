@@ -187,3 +187,124 @@ def test_fix_diff_keeps_crlf_line_ends_so_the_patch_applies(
     data = lesson.read_bytes()
     assert b"score = 0.5\xc3\x970.5 + 0.5\xc3\x970.5 = 0.50\r\n" in data
     assert data.count(b"\n") == data.count(b"\r\n")
+
+
+def _only(project: Path, *ids: str) -> None:
+    """Keep only the claims ``ids`` of the quiet course (each YAML item starts with ``- id:``)."""
+    from tests.conftest import QUIET_CLAIMS
+
+    head, *items = QUIET_CLAIMS.split("  - id: ")
+    kept = [item for item in items if item.split("\n", 1)[0] in ids]
+    text = head + "".join("  - id: " + item for item in kept)
+    (project / "claims" / "quiet.yaml").write_text(text, encoding="utf-8")
+
+
+def test_a_slip_is_reported_but_does_not_fail_unless_strict(
+    quiet_project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(quiet_project)
+    _only(quiet_project, "share-truncated", "rows-corrected")
+    assert main(["check", "--json", "r.json"]) == 0
+    out = capsys.readouterr().out
+    assert "  slip        2 / 7 is 0.2857 → 0.29, not 0.28" in out
+    assert "1 passed, 1 failed (1 slip), 0 stale, 0 errors; slips do not fail the run" in out
+    report = json.loads((quiet_project / "r.json").read_text(encoding="utf-8"))
+    assert report["version"] == 1
+    assert report["summary"]["fail"] == 1 and report["summary"]["slip"] == 1
+    finding = next(f for f in report["findings"] if f["id"] == "share-truncated")
+    assert (finding["verdict"], finding["severity"]) == ("fail", "slip")
+    assert main(["check", "--strict", "-q"]) == 1
+    # The nearby real mistake fails without --strict.
+    _only(quiet_project, "share-truncated", "share-wrong")
+    assert main(["check", "-q"]) == 1
+
+
+def test_strict_from_the_project_configuration(
+    quiet_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(quiet_project)
+    _only(quiet_project, "share-truncated")
+    (quiet_project / ".lessoncheck.toml").write_text("strict = true\n", encoding="utf-8")
+    assert main(["check", "-q"]) == 1
+    assert main(["scan", "content/quiet.md", "-q"]) == 1
+
+
+def test_quiet_findings_are_counted_not_failed(
+    quiet_project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(quiet_project)
+    _only(quiet_project, "rows-marked", "quarter-four", "quarter-eight", "legacy")
+    assert main(["check", "--json", "r.json"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip().endswith(
+        "0 passed, 0 failed, 0 stale, 0 errors, 1 suppressed, 3 marked wrong by the author"
+    )
+    # Printed in full: only the marked statement that holds after all.
+    assert "marked wrong by the author (❌ on line 9), but it holds: 8 × 0.25 = 2" in out
+    assert "9 × 9" not in out and "4 × 0.25" not in out
+    report = json.loads((quiet_project / "r.json").read_text(encoding="utf-8"))
+    assert report["summary"]["suppressed"] == 1 and report["summary"]["marked_wrong"] == 3
+    legacy = next(f for f in report["findings"] if f["id"] == "legacy")
+    assert legacy["verdict"] == "suppressed"
+    assert legacy["suppression"] == {
+        "kind": "inSource",
+        "justification": "<!-- lessoncheck: ignore --> on line 16",
+    }
+    # The same shapes with real mistakes next to them still fail.
+    _only(quiet_project, "rows-marked", "quarter-six", "legacy", "next-figure")
+    assert main(["check", "-q"]) == 1
+    assert capsys.readouterr().out.strip().startswith("0 passed, 2 failed, 0 stale, 0 errors")
+
+
+def test_scan_drafts_are_quiet_like_claims(
+    quiet_project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(quiet_project)
+    assert main(["scan", "content/quiet.md", "--json", "s.json", "-q"]) == 1
+    assert main(["check", "--json", "c.json", "-q"]) == 1
+
+    def verdicts(name: str) -> dict[int, list[tuple[str, str | None]]]:
+        report = json.loads((quiet_project / name).read_text(encoding="utf-8"))
+        out: dict[int, list[tuple[str, str | None]]] = {}
+        for f in report["findings"]:
+            out.setdefault(f["line"], []).append((f["verdict"], f["severity"]))
+        return {line: sorted(v, key=str) for line, v in out.items()}
+
+    assert verdicts("s.json") == verdicts("c.json")
+
+
+def test_path_ignores_in_the_configuration(
+    quiet_project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(quiet_project)
+    _only(quiet_project, "share-wrong", "next-figure")
+    (quiet_project / "pyproject.toml").write_text(
+        '[project]\nname = "course"\n\n[tool.lessoncheck]\nignore = ["content/quiet.md"]\n',
+        encoding="utf-8",
+    )
+    assert main(["check", "--report-dir", "out"]) == 0
+    assert (
+        capsys.readouterr()
+        .out.strip()
+        .endswith("0 passed, 0 failed, 0 stale, 0 errors, 2 suppressed")
+    )
+    sarif = json.loads((quiet_project / "out" / "report.sarif").read_text(encoding="utf-8"))
+    results = sarif["runs"][0]["results"]
+    assert [r["suppressions"][0]["kind"] for r in results] == ["external", "external"]
+    assert "2 suppressed" in (quiet_project / "out" / "report.md").read_text(encoding="utf-8")
+    # Another lesson's failure is not ignored.
+    (quiet_project / "pyproject.toml").write_text(
+        '[tool.lessoncheck]\nignore = ["content/other.md"]\n', encoding="utf-8"
+    )
+    assert main(["check", "-q"]) == 1
+
+
+def test_a_broken_configuration_is_an_input_error_naming_file_and_line(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(project)
+    (project / ".lessoncheck.toml").write_text("strict = true\nsctrict = 1\n", encoding="utf-8")
+    assert main(["check"]) == 2
+    err = capsys.readouterr().err
+    assert f"lessoncheck: {project / '.lessoncheck.toml'}:2: unknown key 'sctrict'" in err
+    assert "Traceback" not in err

@@ -9,6 +9,8 @@ from pathlib import Path
 from checkers.finding import (
     FILE_LABEL,
     Finding,
+    Suppression,
+    fails_run,
     problem_finding,
     relative_to_root,
     summarize,
@@ -53,8 +55,60 @@ def test_where_points_at_the_lesson_or_the_claim_file() -> None:
 
 def test_summaries_count_every_verdict() -> None:
     findings = [_finding(verdict=v) for v in ("pass", "pass", "fail", "stale", "error")]
-    assert summarize(findings) == {"total": 5, "pass": 2, "fail": 1, "stale": 1, "error": 1}
+    assert summarize(findings) == {
+        "total": 5,
+        "pass": 2,
+        "fail": 1,
+        "stale": 1,
+        "error": 1,
+        "slip": 0,
+        "suppressed": 0,
+        "marked_wrong": 0,
+    }
     assert summary_line(findings) == "2 passed, 1 failed, 1 stale, 1 errors"
+
+
+def test_slips_are_fails_counted_apart_and_quiet_verdicts_are_named() -> None:
+    findings = [
+        _finding(severity="slip"),
+        _finding(severity="error"),
+        _finding(verdict="suppressed", severity="error"),
+        _finding(verdict="marked_wrong", severity=None),
+    ]
+    counts = summarize(findings)
+    assert (counts["fail"], counts["slip"], counts["suppressed"], counts["marked_wrong"]) == (
+        2,
+        1,
+        1,
+        1,
+    )
+    assert summary_line(findings) == (
+        "0 passed, 2 failed (1 slip), 0 stale, 0 errors, 1 suppressed, 1 marked wrong by the author"
+    )
+
+
+def test_which_findings_fail_a_run() -> None:
+    assert fails_run(_finding(severity="error"))
+    assert fails_run(_finding())  # a finding without severity (an older report) is an error
+    assert not fails_run(_finding(severity="slip"))
+    assert fails_run(_finding(severity="slip"), strict=True)
+    assert fails_run(_finding(verdict="stale"))
+    for quiet in ("pass", "error", "suppressed", "marked_wrong"):
+        assert not fails_run(_finding(verdict=quiet, severity="error"), strict=True)
+
+
+def test_suppression_round_trips_through_json() -> None:
+    finding = _finding(
+        verdict="suppressed",
+        severity="slip",
+        suppression=Suppression("external", ".lessoncheck.toml: ignore 'content/*'"),
+    )
+    data = json.loads(json.dumps(finding.to_json()))
+    assert data["suppression"] == {
+        "kind": "external",
+        "justification": ".lessoncheck.toml: ignore 'content/*'",
+    }
+    assert Finding.from_json(data) == finding
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from checkers.numbers import (
     compare_vector,
     format_like,
     group_scientific,
+    is_slip,
     parse_printed,
     parse_printed_vector,
     printed_tolerance,
@@ -135,3 +136,65 @@ def test_significant_figures_name_themselves_in_the_tolerance() -> None:
     reason = printed_tolerance(parse_printed("590,000")).reason
     assert reason.startswith("±5000: read to 2 significant figures") and "round number" in reason
     assert significant_digits(parse_printed("1,000,000")) is None  # one figure: exactly 10⁶
+
+
+# The slip rule: a miss is a slip when the printed value brackets the truth at its precision.
+@pytest.mark.parametrize(
+    ("printed", "true", "slip"),
+    [
+        ("0.28", 2 / 7, True),  # 0.2857 truncated
+        ("0.35", 0.3561, True),  # truncated: 0.3561 rounds to 0.36
+        ("0.36", 0.3561, False),  # the correct rounding holds: no miss at all
+        ("0.70", 5 / 7, False),  # 0.7143: 1.43 units off
+        ("0.78", 0.7966, False),  # two units off
+        ("38", 39.0, False),  # exact 39 printed one unit off: no rounding gives 38
+        ("40", 39.0, False),
+        ("12.5", 12.5999, True),  # truncation at one decimal
+        ("−0.13", -0.1387, True),  # truncation toward zero of a negative value
+        ("−0.14", -0.1307, True),  # rounded away from the truth's side, still bracketing it
+        ("27%", 0.2766, True),  # percent: 27.66% truncated
+        ("26%", 0.2766, False),
+        ("1.2 GB", 1.29e9, True),
+        ("1.2 GB", 1.31e9, False),
+        ("3.1e-4", 3.18e-4, True),
+    ],
+)
+def test_slip_is_a_miss_inside_one_unit_of_the_last_place(
+    printed: str, true: float, slip: bool
+) -> None:
+    value = parse_printed(printed)
+    comparison = compare(value, true)
+    assert comparison.slip is slip
+    assert is_slip(value, true, printed_tolerance(value)) is slip
+
+
+def test_a_value_that_holds_is_never_a_slip() -> None:
+    value = parse_printed("0.29")
+    assert compare(value, 2 / 7).ok
+    assert not compare(value, 2 / 7).slip
+    assert not is_slip(value, 2 / 7, printed_tolerance(value))
+
+
+def test_tolerances_that_are_not_roundings_have_no_slips() -> None:
+    # A claim's own tolerance (±10% for an estimate) has no last printed place to be off in.
+    estimate = Tolerance(absolute=0.0, relative=0.1, reason="±10%: an estimate")
+    value = parse_printed("100")
+    assert not compare(value, 111.0, estimate).ok
+    assert not compare(value, 111.0, estimate).slip
+    assert not is_slip(value, 100.6, Tolerance(0.0, 0.0, "exact"))
+    # The same miss under the printed precision's own rounding is judged by the rule.
+    assert compare(parse_printed("0.28"), 2 / 7, printed_tolerance(parse_printed("0.28"))).slip
+
+
+def test_non_finite_recomputation_is_not_a_slip() -> None:
+    value = parse_printed("0.5")
+    assert not is_slip(value, float("nan"), printed_tolerance(value))
+    assert not is_slip(value, float("inf"), printed_tolerance(value))
+
+
+def test_slips_follow_the_significant_figures_a_reading_allows() -> None:
+    # "≈ 9800" keeps two significant figures: its last place is the hundreds.
+    about = parse_printed("≈ 9800")
+    assert compare(about, 9869.0).slip  # 9869 would print ≈ 9900: the hundreds only
+    assert not compare(about, 9951.0).slip  # 1.5 hundreds off: an error
+    assert not compare(parse_printed("9800"), 9869.0).slip  # printed plainly, 69 units off

@@ -90,7 +90,17 @@ def test_report_dir_writes_the_json_contract(course: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["lessoncheck: reports written: out/report.html (open it*"])
     report = json.loads((course.path / "out" / "report.json").read_text(encoding="utf-8"))
     assert report["version"] == 1
-    assert report["summary"] == {"total": 4, "pass": 3, "fail": 1, "stale": 0, "error": 0}
+    # version 1's keys keep their meaning; slip, suppressed and marked_wrong were added.
+    assert report["summary"] == {
+        "total": 4,
+        "pass": 3,
+        "fail": 1,
+        "stale": 0,
+        "error": 0,
+        "slip": 0,
+        "suppressed": 0,
+        "marked_wrong": 0,
+    }
     keys = {
         "id",
         "kind",
@@ -285,3 +295,87 @@ def test_the_command_line_names_the_same_paths_from_any_folder(
     monkeypatch.chdir(pytester.path / "course")  # from inside the course: the same names
     assert main(["check", "claims", "--report-dir", "../reports2"]) == 1
     _assert_reports_name_the_course(pytester.path / "reports2")
+
+
+@pytest.fixture
+def quiet_course(pytester: pytest.Pytester) -> pytest.Pytester:
+    from tests.conftest import QUIET_CLAIMS, QUIET_LESSON
+
+    pytester.mkdir("content")
+    pytester.mkdir("claims")
+    (pytester.path / "content" / "quiet.md").write_text(QUIET_LESSON, encoding="utf-8")
+    (pytester.path / "claims" / "quiet.yaml").write_text(QUIET_CLAIMS, encoding="utf-8")
+    return pytester
+
+
+def test_a_slip_passes_with_a_warning_at_the_lesson_line(quiet_course: pytest.Pytester) -> None:
+    result = quiet_course.runpytest("claims/quiet.yaml::share-truncated", "-rA")
+    result.assert_outcomes(passed=1, warnings=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*content/quiet.md:3: SlipWarning: slip: 2 / 7 is 0.2857 → 0.29, not 0.28*",
+            "*lessoncheck*",
+            "slip: content/quiet.md:3  2 / 7 = 0.28: 2 / 7 is 0.2857 → 0.29, not 0.28",
+            "0 passed, 1 failed (1 slip), 0 stale, 0 errors; slips pass (--lessoncheck-strict)",
+        ]
+    )
+    assert result.ret == 0
+
+
+@pytest.mark.parametrize(
+    "strict",
+    [["--lessoncheck-strict"], ["--strict"], ["-W", "error::checkers.pytest_plugin.SlipWarning"]],
+)
+def test_strict_makes_a_slip_fail(quiet_course: pytest.Pytester, strict: list[str]) -> None:
+    result = quiet_course.runpytest("claims/quiet.yaml::share-truncated", *strict)
+    result.assert_outcomes(failed=1)
+
+
+def test_strict_from_the_project_configuration_fails_a_slip(
+    quiet_course: pytest.Pytester,
+) -> None:
+    (quiet_course.path / ".lessoncheck.toml").write_text("strict = true\n", encoding="utf-8")
+    result = quiet_course.runpytest("claims/quiet.yaml::share-truncated")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*slip*2 / 7 is 0.2857 → 0.29, not 0.28*"])
+
+
+def test_quiet_findings_do_not_fail_and_are_counted(quiet_course: pytest.Pytester) -> None:
+    result = quiet_course.runpytest("claims/", "--report-dir", "out", "-rfxX")
+    # rows-corrected passes; share-truncated passes as a slip; quarter-eight (marked wrong but
+    # right) xpasses; rows-marked, quarter-four and legacy xfail; the real mistakes fail.
+    result.assert_outcomes(passed=2, failed=3, xfailed=3, xpassed=1, warnings=1)
+    result.stdout.fnmatch_lines_random(
+        [
+            "XFAIL claims/quiet.yaml::legacy - *suppressed by <!-- lessoncheck: ignore --> on "
+            "line 16*",
+            "XFAIL claims/quiet.yaml::rows-marked - *marked wrong by the author (✗ on line 7)*",
+            "XPASS claims/quiet.yaml::quarter-eight *marked wrong by the author (❌ on line 9), "
+            "but it holds*",
+            "FAILED claims/quiet.yaml::share-wrong*",
+            "FAILED claims/quiet.yaml::quarter-six*",
+            "FAILED claims/quiet.yaml::next-figure*",
+            # lessoncheck counts numbers: the slip is a failed number, in a passing item.
+            "1 passed, 4 failed (1 slip), 0 stale, 0 errors, 1 suppressed, "
+            "3 marked wrong by the author; slips pass (--lessoncheck-strict)",
+        ]
+    )
+    report = json.loads((quiet_course.path / "out" / "report.json").read_text(encoding="utf-8"))
+    assert report["summary"]["suppressed"] == 1
+    assert report["summary"]["marked_wrong"] == 3
+    assert report["summary"]["slip"] == 1
+
+
+def test_marked_wrong_never_fails_even_under_strict_xfail(quiet_course: pytest.Pytester) -> None:
+    result = quiet_course.runpytest(
+        "claims/quiet.yaml::quarter-eight", "claims/quiet.yaml::quarter-four", "--strict"
+    )
+    result.assert_outcomes(xfailed=1, xpassed=1)
+    assert result.ret == 0
+
+
+def test_a_broken_configuration_is_a_usage_error(quiet_course: pytest.Pytester) -> None:
+    (quiet_course.path / ".lessoncheck.toml").write_text("ignore = 3\n", encoding="utf-8")
+    result = quiet_course.runpytest("claims/")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*.lessoncheck.toml:1: ignore must be a list of path globs*"])

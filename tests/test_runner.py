@@ -38,7 +38,16 @@ def test_edited_lesson_makes_claim_stale(project: Path) -> None:
 
 def test_summary_counts(project: Path) -> None:
     counts = summarize(run_file(load_claims_file(project / "claims" / "demo.yaml")))
-    assert counts == {"total": 4, "pass": 3, "fail": 1, "stale": 0, "error": 0}
+    assert counts == {
+        "total": 4,
+        "pass": 3,
+        "fail": 1,
+        "stale": 0,
+        "error": 0,
+        "slip": 0,
+        "suppressed": 0,
+        "marked_wrong": 0,
+    }
 
 
 def write_claims(project: Path, claims: str) -> None:
@@ -69,3 +78,25 @@ def test_a_stale_matrix_claim_still_shows_what_it_claimed(project: Path) -> None
     (finding,) = findings(project).values()
     assert finding.verdict == "stale"  # type: ignore[attr-defined]
     assert finding.claimed == "[[1, 0], [0.50, 0.50]]"  # type: ignore[attr-defined]
+
+
+def test_every_finding_passes_through_its_lessons_marks(quiet_project: Path) -> None:
+    """run_file and check_claim both apply the lesson's marks (by the claim's anchored line)."""
+    from checkers.runner import check_claim
+
+    claims_file = load_claims_file(quiet_project / "claims" / "quiet.yaml")
+    by_id = {f.id: f for f in run_file(claims_file)}
+    assert {i: (f.verdict, f.severity) for i, f in by_id.items()} == {
+        "share-truncated": ("fail", "slip"),
+        "share-wrong": ("fail", "error"),
+        "rows-marked": ("marked_wrong", "error"),
+        "rows-corrected": ("pass", None),
+        "quarter-four": ("marked_wrong", "error"),
+        "quarter-eight": ("marked_wrong", None),
+        "quarter-six": ("fail", "error"),
+        "legacy": ("suppressed", "error"),
+        "next-figure": ("fail", "error"),
+    }
+    one = check_claim(claims_file, next(c for c in claims_file.claims if c.id == "legacy"))
+    assert one.verdict == "suppressed"
+    assert "2 / 7 is 0.2857 → 0.29, not 0.28" in by_id["share-truncated"].message

@@ -34,7 +34,16 @@ def test_scan_finds_the_wrong_sum_without_any_claims(
     assert "content/demo.md:4" in out
     assert "0.5 → 0.50, not 0.52" in out
     report = json.loads((course / "report.json").read_text(encoding="utf-8"))
-    assert report["summary"] == {"total": 3, "pass": 2, "fail": 1, "stale": 0, "error": 0}
+    assert report["summary"] == {
+        "total": 3,
+        "pass": 2,
+        "fail": 1,
+        "stale": 0,
+        "error": 0,
+        "slip": 0,
+        "suppressed": 0,
+        "marked_wrong": 0,
+    }
     cache = next(f for f in report["findings"] if "512 KB" in f["quote"])
     assert "powers of 1024" in cache["message"]
 

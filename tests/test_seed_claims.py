@@ -83,3 +83,20 @@ def test_inherited_steps_pass_and_name_their_source(findings: list[Finding]) -> 
     scaled = by_id["scaled-cat-cat"]
     assert scaled.verdict == "pass"
     assert scaled.inherits == ("score-cat-cat",)
+
+
+def test_every_seed_failure_is_an_error_not_a_slip(findings: list[Finding]) -> None:
+    """None of the 22 is only a last-digit slip: the closest, score-cat-mouse, prints 0.96 for
+    0.8962 (six units of its last place off), and pe-1-2 prints 0.0001 for 0.0100."""
+    failing = [f for f in findings if f.verdict == "fail"]
+    assert len(failing) == 22
+    assert {f.id: f.severity for f in failing} == {f.id: "error" for f in failing}
+    by_id = {f.id: f for f in failing}
+    assert (by_id["score-cat-mouse"].claimed, by_id["score-cat-mouse"].expected) == (
+        "0.96",
+        "0.8962 → 0.90",
+    )
+
+
+def test_no_seed_claim_is_marked_wrong_or_suppressed(findings: list[Finding]) -> None:
+    assert [f.id for f in findings if f.verdict in ("marked_wrong", "suppressed")] == []

@@ -249,7 +249,7 @@ def _readings(claimed: Sequence[Printed], override: Tolerance | None) -> list[_R
                 f"±{half:g}: {printed.text} printed among values with {coarsest} decimal"
                 f"{'s' if coarsest > 1 else ''}, read as {printed.value:.{coarsest}f}"
             )
-            readings.append((as_decimal, Tolerance(half, 0.0, reason)))
+            readings.append((as_decimal, Tolerance(half, 0.0, reason, last_place=2 * half)))
         else:
             readings.append((printed, None))
     return readings

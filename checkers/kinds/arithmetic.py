@@ -138,8 +138,11 @@ def check(fields: Input, context: Context) -> Outcome:
     if plain.ok or (len(readings) == 1 and not fields.carried):
         return plain
     tree = parse(split_chain(fields.expression)[0][1])
+    slip: tuple[Reading, Outcome] | None = None  # the first other reading under which it slips
     for reading in readings[1:]:
         outcome = _check_reading(fields, context, reading)
+        if slip is None and outcome.verdict == "fail" and outcome.severity == "slip":
+            slip = (reading, outcome)
         if outcome.ok:
             baseline = (
                 "as printed"
@@ -159,6 +162,15 @@ def check(fields: Input, context: Context) -> Outcome:
         )
     if len(readings) == 1:
         return plain
+    if plain.severity == "error" and slip is not None:
+        # Wrong under every reading, but only a slip under one of them: a slip.
+        reading, outcome = slip
+        return dataclasses.replace(
+            outcome,
+            message=f"{outcome.message}, reading {reading.describe(tree)} "
+            f"(with {readings[0].describe()} it is {plain.expected.split(' → ')[-1]})",
+            tolerance=f"{outcome.tolerance}; {reading.describe()}",
+        )
     tried = "; ".join(r.describe(tree) for r in readings[1:])
     return dataclasses.replace(plain, message=f"{plain.message} (nor with {tried})")
 

@@ -21,6 +21,7 @@ from checkers.numbers import (
     Comparison,
     NumberError,
     Printed,
+    Severity,
     Tolerance,
     compare,
     parse_printed,
@@ -38,6 +39,7 @@ __all__ = [
     "Verdict",
     "from_comparisons",
     "printed_text",
+    "severity_of",
 ]
 
 Verdict = Literal["pass", "fail", "error"]
@@ -207,6 +209,10 @@ class Outcome:
     """Further lines: per-element results, intermediate values, the reading of units."""
     value: float | tuple[float, ...] | None = None
     """The recomputed value in base units, for claims that take this one as an input."""
+    severity: Severity = "error"
+    """For a ``fail``: ``slip`` when every failing comparison is a slip (:func:`severity_of`),
+    else ``error``; a kind that fails for any other reason (a wrong mask, a wrong formula) fails
+    with an error."""
 
     @property
     def ok(self) -> bool:
@@ -217,6 +223,13 @@ class Outcome:
 def error(message: str, claimed: str = "") -> Outcome:
     """An Outcome for a claim that could not be checked (bad inputs, undefined maths)."""
     return Outcome(verdict="error", claimed=claimed, expected="", tolerance="", message=message)
+
+
+def severity_of(comparisons: Sequence[Comparison]) -> Severity:
+    """``slip`` when the comparisons that fail are all slips (:func:`checkers.numbers.is_slip`),
+    ``error`` when any of them is more (or none fails)."""
+    failures = [c for c in comparisons if not c.ok]
+    return "slip" if failures and all(c.slip for c in failures) else "error"
 
 
 def from_comparisons(
@@ -269,6 +282,7 @@ def from_comparisons(
         corrections=tuple((c.printed.text, c.corrected) for c in failures),
         details=tuple(details),
         value=value,
+        severity=severity_of(comparisons),
     )
 
 

@@ -56,7 +56,15 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from checkers.formulas import UndefinedError, layer_norm, rms_norm
-from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, PrintedVector, error
+from checkers.kinds.base import (
+    Context,
+    KindInput,
+    Outcome,
+    PrintedNumber,
+    PrintedVector,
+    error,
+    severity_of,
+)
 from checkers.numbers import Comparison, Printed, compare
 
 __all__ = ["Input", "check"]
@@ -225,6 +233,7 @@ def check(fields: Input, context: Context) -> Outcome:
         ),
         details=(*bases, *details),
         value=value,
+        severity=severity_of([c for s in steps for c in s.comparisons]),
     )
 
 

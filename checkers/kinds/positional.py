@@ -72,6 +72,7 @@ from checkers.kinds.base import (
     PrintedVector,
     error,
     from_comparisons,
+    severity_of,
 )
 from checkers.numbers import Comparison, NumberError, Printed, compare, parse_printed
 
@@ -491,6 +492,7 @@ def _check_table(fields: Input, context: Context) -> Outcome:
         corrections=tuple((c.printed.text, c.corrected) for c in quote_order if not c.ok),
         details=details,
         value=value,
+        severity=severity_of(position_major),
     )
 
 

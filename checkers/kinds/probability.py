@@ -51,6 +51,7 @@ def probability_tolerance(printed: Printed, decimals: int, context: Context) -> 
                 f"±{number_text(half)}: a printed whole 0 or 1 among probabilities is exact, "
                 f"read at {places(decimals)}"
             ),
+            last_place=2 * half,
         )
     return printed_tolerance(printed)
 

@@ -26,6 +26,8 @@ __all__ = [
     "location",
     "needs_attention",
     "ordered",
+    "quieted",
+    "shown_verdict",
     "write_reports",
     "written_line",
 ]
@@ -45,8 +47,20 @@ def ordered(findings: Iterable[Finding]) -> list[Finding]:
 
 
 def needs_attention(findings: Iterable[Finding]) -> list[Finding]:
-    """The findings that are not ``pass`` (fail, stale, error), in :func:`ordered` order."""
-    return [f for f in ordered(findings) if f.verdict != "pass"]
+    """The problems: fail (slips included), stale and error findings, in :func:`ordered`
+    order."""
+    return [f for f in ordered(findings) if f.verdict in ("fail", "stale", "error")]
+
+
+def quieted(findings: Iterable[Finding]) -> list[Finding]:
+    """Findings that are reported but stay quiet: ``suppressed`` and ``marked_wrong``."""
+    return [f for f in ordered(findings) if f.verdict in ("suppressed", "marked_wrong")]
+
+
+def shown_verdict(finding: Finding) -> str:
+    """The verdict as reports label it: ``slip`` for a fail whose last printed digit only is
+    off, else the verdict itself."""
+    return "slip" if finding.is_slip else finding.verdict
 
 
 def location(finding: Finding) -> tuple[str, int | None, int | None]:

@@ -4,10 +4,12 @@ When ``GITHUB_ACTIONS == "true"``, :func:`emit` prints workflow commands::
 
     ::error file=content/x.md,line=130,col=1,title=lessoncheck fail%3A score-cat-cat::0.58×…
 
-one per claim that needs attention (``error`` for fail/error, ``warning`` for stale; at most
-:data:`MAX_ANNOTATIONS`, GitHub shows no more per step anyway), then one ``::notice::`` saying
-where the full report is, and appends the Markdown report (:func:`checkers.report.markdown.render`
-with links to the commit) to the file named by ``$GITHUB_STEP_SUMMARY``.
+one per claim that needs attention (``error`` for fail/error, ``warning`` for a slip — only the
+last printed digit off — and for stale; suppressed and marked-wrong findings are only counted;
+at most :data:`MAX_ANNOTATIONS`, GitHub shows no more per step anyway), then one ``::notice::``
+saying where the full report is, and appends the Markdown report
+(:func:`checkers.report.markdown.render` with links to the commit) to the file named by
+``$GITHUB_STEP_SUMMARY``.
 
 Everything takes the environment mapping and the output stream as parameters, so it is tested
 without touching the real environment.
@@ -19,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from checkers.finding import Finding, summarize
-from checkers.report import explain, location, needs_attention
+from checkers.finding import Finding, counts_line, summarize
+from checkers.report import explain, location, needs_attention, shown_verdict
 from checkers.report.text import inert
 
 __all__ = [
@@ -79,11 +81,10 @@ def annotation(finding: Finding) -> str:
         "file": path,
         "line": line,
         "col": column if line else None,
-        "title": f"lessoncheck {finding.verdict}: {finding.id}",
+        "title": f"lessoncheck {shown_verdict(finding)}: {finding.id}",
     }
-    return command(
-        _COMMANDS.get(finding.verdict, "notice"), "\n".join(explain(finding)), properties
-    )
+    name = "warning" if finding.is_slip else _COMMANDS.get(finding.verdict, "notice")
+    return command(name, "\n".join(explain(finding)), properties)
 
 
 def blob_base(env: Mapping[str, str]) -> str:
@@ -114,12 +115,11 @@ def write_summary(findings: Sequence[Finding], env: Mapping[str, str]) -> Path |
 def _notice(findings: Sequence[Finding], shown: int, report_dir: str | None, summary: bool) -> str:
     counts = summarize(list(findings))
     problems = counts["fail"] + counts["stale"] + counts["error"]
+    quiet = counts["suppressed"] + counts["marked_wrong"]
     parts = [
-        f"{problems} of {counts['total']} claims need attention "
-        f"({counts['pass']} passed, {counts['fail']} failed, {counts['stale']} stale, "
-        f"{counts['error']} errors)."
+        f"{problems} of {counts['total']} claims need attention ({counts_line(counts)})."
         if problems
-        else f"All {counts['total']} claims hold."
+        else f"All {counts['total']} claims hold" + (f" ({counts_line(counts)})." if quiet else ".")
     ]
     if problems > shown:
         parts.append(f"{shown} annotated here, {problems - shown} more in the report.")

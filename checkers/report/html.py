@@ -3,26 +3,29 @@
 The page opens on an index of the lessons (claims per verdict, the lessons with most problems
 first, in the order the lessons follow below). Each lesson appears as its source text
 (line-numbered, pre-wrapped, *not* rendered as Markdown, so what you see is exactly what the
-claim quotes), with the line of every claim marked pass, fail, stale or error by colour *and* a
-text badge, and the claim's result underneath: claimed, recomputed, tolerance, message, fix.
-Passing claims are collapsed to their header line; the number a fix corrects is highlighted in
-the source line and in the fix. A "failures only" checkbox hides what passes. Everything is
-inline (CSS, a little JS, no fonts, images or network), so the file can be opened straight from
-disk, attached to a CI run or mailed.
+claim quotes), with the line of every claim marked pass, fail, slip (only the last printed digit
+off), stale, error, suppressed or marked wrong (by the author) by colour *and* a text badge, and
+the claim's result underneath: claimed, recomputed, tolerance, message, fix. Passing, suppressed
+and marked-wrong claims are collapsed to their header line; the number a fix corrects is
+highlighted in the source line and in the fix. A "failures only" checkbox hides what passes and
+what is quiet. Everything is inline (CSS, a little JS, no fonts, images or network), so the
+file can be opened straight from disk, attached to a CI run or mailed.
 
 Lesson text is untrusted: it is only ever inserted through Jinja2 autoescaping, and a
 Content-Security-Policy forbids loading anything.
 
-Hooks for browser tests: ``#failure-count`` holds the number of fail + stale + error findings,
-``#filter-failures`` is the checkbox, ``#lesson-index`` the index (a ``tr[data-lesson]`` per
-lesson), each claim is ``.finding[data-verdict]`` (with ``data-id`` and ``data-line``) whose
-``id`` is :func:`anchor_id` and whose ``details`` is open unless it passes, a corrected number is
-``mark.corrected`` (in the fix) and ``mark.wrong`` (in the line), and the filter sets ``hidden``
-on the findings it hides.
+Hooks for browser tests: ``#failure-count`` holds the number of fail (slips included) + stale +
+error findings, ``#filter-failures`` is the checkbox, ``#lesson-index`` the index (a
+``tr[data-lesson]`` per lesson), each claim is ``.finding[data-verdict]`` (with ``data-id``,
+``data-line`` and ``data-severity``) whose ``id`` is :func:`anchor_id` and whose ``details`` is
+open unless it is quiet, a corrected number is ``mark.corrected`` (in the fix) and
+``mark.wrong`` (in the line), and the filter sets ``hidden`` on the findings it hides (passing,
+suppressed and marked wrong: ``data-quiet``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -34,15 +37,32 @@ import jinja2
 from checkers import __version__
 from checkers.files import MAX_LESSON_BYTES, inside, not_a_lesson, read_regular_file, write_atomic
 from checkers.finding import Finding, summarize
-from checkers.report import changed_span, needs_attention, ordered
+from checkers.report import changed_span, needs_attention, ordered, shown_verdict
 
 __all__ = ["anchor_id", "read_lessons", "render", "slug", "write"]
 
 CONTEXT_LINES = 2
 """Lines kept around a problem line when the page shows failures only."""
 
-_SEVERITY = {"error": 3, "fail": 2, "stale": 1, "pass": 0}
-_LABELS = {"pass": "PASS", "fail": "FAIL", "stale": "STALE", "error": "ERROR"}
+_SEVERITY = {
+    "error": 6,
+    "fail": 5,
+    "slip": 4,
+    "stale": 3,
+    "marked_wrong": 2,
+    "suppressed": 1,
+    "pass": 0,
+}
+"""Which finding's colour a line takes when several claims sit on it."""
+_LABELS = {
+    "pass": "PASS",
+    "fail": "FAIL",
+    "slip": "SLIP",
+    "stale": "STALE",
+    "error": "ERROR",
+    "suppressed": "SUPPRESSED",
+    "marked_wrong": "MARKED WRONG",
+}
 _UNSAFE_ID_CHARACTER = re.compile(r"[^A-Za-z0-9_-]")
 
 
@@ -97,6 +117,10 @@ class _FindingView:
     where: str
     upstream: tuple[tuple[str, str | None], ...]
     """(claim id, anchor of its finding if on this page) for each inherited error."""
+    shown: str
+    """The verdict as labelled (``slip`` for a fail off in its last digit only)."""
+    quiet: bool
+    """Hidden by the "failures only" filter: passing, suppressed or marked wrong."""
 
     @property
     def fix_segments(self) -> list[Segment]:
@@ -119,7 +143,7 @@ class _LineView:
 
     @property
     def verdict(self) -> str:
-        return max((f.finding.verdict for f in self.findings), key=_SEVERITY.__getitem__)
+        return max((f.shown for f in self.findings), key=_SEVERITY.__getitem__)
 
     @property
     def segments(self) -> list[Segment]:
@@ -170,16 +194,16 @@ def _views(findings: Sequence[Finding]) -> dict[int, _FindingView]:
         anchors[base] = anchors.get(base, 0) + 1
         anchor = base if anchors[base] == 1 else f"{base}-{anchors[base]}"
         by_claim.setdefault((finding.claims_file, finding.id), anchor)
+        shown = shown_verdict(finding)
+        quiet = finding.verdict in ("pass", "suppressed", "marked_wrong")
         views[id(finding)] = _FindingView(
-            finding, anchor, _LABELS[finding.verdict], finding.where, ()
+            finding, anchor, _LABELS[shown], finding.where, (), shown, quiet
         )
     # Second pass: links to the upstream claims whose error a passing claim carries.
     for finding in findings:
         view = views[id(finding)]
         upstream = tuple((u, by_claim.get((finding.claims_file, u))) for u in finding.inherits)
-        views[id(finding)] = _FindingView(
-            view.finding, view.anchor, view.label, view.where, upstream
-        )
+        views[id(finding)] = dataclasses.replace(view, upstream=upstream)
     return views
 
 
@@ -207,9 +231,7 @@ def _lesson_view(
             lines[finding.line - 1].findings.append(views[id(finding)])
         else:
             unplaced.append(views[id(finding)])
-    problem_lines = [
-        line.number for line in lines if any(f.finding.verdict != "pass" for f in line.findings)
-    ]
+    problem_lines = [line.number for line in lines if any(not f.quiet for f in line.findings)]
     for number in problem_lines:
         for near in range(
             max(1, number - CONTEXT_LINES), min(len(lines), number + CONTEXT_LINES) + 1
@@ -239,6 +261,7 @@ def render(findings: Sequence[Finding], lessons: Mapping[str, str]) -> str:
     problems = [views[id(f)] for f in needs_attention(findings)]
     template = _environment().get_template("report.html.j2")
     return template.render(
+        labels=_LABELS,
         counts=counts,
         failure_count=len(problems),
         problems=problems,

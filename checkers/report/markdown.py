@@ -1,9 +1,11 @@
 """``report.md``: the findings as GitHub-flavoured Markdown, ready to paste as a PR comment.
 
 A title, the totals, a table of every claim that needs attention (where, quote, claimed,
-recomputed, fix or problem) and a collapsed ``<details>`` list of claims that pass but carry an
-upstream mistake. Lesson text arrives in pull requests, so every piece of it is escaped: it
-cannot break the table, open a code span, inject HTML, render as math or mention anyone.
+recomputed, fix or problem; slips — only the last printed digit off — labelled as such), a
+collapsed ``<details>`` list of suppressed failures and statements the author marked wrong (with
+what silenced them), and one of claims that pass but carry an upstream mistake. Lesson text
+arrives in pull requests, so every piece of it is escaped: it cannot break the table, open a
+code span, inject HTML, render as math or mention anyone.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from pathlib import Path
 from urllib.parse import quote as url_quote
 
 from checkers.files import write_atomic
-from checkers.finding import Finding, summarize
-from checkers.report import changed_span, location, needs_attention, ordered
+from checkers.finding import Finding, counts_line, summarize
+from checkers.report import changed_span, location, needs_attention, ordered, quieted, shown_verdict
 from checkers.report.text import inert
 
 __all__ = ["MAX_ROWS", "escape", "link", "render", "shorten_cell", "write"]
@@ -30,7 +32,15 @@ CONTEXT = 12
 
 _INHERITS = "inherits: "
 
-_LABELS = {"fail": "❌ fail", "stale": "⚠️ stale", "error": "💥 error", "pass": "✅ pass"}
+_LABELS = {
+    "fail": "❌ fail",
+    "slip": "🟡 slip",
+    "stale": "⚠️ stale",
+    "error": "💥 error",
+    "pass": "✅ pass",
+    "suppressed": "🔇 suppressed",
+    "marked_wrong": "✍️ marked wrong",
+}
 
 # Backslash-escaped: every ASCII character that can open an inline construct in GFM (emphasis,
 # code, links, strikethrough, table cells, math on GitHub, @mentions). Block-level markers
@@ -127,11 +137,7 @@ def _cell(text: str | None, width: int = QUOTE_WIDTH, keep: tuple[int, int] | No
 
 
 def _totals(findings: Sequence[Finding]) -> str:
-    counts = summarize(list(findings))
-    return (
-        f"{counts['pass']} passed, {counts['fail']} failed, {counts['stale']} stale, "
-        f"{counts['error']} errors"
-    )
+    return counts_line(summarize(list(findings)))
 
 
 def _problem_table(problems: list[Finding], base: str) -> list[str]:
@@ -150,12 +156,42 @@ def _problem_table(problems: list[Finding], base: str) -> list[str]:
             _cell(finding.fix, keep=in_fix) if finding.fix else f"*{_cell(finding.message, 200)}*"
         )
         lines.append(
-            f"| {_LABELS[finding.verdict]} | {where} | {_cell(finding.quote, keep=in_quote)} "
+            f"| {_LABELS[shown_verdict(finding)]} | {where} "
+            f"| {_cell(finding.quote, keep=in_quote)} "
             f"| {_cell(finding.claimed, 40)} | {_cell(finding.expected, 40)} | {remedy} |"
         )
     if len(problems) > MAX_ROWS:
         lines.append("")
         lines.append(f"… and {len(problems) - MAX_ROWS} more; see report.html for all of them.")
+    return lines
+
+
+def _quiet_section(quiet: list[Finding], base: str) -> list[str]:
+    plural = "s" if len(quiet) != 1 else ""
+    lines = [
+        "<details>",
+        f"<summary>{len(quiet)} finding{plural} suppressed or marked wrong by the author "
+        "(not failing)</summary>",
+        "",
+        "| | Where | Quote | Claimed | Recomputed | Why quiet |",
+        "|---|---|---|---|---|---|",
+    ]
+    for finding in quiet[:MAX_ROWS]:
+        if finding.suppression is not None:
+            why = finding.suppression.justification
+        elif finding.severity is None:
+            why = f"marked wrong by the author ({finding.marked}), but it holds"
+        else:
+            why = f"marked wrong by the author ({finding.marked})"
+        lines.append(
+            f"| {_LABELS[finding.verdict]} | {link(finding, base)}<br>{escape(finding.id)} "
+            f"| {_cell(finding.quote)} | {_cell(finding.claimed, 40)} "
+            f"| {_cell(finding.expected, 40)} | {_cell(why, 200)} |"
+        )
+    if len(quiet) > MAX_ROWS:
+        lines.append("")
+        lines.append(f"… and {len(quiet) - MAX_ROWS} more.")
+    lines.extend(["", "</details>"])
     return lines
 
 
@@ -191,20 +227,30 @@ def render(findings: Sequence[Finding], link_base: str = "") -> str:
     """The Markdown report. ``link_base`` turns the relative lesson links into absolute ones
     (e.g. ``https://github.com/o/r/blob/<sha>/``)."""
     problems = needs_attention(findings)
+    quiet = quieted(findings)
     carriers = [f for f in ordered(findings) if f.verdict == "pass" and f.inherits]
     total = len(findings)
+    slips = sum(f.is_slip for f in problems)
     lines = ["## lessoncheck report", ""]
     if not total:
         lines.append("No claims were checked.")
-    elif problems:
+    elif len(problems) > slips:
         lines.append(
             f"❌ **{len(problems)} of {total} claims need attention** — {_totals(findings)}"
+        )
+    elif slips:
+        lines.append(
+            f"🟡 **{slips} of {total} claims are slips** (only the last printed digit is off; "
+            f"they fail only with --strict) — {_totals(findings)}"
         )
     else:
         lines.append(f"✅ **All {total} claims hold** — {_totals(findings)}")
     if problems:
         lines.append("")
         lines.extend(_problem_table(problems, link_base))
+    if quiet:
+        lines.append("")
+        lines.extend(_quiet_section(quiet, link_base))
     if carriers:
         lines.append("")
         lines.extend(_inherited_section(carriers, link_base))

@@ -5,6 +5,12 @@ number that does not hold) plus ``lessoncheck/stale`` (the quote is gone from th
 ``lessoncheck/claim-error`` (the claim could not be read or evaluated). Each fail, stale or error
 finding is one result at its lesson line (or claim-file line), with a fingerprint built from the
 claim itself, so an alert survives the lesson lines moving.
+
+Levels: ``error`` for a number wrong beyond every reading, ``warning`` for a slip (only the last
+printed digit off) and for a stale claim. Quiet findings are results too, never dropped: a
+suppressed failure carries ``suppressions`` (kind ``inSource`` for a ``lessoncheck: ignore``
+comment, ``external`` for the project configuration), a statement the author marked wrong an
+``inSource`` suppression saying so, and one marked wrong that holds after all is a ``note``.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from checkers import __version__
 from checkers.catalog import KINDS
 from checkers.files import write_atomic
 from checkers.finding import Finding
-from checkers.report import explain, location, needs_attention
+from checkers.report import explain, location, needs_attention, quieted
 
 __all__ = ["FINGERPRINT", "SCHEMA", "SRCROOT", "build", "render", "rule_id", "write"]
 
@@ -33,6 +39,26 @@ STALE_RULE = "lessoncheck/stale"
 ERROR_RULE = "lessoncheck/claim-error"
 
 _LEVELS = {"fail": "error", "error": "error", "stale": "warning"}
+
+
+def level(finding: Finding) -> str:
+    """The SARIF level: by severity for a number that does not hold (``warning`` for a slip),
+    ``note`` for a statement marked wrong that holds, else by verdict."""
+    if finding.verdict == "marked_wrong" and finding.severity is None:
+        return "note"
+    if finding.verdict in ("fail", "suppressed", "marked_wrong"):
+        return "warning" if finding.severity == "slip" else "error"
+    return _LEVELS[finding.verdict]
+
+
+def _suppressions(finding: Finding) -> list[dict[str, str]]:
+    if finding.suppression is not None:
+        return [finding.suppression.to_json()]
+    if finding.verdict == "marked_wrong" and finding.severity is not None:
+        return [
+            {"kind": "inSource", "justification": f"marked wrong by the author ({finding.marked})"}
+        ]
+    return []
 
 
 def rule_id(finding: Finding) -> str:
@@ -136,17 +162,21 @@ def _result(finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
     result: dict[str, Any] = {
         "ruleId": rule,
         "ruleIndex": rule_index[rule],
-        "level": _LEVELS[finding.verdict],
+        "level": level(finding),
         "message": {"text": "\n".join(explain(finding)) or finding.verdict},
         "locations": [{"physicalLocation": physical}],
         "partialFingerprints": {FINGERPRINT: fingerprint(finding)},
         "properties": {
             "verdict": finding.verdict,
+            "severity": finding.severity,
             "claimId": finding.id,
             "claimsFile": finding.claims_file,
             "kind": finding.kind,
         },
     }
+    suppressions = _suppressions(finding)
+    if suppressions:
+        result["suppressions"] = suppressions
     if finding.location_kind == "lesson" and finding.claims_file:
         # Where the claim itself is written, for reviewers who need to change the claim.
         result["relatedLocations"] = [
@@ -178,7 +208,9 @@ def build(findings: Sequence[Finding]) -> dict[str, Any]:
                 },
                 # Columns come from Python string offsets (checkers.lesson), i.e. code points.
                 "columnKind": "unicodeCodePoints",
-                "results": [_result(f, rule_index) for f in needs_attention(findings)],
+                "results": [
+                    _result(f, rule_index) for f in [*needs_attention(findings), *quieted(findings)]
+                ],
             }
         ],
     }

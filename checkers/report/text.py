@@ -14,7 +14,7 @@ import unicodedata
 
 from checkers.finding import Finding
 
-__all__ = ["format_finding", "inert", "shorten"]
+__all__ = ["format_finding", "inert", "shorten", "verdict_label"]
 
 QUOTE_WIDTH = 72
 """Longest quote shown on the headline; longer quotes keep their end, where the number is."""
@@ -63,6 +63,22 @@ def inert(text: str) -> str:
     return text
 
 
+_LABELS = {
+    "fail": "wrong",
+    "stale": "stale",
+    "error": "error",
+    "pass": "holds",
+    "suppressed": "suppressed",
+    "marked_wrong": "marked",
+}
+
+
+def verdict_label(finding: Finding) -> str:
+    """One word for the verdict line: ``wrong`` for an error, ``slip`` when only the last
+    printed digit is off, ``marked`` for a statement the author marked wrong, …"""
+    return "slip" if finding.is_slip else _LABELS[finding.verdict]
+
+
 def format_finding(finding: Finding) -> str:
     """Several lines: where, the quote, claimed vs recomputed with the tolerance, the fix."""
     return "\n".join(inert(line) for line in _lines(finding))
@@ -71,7 +87,7 @@ def format_finding(finding: Finding) -> str:
 def _lines(finding: Finding) -> list[str]:
     head = f"{finding.where}  {shorten(finding.quote)}" if finding.quote else finding.where
     lines = [head]
-    label = {"fail": "wrong", "stale": "stale", "error": "error", "pass": "holds"}[finding.verdict]
+    label = verdict_label(finding)
     if finding.claimed:
         tolerance = f"   ({finding.tolerance})" if finding.tolerance else ""
         lines.append(f"  claimed     {finding.claimed}{tolerance}")

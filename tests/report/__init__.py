@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from checkers.finding import Finding
+from checkers.finding import Finding, Suppression
 
 LESSON_PATH = "content/demo.md"
 CLAIMS_PATH = "claims/demo.yaml"
@@ -138,3 +138,56 @@ PROBLEMS = [f for f in FINDINGS if f.verdict != "pass"]
 def many_failures(count: int) -> list[Finding]:
     """``count`` failing findings on consecutive lines."""
     return [replace(FAIL, id=f"wrong-{n}", line=n + 1) for n in range(count)]
+
+# Severities and quiet findings (not in FINDINGS, so the tests above keep their counts).
+SLIP = _finding(
+    id="share-truncated",
+    line=5,
+    quote="share = 2 / 7 = 0.28",
+    verdict="fail",
+    severity="slip",
+    claimed="0.28",
+    expected="0.2857 → 0.29",
+    tolerance="±0.005: 2 printed decimals",
+    message="2 / 7 is 0.2857 → 0.29, not 0.28",
+    fix="share = 2 / 7 = 0.29",
+)
+SEVERE = replace(FAIL, severity="error")
+SUPPRESSED = _finding(
+    id="legacy",
+    line=9,
+    quote="9 × 9 = 80",
+    verdict="suppressed",
+    severity="error",
+    suppression=Suppression("inSource", "<!-- lessoncheck: ignore --> on line 8"),
+    claimed="80",
+    expected="81 → 81",
+    message="suppressed by <!-- lessoncheck: ignore --> on line 8: 9 × 9 is 81 → 81, not 80",
+)
+CONFIG_SUPPRESSED = replace(
+    SUPPRESSED,
+    id="old",
+    suppression=Suppression("external", ".lessoncheck.toml: ignore 'content/*.md'"),
+)
+MARKED = _finding(
+    id="quarter-four",
+    line=3,
+    quote="4 × 0.25 = 1.5",
+    verdict="marked_wrong",
+    severity="error",
+    marked="❌ on line 2",
+    claimed="1.5",
+    expected="1 → 1.0",
+    message="marked wrong by the author (❌ on line 2): 4 × 0.25 is 1 → 1.0, not 1.5",
+)
+MARKED_HOLDS = _finding(
+    id="quarter-eight",
+    line=3,
+    quote="8 × 0.25 = 2",
+    verdict="marked_wrong",
+    marked="❌ on line 2",
+    claimed="2",
+    expected="2 → 2",
+    message="marked wrong by the author (❌ on line 2), but it holds: 8 × 0.25 = 2 holds",
+)
+QUIET = [PASS, SLIP, SEVERE, SUPPRESSED, CONFIG_SUPPRESSED, MARKED, MARKED_HOLDS]

@@ -171,3 +171,21 @@ def test_pytest_plugin_emits_annotations_on_their_own_lines(
     assert any(line.startswith("::error file=content/demo.md,line=5,col=1,") for line in lines)
     assert any(line.startswith("::notice title=lessoncheck::") for line in lines)
     assert (pytester.path / "summary.md").is_file()
+
+
+def test_slips_are_warnings_and_quiet_findings_are_only_counted() -> None:
+    import io
+
+    from checkers.report import github
+    from tests.report import QUIET
+
+    stream = io.StringIO()
+    github.emit(QUIET, {"GITHUB_ACTIONS": "true"}, stream)
+    lines = stream.getvalue().splitlines()
+    # In report order (line 5: dot-wrong, then share-truncated), then the notice.
+    assert [line.split(" ", 1)[0] for line in lines] == ["::error", "::warning", "::notice"]
+    assert "title=lessoncheck slip%3A share-truncated" in lines[1]
+    assert (
+        "2 of 7 claims need attention (1 passed, 2 failed (1 slip), 0 stale, 0 errors, "
+        "2 suppressed, 2 marked wrong by the author)" in lines[-1]
+    )

@@ -340,3 +340,22 @@ def test_the_corrected_number_is_highlighted_in_its_line_and_fix(dom: Node) -> N
     assert by_tag(line7, "mark") == []
     # A passing line has no mark.
     assert by_tag(by_id(dom, "lesson-content-demo-md-L3"), "mark") == []
+
+
+def test_slips_and_quiet_findings_are_badged_counted_and_filtered() -> None:
+    from tests.report import QUIET
+
+    dom = parse(html.render(QUIET, {LESSON_PATH: LESSON}))
+    findings = {n.attrs["data-id"]: n for n in dom.iter() if "finding" in n.classes}
+    badge = {key: by_class(node, "badge")[0].text for key, node in findings.items()}
+    assert badge["share-truncated"] == "SLIP" and badge["dot-wrong"] == "FAIL"
+    assert badge["legacy"] == "SUPPRESSED" and badge["quarter-four"] == "MARKED WRONG"
+    assert findings["share-truncated"].attrs["data-severity"] == "slip"
+    quiet = {key for key, node in findings.items() if "data-quiet" in node.attrs}
+    assert quiet == {"dot-right", "legacy", "old", "quarter-four", "quarter-eight"}
+    assert by_id(dom, "failure-count").text == "2"  # the slip and the error
+    assert by_id(dom, "count-slip").text == "1"
+    assert by_id(dom, "count-suppressed").text == "2"
+    assert by_id(dom, "count-marked_wrong").text == "2"
+    assert "but it holds" in findings["quarter-eight"].text
+    assert ".lessoncheck.toml: ignore" in findings["old"].text

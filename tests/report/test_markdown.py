@@ -155,3 +155,19 @@ def test_write_is_atomic(tmp_path: Path) -> None:
     markdown.write(target, [EVIL])
     assert target.read_text(encoding="utf-8") == markdown.render([EVIL])
     assert [p.name for p in target.parent.iterdir()] == ["report.md"]
+
+
+def test_slips_are_labelled_and_quiet_findings_listed_with_why() -> None:
+    from tests.report import QUIET, SLIP
+
+    text = markdown.render(QUIET)
+    assert "1 passed, 2 failed (1 slip), 0 stale, 0 errors, 2 suppressed, 2 marked wrong" in text
+    assert "| 🟡 slip | [content/demo.md:5]" in text
+    assert "| ❌ fail | [content/demo.md:5]" in text
+    quiet = text.split("<details>")[1]
+    assert "4 findings suppressed or marked wrong by the author (not failing)" in quiet
+    assert "lessoncheck: ignore --&gt; on line 8" in quiet
+    assert ".lessoncheck.toml: ignore 'content/\\*.md'" in quiet
+    assert "marked wrong by the author (❌ on line 2), but it holds" in quiet
+    only_slips = markdown.render([SLIP])
+    assert "🟡 **1 of 1 claims are slips**" in only_slips

@@ -174,3 +174,33 @@ def test_write_is_atomic_json(tmp_path: Path) -> None:
     validate(log)
     assert log == json.loads(json.dumps(sarif.build(FINDINGS)))
     assert [p.name for p in tmp_path.iterdir()] == ["report.sarif"]
+
+
+def test_levels_follow_severity_and_quiet_findings_carry_suppressions() -> None:
+    from tests.report import QUIET
+
+    log = sarif.build(QUIET)
+    validate(log)
+    results = {r["properties"]["claimId"]: r for r in log["runs"][0]["results"]}
+    assert set(results) == {
+        "share-truncated",
+        "dot-wrong",
+        "legacy",
+        "old",
+        "quarter-four",
+        "quarter-eight",
+    }  # nothing quiet is dropped; the pass is no result
+    assert results["share-truncated"]["level"] == "warning"
+    assert results["share-truncated"]["properties"]["severity"] == "slip"
+    assert results["dot-wrong"]["level"] == "error"
+    assert "suppressions" not in results["dot-wrong"]
+    assert results["legacy"]["suppressions"] == [
+        {"kind": "inSource", "justification": "<!-- lessoncheck: ignore --> on line 8"}
+    ]
+    assert results["old"]["suppressions"][0]["kind"] == "external"
+    assert results["quarter-four"]["suppressions"] == [
+        {"kind": "inSource", "justification": "marked wrong by the author (❌ on line 2)"}
+    ]
+    # Marked wrong but right: a note for the author, not suppressed and not an error.
+    assert results["quarter-eight"]["level"] == "note"
+    assert "suppressions" not in results["quarter-eight"]

@@ -54,3 +54,13 @@ def test_inert_is_idempotent() -> None:
     for text in ("::error::x", "##[x]", "\x1b[2J\n::a::b", " ::x", "\\x3a:y", "#\\x23[z"):
         once = inert(text)
         assert inert(once) == once
+
+
+def test_verdict_labels_name_slips_and_quiet_findings() -> None:
+    from checkers.report.text import format_finding
+    from tests.report import MARKED, SEVERE, SLIP, SUPPRESSED
+
+    assert "  slip        2 / 7 is 0.2857 → 0.29, not 0.28" in format_finding(SLIP)
+    assert "  wrong       0.5×0.5" in format_finding(SEVERE)
+    assert "  suppressed  suppressed by" in format_finding(SUPPRESSED)
+    assert "  marked      marked wrong by the author" in format_finding(MARKED)
