@@ -103,7 +103,7 @@ PUBLISHED = {
     "llama1-65b": {"layers": 80, "hidden": 8192, "heads": 64, "context": 2048},
     # meta-llama/llama-models sku_list.py; Llama 3 / 3.1 model cards and config.json
     "llama3-8b": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8, "d_ff": 14336,
-                  "context": 8192, "vocab": 128256},
+                  "context": 8192, "vocab": 128256, "rope_theta": 500000},
     "llama3.1-405b": {"layers": 126, "hidden": 16384, "heads": 128, "kv_heads": 8,
                       "d_ff": 53248, "vocab": 128256},
     # Jiang et al. 2023 Table 1; Jiang et al. 2024 Table 1; Mixtral-8x22B config.json
@@ -119,7 +119,7 @@ PUBLISHED = {
     "qwen2.5-0.5b": {"layers": 24, "hidden": 896, "heads": 14, "kv_heads": 2, "d_ff": 4864,
                      "context": 32768, "vocab": 151936},
     "qwen2.5-7b": {"layers": 28, "hidden": 3584, "heads": 28, "kv_heads": 4, "d_ff": 18944,
-                   "context": 131072, "vocab": 152064},
+                   "context": 131072, "vocab": 152064, "rope_theta": 1000000},
     # deepseek-ai/DeepSeek-V3 inference/configs/config_236B.json and config_671B.json
     "deepseek-v2": {"layers": 60, "hidden": 5120, "heads": 128, "d_ff": 12288, "moe_d_ff": 1536,
                     "experts": 160, "shared_experts": 2, "experts_per_token": 6,
@@ -162,19 +162,20 @@ _NUMBER_FIELDS = (
     "layers", "hidden", "heads", "kv_heads", "head_dim", "d_ff", "context", "vocab", "experts",
     "experts_per_token", "shared_experts", "moe_d_ff", "dense_layers", "q_lora_rank",
     "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "sliding_window",
+    "rope_theta",
 )  # fmt: skip
 
 
 @pytest.mark.parametrize("spec", MODELS, ids=_id)
 def test_every_number_is_written_in_its_source(spec: ModelSpec) -> None:
     # "Every number with its source": the source text names each value the entry holds.
-    written = set(re.findall(r"\d+(?:\.\d+)?", spec.source.replace(",", "")))
+    written = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", spec.source.replace(",", ""))}
     numbers = [getattr(spec, name) for name in _NUMBER_FIELDS] + [
         value for values in spec.also.values() for value in values
     ]
-    missing = [n for n in numbers if n is not None and str(n) not in written]
+    missing = [n for n in numbers if n is not None and float(n) not in written]
     counts = [spec.params] + ([spec.active_params] if spec.active_params else [])
-    missing += [c for c in counts if c[:-1] not in written]
+    missing += [c for c in counts if float(c[:-1]) not in written]
     assert not missing, f"{spec.key}: {missing} not in its source"
 
 

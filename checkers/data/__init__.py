@@ -295,6 +295,8 @@ class ModelSpec(_Keyed):
     """How positions are encoded (None: the style's default)."""
     sliding_window: int | None = _Positive
     """Tokens each layer attends to under sliding-window attention."""
+    rope_theta: int | None = _Positive
+    """Base of the rotary position frequencies, where the configuration states it."""
     also: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     """Other published values of a column where two sources differ, e.g. a paper's vocabulary."""
     cite: str = Field(min_length=5, max_length=80)

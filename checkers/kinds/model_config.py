@@ -55,6 +55,8 @@ YAML fields:
     as 1024s: ``128K`` holds for 131,072); give those the row has.
 ``experts``, ``experts_per_token``
     Mixture of experts: routed experts per layer and how many each token uses (top-k).
+``rope_theta``
+    The base of the rotary position frequencies, compared with the released configuration's.
 ``params``
     The stated parameter count when it is printed outside the name (``1.5B``).
 ``active_params``
@@ -125,6 +127,7 @@ _ROW_COLUMNS = (
     "experts_per_token",
     "context",
     "vocab",
+    "rope_theta",
 )
 _COLUMN_WORDS = {
     "layers": "layers",
@@ -136,6 +139,7 @@ _COLUMN_WORDS = {
     "experts": "experts",
     "experts_per_token": "experts per token",
     "context": "context",
+    "rope_theta": "RoPE base",
     "vocab": "vocab",
 }
 
@@ -165,6 +169,8 @@ class Input(KindInput):
     """Context length in tokens as printed."""
     vocab: PrintedWholeNumber | None = None
     """Vocabulary size as printed."""
+    rope_theta: PrintedWholeNumber | None = None
+    """Base of the rotary position frequencies as printed (``500000``, ``1e6``)."""
     experts: PrintedWholeNumber | None = None
     """Routed experts per MoE layer as printed."""
     experts_per_token: PrintedWholeNumber | None = None
@@ -400,7 +406,7 @@ def count_text(value: float) -> str:
 def _column_text(column: str, value: str) -> str:
     """``24 layers`` or ``d 1600``: how a table column reads in a sentence."""
     word = _COLUMN_WORDS[column]
-    words_first = ("d", "d_ff", "head_dim", "context", "vocab")
+    words_first = ("d", "d_ff", "head_dim", "context", "vocab", "RoPE base")
     return f"{word} {value}" if word in words_first else f"{value} {word}"
 
 
