@@ -210,10 +210,6 @@ def test_columns_are_positive_integers(spec: ModelSpec) -> None:
 
 def _architecture(spec: ModelSpec) -> Architecture:
     """The estimate's input from an entry's own fields (what model_config borrows from it)."""
-    mla = None
-    if spec.is_mla:
-        mla = (spec.q_lora_rank, spec.kv_lora_rank, spec.qk_nope_head_dim, spec.qk_rope_head_dim,
-               spec.v_head_dim)  # fmt: skip
     return Architecture(
         spec.style, spec.layers, spec.hidden, spec.heads, spec.kv_heads, spec.d_ff,
         spec.context, spec.vocab, head_dim=spec.head_dim, tied_embeddings=spec.tied,
@@ -221,7 +217,7 @@ def _architecture(spec: ModelSpec) -> Architecture:
         experts=spec.experts, experts_per_token=spec.experts_per_token,
         shared_experts=spec.shared_experts or 0, expert_d_ff=spec.expert_d_ff,
         dense_layers=spec.dense_layers or 0,
-        mla=None if mla is None else tuple(v or 0 for v in mla),  # type: ignore[arg-type]
+        mla=spec.mla_dims,
     )  # fmt: skip
 
 

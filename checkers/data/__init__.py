@@ -357,6 +357,15 @@ class ModelSpec(_Keyed):
         return self.kv_lora_rank is not None
 
     @property
+    def mla_dims(self) -> tuple[int, int, int, int, int] | None:
+        """Latent attention's (q_lora_rank, kv_lora_rank, nope, rope, v) widths, or None."""
+        q_rank, kv_rank, v = self.q_lora_rank, self.kv_lora_rank, self.v_head_dim
+        nope, rope = self.qk_nope_head_dim, self.qk_rope_head_dim
+        if q_rank is None or kv_rank is None or nope is None or rope is None or v is None:
+            return None
+        return q_rank, kv_rank, nope, rope, v
+
+    @property
     def is_moe(self) -> bool:
         """Mixture-of-experts FFN layers."""
         return self.experts is not None

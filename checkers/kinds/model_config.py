@@ -77,9 +77,8 @@ are whole numbers and are compared at their printed precision.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
@@ -565,7 +564,15 @@ def _architecture(fields: Input, spec: ModelSpec | None) -> tuple[Architecture |
         context=pick("context"),
         vocab=pick("vocab"),
         head_dim=head_dim,
-        **_published_conventions(spec, same_heads, pick),
+        tied_embeddings=None if spec is None else spec.tied,
+        gated_ffn=None if spec is None else spec.gated_ffn,
+        learned_positions=None if spec is None else spec.positions_style == "learned",
+        experts=pick("experts"),
+        experts_per_token=pick("experts_per_token"),
+        shared_experts=0 if spec is None else spec.shared_experts or 0,
+        expert_d_ff=None if spec is None else spec.expert_d_ff,
+        dense_layers=0 if spec is None else spec.dense_layers or 0,
+        mla=spec.mla_dims if spec is not None and same_heads else None,
     )
     notes = []
     if borrowed and spec is not None:
@@ -573,37 +580,6 @@ def _architecture(fields: Input, spec: ModelSpec | None) -> tuple[Architecture |
     if fields.style is None and spec is None:
         notes.append("counted GPT-style (no style given and no published entry matched)")
     return arch, notes
-
-
-def _published_conventions(
-    spec: ModelSpec | None, same_heads: bool, pick: Callable[[str], int | None]
-) -> dict[str, Any]:
-    """What the published entry says about counting: embeddings, FFN, positions, experts, MLA."""
-    if spec is None:
-        return {"experts": pick("experts"), "experts_per_token": pick("experts_per_token")}
-    conventions: dict[str, Any] = {
-        "tied_embeddings": spec.tied,
-        "gated_ffn": spec.gated_ffn,
-        "learned_positions": spec.positions_style == "learned",
-    }
-    if spec.is_moe:
-        conventions.update(
-            experts=pick("experts"),
-            experts_per_token=pick("experts_per_token"),
-            shared_experts=spec.shared_experts or 0,
-            expert_d_ff=spec.expert_d_ff,
-            dense_layers=spec.dense_layers or 0,
-        )
-    if spec.is_mla and same_heads:
-        mla = (
-            spec.q_lora_rank,
-            spec.kv_lora_rank,
-            spec.qk_nope_head_dim,
-            spec.qk_rope_head_dim,
-            spec.v_head_dim,
-        )
-        conventions["mla"] = tuple(value or 0 for value in mla)
-    return conventions
 
 
 def check(fields: Input, context: Context) -> Outcome:
