@@ -509,8 +509,6 @@ class ModelMatch:
     """Why this entry (or why none): shown in verdict details."""
     candidates: tuple[ModelSpec, ...] = ()
     """Entries the name could mean when it is ambiguous."""
-    by_size: Printed | None = None
-    """The count in the name that picked the entry (``7B`` in ``Gemma 7B``), if any."""
 
 
 @dataclass(frozen=True)
@@ -559,8 +557,7 @@ class ModelTable:
             )
         chosen = tuple(m for m in members if _has_size(m, counts, words))
         if len(chosen) == 1:
-            picked = next((c for c in counts if _has_size(chosen[0], [c], set())), None)
-            return ModelMatch(chosen[0], family, f"{name!r} names {chosen[0].name}", (), picked)
+            return ModelMatch(chosen[0], family, f"{name!r} names {chosen[0].name}")
         labels = "; ".join(f"{m.name}: {', '.join(m.sizes)}" for m in members)
         if not chosen:
             if len(members) == 1 and not counts and words <= _RELEASE_WORDS:
