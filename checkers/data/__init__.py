@@ -75,9 +75,6 @@ Positions = Literal["learned", "sinusoidal", "rope", "relative"]
 COLUMNS = ("layers", "heads", "kv_heads", "hidden", "d_ff", "context", "vocab")
 """The integer architecture columns of a model entry, in the order tables usually print them."""
 
-MOE_COLUMNS = ("experts", "experts_per_token", "shared_experts", "moe_d_ff", "dense_layers")
-"""The mixture-of-experts columns of an entry (None for dense models)."""
-
 
 def _is_gated(activation: Activation) -> bool:
     return activation in ("swiglu", "geglu")
