@@ -584,7 +584,8 @@ def _name_counts(text: str) -> list[re.Match[str]]:
     """Count tokens of a name that can be its parameter count (see the two exceptions above)."""
     kept = []
     for match in _COUNT_TOKEN.finditer(text):
-        if _EXPERT_SIZE.search(text[: match.start()]):
+        # Only the few characters before the count can hold "8x" (no slicing of long text).
+        if _EXPERT_SIZE.search(text, max(match.start() - 8, 0), match.start()):
             continue
         if match.group(2).lower() == "k" and _JOINED_CONTEXT.match(
             text, max(match.start() - 1, 0), match.end() + 1
