@@ -216,7 +216,13 @@ class ModelFamily(_Frozen):
     @property
     def regex(self) -> re.Pattern[str]:
         """The compiled pattern."""
-        return re.compile(self.pattern)
+        return _compiled(self.pattern)
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    # Every table row a recogniser reads tries every family: compile each pattern once.
+    return re.compile(pattern)
 
 
 _Positive = Field(default=None, gt=0)
@@ -640,9 +646,15 @@ def _size_tokens(text: str) -> tuple[list[Printed], set[str]]:
     return counts, words
 
 
+@functools.cache
+def _label_count(label: str) -> Printed | None:
+    """A size label read as a count (labels are the table's own, so each is read once)."""
+    return parse_count(label)
+
+
 def _has_size(spec: ModelSpec, counts: list[Printed], words: set[str]) -> bool:
     for label in spec.sizes:
-        printed = parse_count(label)
+        printed = _label_count(label)
         if printed is None:
             if label.casefold() in words:
                 return True
