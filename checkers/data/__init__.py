@@ -206,6 +206,8 @@ class ModelFamily(_Frozen):
     """Display name, e.g. ``GPT-2``."""
     pattern: str
     """Regular expression matched against the case-folded printed name."""
+    bare: str | None = None
+    """Key of the entry the family name alone denotes, where the source names it so."""
 
     @field_validator("pattern")
     @classmethod
@@ -552,6 +554,9 @@ class ModelTable:
         if not counts and not words:
             if len(members) == 1:
                 return ModelMatch(members[0], family, f"{family.name} has one entry")
+            bare = self.by_key(family.bare) if family.bare is not None else None
+            if bare is not None:
+                return ModelMatch(bare, family, f"{family.name} alone names {bare.name}")
             return ModelMatch(
                 None,
                 family,
@@ -721,6 +726,11 @@ def build_model_table(raw: Any, file: str = "models.yaml") -> ModelTable:
     for spec in models:
         if spec.family not in known:
             raise DataError(f"{file}: entry {spec.key!r}: unknown family {spec.family!r}")
+    for family in families:
+        if family.bare is not None and family.bare not in {
+            m.key for m in models if m.family == family.key
+        }:
+            raise DataError(f"{file}: family {family.key!r}: bare {family.bare!r} is not its entry")
     return ModelTable(tuple(families), models)
 
 

@@ -34,7 +34,9 @@ projections: d·r_q + r_q·heads·(nope + rope) + d·(r_kv + rope) + r_kv·heads
 heads·v·d per layer.
 
 Columns the row does not print (vocab, d_ff, KV heads, head width, experts, style) are taken from
-the matched published entry for the estimate, and the verdict says so. A size in the name that is
+the matched published entry for the estimate, and the verdict says so. Where no vocabulary is
+published (GPT-3), the estimate counts no embeddings; a row that is the published entry's, with
+its published size, is then not failed on that incomplete estimate. A size in the name that is
 only the model's name (``Gemma 7B`` has 8.5B weights; the published entry says so with
 ``size_is_name``) is not compared with the estimate; the ``7B`` of ``Mixtral 8x7B`` is one
 expert's size and is not read as the model's.
@@ -621,6 +623,14 @@ def check(fields: Input, context: Context) -> Outcome:
             details.append("no size printed: the estimate is not compared")
         else:
             size = compare(stated, value, context.tolerance or ESTIMATE_TOLERANCE)
+            if not size.ok and _published_size_of_published_row(stated, arch, reference):
+                assert reference.spec is not None
+                details.append(
+                    f"{stated.text} is the published count of {reference.spec.name}; the "
+                    f"estimate ≈ {count_text(value)} counts no embeddings (no vocabulary is "
+                    "published), so the size is not compared with it"
+                )
+                size = None
         if fields.active_params is not None and counted.active is not None:
             active = compare(
                 fields.active_params, counted.active, context.tolerance or ESTIMATE_TOLERANCE
@@ -755,6 +765,19 @@ def _what_held(
             f"with {stated.text} ({size.tolerance.reason.split(':')[0]})"
         )
     return held or ["holds"]
+
+
+def _published_size_of_published_row(
+    stated: Printed, arch: Architecture, reference: _ReferenceResult
+) -> bool:
+    """The row is the published entry's and so is its size; only the embeddings are unknown."""
+    spec = reference.spec
+    return (
+        spec is not None
+        and arch.vocab is None
+        and not reference.mismatches
+        and compare(stated, spec.params_value).ok
+    )
 
 
 def _is_its_name(stated: Printed, spec: ModelSpec | None) -> bool:
