@@ -7,7 +7,8 @@ gives the typed table of ``dtypes.yaml`` (bits per number, the names lessons wri
 :func:`model_table` the typed table of ``models.yaml``; :func:`find_model` picks an entry by a
 name as a lesson prints it (``"GPT-2 (1.5B)"``, ``"GPT-2 XL"``, ``"LLaMA-2 7B"``,
 ``"Llama 2 70B"``, ``"Mixtral 8x7B"``). :func:`accelerator_table` and :func:`find_accelerator`
-do the same for ``accelerators.yaml`` (``"H100 SXM"``, ``"A100 80GB"``).
+(:mod:`checkers.data.accelerators`, re-exported here) do the same for ``accelerators.yaml``
+(``"H100 SXM"``, ``"A100 80GB"``); :mod:`checkers.data.entries` holds what the files share.
 
 The model and accelerator files are validated entry by entry: an unknown field, a missing source
 or numbers that contradict each other (heads × head width ≠ hidden without an explicit
@@ -19,17 +20,32 @@ or numbers that contradict each other (heads × head width ≠ hidden without an
 from __future__ import annotations
 
 import functools
-import math
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
+from checkers.data.accelerators import (
+    AcceleratorMatch,
+    AcceleratorSpec,
+    AcceleratorTable,
+    TensorPeak,
+    accelerator_table,
+    build_accelerator_table,
+    find_accelerator,
+)
+from checkers.data.entries import (
+    DataError,
+    Frozen,
+    Keyed,
+    first_error,
+    fold,
+    load_yaml,
+    validated_entries,
+)
 from checkers.numbers import NumberError, Printed, parse_printed
 
 __all__ = [
@@ -113,26 +129,7 @@ STYLE_CONVENTIONS: Mapping[str, StyleConventions] = {
 """Each style's conventions, as the header of ``models.yaml`` documents them."""
 
 
-class DataError(ValueError):
-    """A data file breaks its own rules; the message names the file and the entry."""
-
-
-@functools.cache
-def load_yaml(name: str) -> Any:
-    """The parsed data file ``checkers/data/<name>.yaml`` (cached; treat it as read-only)."""
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-        raise ValueError(f"data file names are lower-case identifiers, got {name!r}")
-    text = resources.files(__name__).joinpath(f"{name}.yaml").read_text(encoding="utf-8")
-    # libyaml's safe loader when present: the same safe subset, 8x faster on models.yaml.
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    return yaml.load(text, Loader=loader)
-
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class StorageType(_Frozen):
+class StorageType(Frozen):
     """One number type weights or caches are stored in (an entry of ``dtypes.yaml``)."""
 
     name: str
@@ -197,7 +194,7 @@ def dtype_table() -> DtypeTable:
     )
 
 
-class ModelFamily(_Frozen):
+class ModelFamily(Frozen):
     """A model family and the pattern that finds it in a printed name."""
 
     key: str
@@ -230,14 +227,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 _Positive = Field(default=None, gt=0)
 
 
-class _Keyed(_Frozen):
-    """An entry of a data file, named by its key in error messages."""
-
-    key: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
-    """Stable identifier (``reference:`` in a claim for models)."""
-
-
-class ModelSpec(_Keyed):
+class ModelSpec(Keyed):
     """One published configuration, with the source of its numbers (fields: ``models.yaml``)."""
 
     name: str
@@ -497,7 +487,7 @@ def _spec_problems(spec: ModelSpec) -> list[str]:
     return problems
 
 
-class _TableFile(_Frozen):
+class _TableFile(Frozen):
     families: dict[str, dict[str, Any]]
     models: Any
 
@@ -542,7 +532,7 @@ class ModelTable:
         exact = self.by_key(name.strip())
         if exact is not None:
             return ModelMatch(exact, self.family(exact.family), f"reference key {exact.key!r}")
-        text = _fold(name)
+        text = fold(name)
         found = [(f, m) for f in self.families if (m := f.regex.search(text))]
         if not found:
             known = ", ".join(f.name for f in self.families)
@@ -619,7 +609,7 @@ def size_in_name(name: str) -> Printed | None:
 
 def parse_count(text: str) -> Printed | None:
     """A printed count such as ``1.5B``, ``7b``, ``124M`` or ``70 亿``; None if it is not one."""
-    folded = _fold(text)
+    folded = fold(text)
     match = _COUNT_TOKEN.fullmatch(folded.strip())
     if match is None:
         return None
@@ -635,10 +625,6 @@ def parse_count(text: str) -> Printed | None:
         exponent=printed.exponent,
         unit=printed.unit,
     )
-
-
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def _size_tokens(text: str) -> tuple[list[Printed], set[str]]:
@@ -671,40 +657,6 @@ def _has_size(spec: ModelSpec, counts: list[Printed], words: set[str]) -> bool:
     return False
 
 
-_Entry = TypeVar("_Entry", bound=_Keyed)
-
-
-def _entries(items: Any, file: str, model: type[_Entry], section: str) -> tuple[_Entry, ...]:
-    """Validate each entry of a data file on its own, so an error names the entry."""
-    if not isinstance(items, (list, tuple)):
-        raise DataError(f"{file}: {section}: expected a list of entries")
-    entries: list[_Entry] = []
-    for index, item in enumerate(items):
-        label = (
-            repr(item["key"]) if isinstance(item, Mapping) and "key" in item else f"#{index + 1}"
-        )
-        if isinstance(item, Mapping) and not str(item.get("source") or "").strip():
-            raise DataError(f"{file}: entry {label}: no source (every number needs one)")
-        try:
-            entries.append(model.model_validate(item))
-        except ValidationError as exc:
-            raise DataError(f"{file}: entry {label}: {_first_error(exc)}") from None
-    keys = [e.key for e in entries]
-    duplicates = sorted({k for k in keys if keys.count(k) > 1})
-    if duplicates:
-        raise DataError(f"{file}: duplicate keys {duplicates}")
-    return tuple(entries)
-
-
-def _first_error(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    where = ".".join(str(part) for part in error["loc"])
-    message = str(error["msg"]).removeprefix("Value error, ")
-    if error["type"] == "extra_forbidden":
-        return f"unknown field {where!r}"
-    return f"{where}: {message}" if where else message
-
-
 def build_model_table(raw: Any, file: str = "models.yaml") -> ModelTable:
     """The validated table of parsed ``models.yaml`` data; :class:`DataError` names any problem."""
     if not isinstance(raw, Mapping):
@@ -712,16 +664,16 @@ def build_model_table(raw: Any, file: str = "models.yaml") -> ModelTable:
     try:
         shape = _TableFile.model_validate(raw)
     except ValidationError as exc:
-        raise DataError(f"{file}: {_first_error(exc)}") from None
+        raise DataError(f"{file}: {first_error(exc)}") from None
     families: list[ModelFamily] = []
     for key, fields in shape.families.items():
         try:
             families.append(ModelFamily.model_validate({"key": key, **fields}))
         except ValidationError as exc:
-            raise DataError(f"{file}: family {key!r}: {_first_error(exc)}") from None
+            raise DataError(f"{file}: family {key!r}: {first_error(exc)}") from None
         except re.error as exc:
             raise DataError(f"{file}: family {key!r}: pattern: {exc}") from None
-    models = _entries(shape.models, file, ModelSpec, "models")
+    models = validated_entries(shape.models, file, ModelSpec, "models")
     known = {f.key for f in families}
     for spec in models:
         if spec.family not in known:
@@ -743,183 +695,3 @@ def model_table() -> ModelTable:
 def find_model(name: str) -> ModelMatch:
     """Look a printed model name (or a reference key) up in the reference table."""
     return model_table().find(name)
-
-
-# ---------------------------------------------------------------------------------------------
-# Accelerators
-
-TensorType = Literal["fp64", "tf32", "bf16", "fp16", "fp8", "int8"]
-"""Number types of the tensor-core peaks in ``accelerators.yaml``."""
-
-FormFactor = Literal["sxm", "pcie", "nvl"]
-"""How the accelerator is mounted: SXM module, PCIe card, or NVL (PCIe pair with NVLink)."""
-
-
-class TensorPeak(_Frozen):
-    """Peak tensor-core throughput for one number type, in TFLOP/s (TOPS for int8)."""
-
-    dense: float | None = Field(default=None, gt=0)
-    """Peak on dense matrices, as the datasheet prints it (None: only the sparse one is printed)."""
-    sparse: float | None = Field(default=None, gt=0)
-    """Peak with 2:4 structured sparsity, as printed (the datasheets' figures marked *)."""
-
-    @model_validator(mode="after")
-    def _sparse_is_twice_dense(self) -> TensorPeak:
-        if self.dense is None and self.sparse is None:
-            raise ValueError("give dense, sparse or both")
-        # 2:4 sparsity doubles the rate; each printed figure is rounded to 1 TFLOP/s or less.
-        if (
-            self.dense is not None
-            and self.sparse is not None
-            and abs(self.sparse - 2 * self.dense) > 1.0
-        ):
-            raise ValueError(
-                f"sparse {self.sparse:g} is not twice dense {self.dense:g} (2:4 sparsity)"
-            )
-        return self
-
-    @property
-    def dense_value(self) -> float:
-        """The dense peak: as printed, else half the with-sparsity one (the datasheet footnote)."""
-        if self.dense is not None:
-            return self.dense
-        assert self.sparse is not None
-        return self.sparse / 2
-
-    @property
-    def sparse_value(self) -> float:
-        """The with-sparsity peak: as printed, else twice the dense one."""
-        return self.sparse if self.sparse is not None else 2 * self.dense_value
-
-
-class AcceleratorSpec(_Keyed):
-    """One accelerator's published peaks and memory, with their source (``accelerators.yaml``)."""
-
-    name: str
-    """How a reader names it, e.g. ``H100 SXM``."""
-    model: str = Field(pattern=r"^[A-Z][A-Z0-9]*$")
-    """The product as printed in names, e.g. ``H100``: what a lesson must mention."""
-    form_factor: FormFactor
-    """SXM module, PCIe card or NVL."""
-    memory_gb: float | None = Field(default=None, gt=0)
-    """Memory as the datasheet prints it, in its GB (80 for "80GB")."""
-    memory_type: str | None = None
-    """HBM generation as printed (HBM2e, HBM3, HBM3e)."""
-    bandwidth_gb_s: float | None = Field(default=None, gt=0)
-    """Memory bandwidth in GB/s as printed (3.35TB/s is 3350)."""
-    tensor: dict[TensorType, TensorPeak] = Field(default_factory=dict)
-    """Tensor-core peaks by number type."""
-    fp32_tflops: float | None = Field(default=None, gt=0)
-    """Peak FP32 on the CUDA cores (not tensor cores), TFLOP/s."""
-    fp64_tflops: float | None = Field(default=None, gt=0)
-    """Peak FP64 on the CUDA cores, TFLOP/s."""
-    cite: str = Field(min_length=5, max_length=80)
-    """The source in a few words, for verdict messages."""
-    source: str = Field(min_length=20)
-    """Where every number of the entry comes from."""
-
-    @model_validator(mode="after")
-    def _has_a_number(self) -> AcceleratorSpec:
-        if self.memory_gb is None and self.bandwidth_gb_s is None and not self.tensor:
-            raise ValueError("an accelerator entry gives memory, bandwidth or a peak")
-        return self
-
-    def peak(self, dtype: TensorType, *, sparse: bool = False) -> float | None:
-        """The tensor-core peak for a number type in TFLOP/s, dense unless ``sparse``."""
-        found = self.tensor.get(dtype)
-        if found is None:
-            return None
-        return found.sparse_value if sparse else found.dense_value
-
-
-@dataclass(frozen=True)
-class AcceleratorMatch:
-    """The result of looking a printed accelerator name up."""
-
-    spec: AcceleratorSpec | None
-    """The entry the name denotes, or None."""
-    reason: str
-    """Why this entry (or why none)."""
-    candidates: tuple[AcceleratorSpec, ...] = ()
-    """Entries the name could mean when it does not say which (form factor, memory)."""
-
-
-@dataclass(frozen=True)
-class AcceleratorTable:
-    """The reference table of ``accelerators.yaml``."""
-
-    accelerators: tuple[AcceleratorSpec, ...]
-    """Entries in file order."""
-
-    def by_key(self, key: str) -> AcceleratorSpec | None:
-        """The entry with this key, or None."""
-        return next((a for a in self.accelerators if a.key == key), None)
-
-    def find(self, name: str) -> AcceleratorMatch:
-        """The entry a name denotes: its model (``H100``), then form factor and memory if stated."""
-        exact = self.by_key(name.strip())
-        if exact is not None:
-            return AcceleratorMatch(exact, f"reference key {exact.key!r}")
-        text = _fold(name)
-        narrowed = [
-            a
-            for a in self.accelerators
-            if re.search(rf"(?<![a-z\d]){a.model.lower()}(?![a-z\d])", text)
-        ]
-        if not narrowed:
-            known = ", ".join(sorted({a.model for a in self.accelerators}))
-            return AcceleratorMatch(None, f"{name!r} names no known accelerator ({known})")
-        for narrow in (_by_form_factor(text), _by_memory(text)):
-            if narrow is not None:
-                narrowed = [a for a in narrowed if narrow(a)]
-        if len(narrowed) == 1:
-            return AcceleratorMatch(narrowed[0], f"{name!r} names {narrowed[0].name}")
-        if not narrowed:
-            return AcceleratorMatch(None, f"no entry has the form factor and memory in {name!r}")
-        names = ", ".join(a.name for a in narrowed)
-        return AcceleratorMatch(None, f"{name!r} does not say which: {names}", tuple(narrowed))
-
-
-def _by_form_factor(text: str) -> Callable[[AcceleratorSpec], bool] | None:
-    for factor in ("sxm", "pcie", "nvl"):
-        if factor in text:
-            return functools.partial(_has_form_factor, factor)
-    return None
-
-
-def _has_form_factor(factor: str, spec: AcceleratorSpec) -> bool:
-    return spec.form_factor == factor
-
-
-def _by_memory(text: str) -> Callable[[AcceleratorSpec], bool] | None:
-    match = re.search(r"(\d+)\s*gb(?![a-z/])", text)
-    if match is None:
-        return None
-    size = float(match.group(1))
-    return lambda a: a.memory_gb is not None and math.isclose(a.memory_gb, size)
-
-
-class _AcceleratorFile(_Frozen):
-    accelerators: Any
-
-
-def build_accelerator_table(raw: Any, file: str = "accelerators.yaml") -> AcceleratorTable:
-    """The validated table of parsed ``accelerators.yaml`` data; :class:`DataError` on problems."""
-    if not isinstance(raw, Mapping):
-        raise DataError(f"{file}: expected a mapping with accelerators")
-    try:
-        shape = _AcceleratorFile.model_validate(raw)
-    except ValidationError as exc:
-        raise DataError(f"{file}: {_first_error(exc)}") from None
-    return AcceleratorTable(_entries(shape.accelerators, file, AcceleratorSpec, "accelerators"))
-
-
-@functools.cache
-def accelerator_table() -> AcceleratorTable:
-    """The typed, validated table of ``accelerators.yaml`` (cached)."""
-    return build_accelerator_table(load_yaml("accelerators"))
-
-
-def find_accelerator(name: str) -> AcceleratorMatch:
-    """Look a printed accelerator name (``H100 SXM``, ``A100 80GB``) or key up."""
-    return accelerator_table().find(name)
