@@ -45,6 +45,7 @@ __all__ = [
     "parse_printed_vector",
     "printed_tolerance",
     "read_binary",
+    "read_binary_count",
     "significant_digits",
 ]
 
@@ -142,6 +143,19 @@ def read_binary(printed: Printed) -> Printed:
     factor = byte_units("binary")[printed.unit.symbol]
     unit = Unit(printed.unit.symbol, "bytes", factor, binary=True)
     value = printed.value / printed.unit.factor * factor
+    return dataclasses.replace(printed, unit=unit, value=value)
+
+
+def read_binary_count(printed: Printed) -> Printed:
+    """The same printed count with K read as 2¹⁰ (a "128K" context is 131,072 tokens).
+
+    Model cards and lessons print context lengths that are powers of two this way (4K, 32K,
+    128K); other numbers are returned unchanged.
+    """
+    if printed.unit is None or printed.unit.symbol not in ("K", "k"):
+        return printed
+    unit = Unit(printed.unit.symbol, "count", 1024.0, binary=True)
+    value = printed.value / printed.unit.factor * 1024.0
     return dataclasses.replace(printed, unit=unit, value=value)
 
 

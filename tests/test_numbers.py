@@ -198,3 +198,12 @@ def test_slips_follow_the_significant_figures_a_reading_allows() -> None:
     assert compare(about, 9869.0).slip  # 9869 would print ≈ 9900: the hundreds only
     assert not compare(about, 9951.0).slip  # 1.5 hundreds off: an error
     assert not compare(parse_printed("9800"), 9869.0).slip  # printed plainly, 69 units off
+
+
+def test_read_binary_count_reads_k_as_1024() -> None:
+    from checkers.numbers import read_binary_count
+
+    assert read_binary_count(parse_printed("128K")).value == 131072
+    assert read_binary_count(parse_printed("32k")).value == 32768
+    assert read_binary_count(parse_printed("1.5B")).value == 1.5e9  # not a K count: unchanged
+    assert read_binary_count(parse_printed("4096")).value == 4096

@@ -1,11 +1,20 @@
-"""Reference data shipped with lessoncheck: published model configurations and their sources,
+"""Reference data shipped with lessoncheck: published model configurations, accelerator peaks,
 and the storage types numbers are kept in.
 
-The data files are package data (``checkers/data/*.yaml``), read once with ``yaml.safe_load``
-through :mod:`importlib.resources` and cached. :func:`dtype_table` gives the typed table of
-``dtypes.yaml`` (bits per number, the names lessons write); :func:`model_table` the typed table
-of ``models.yaml``; :func:`find_model` picks an entry by a name as a lesson prints it
-(``"GPT-2 (1.5B)"``, ``"GPT-2 XL"``, ``"LLaMA-2 7B"``, ``"Llama 2 70B"``, ``"GPT-3 (175B)"``).
+The data files are package data (``checkers/data/*.yaml``), read once with a safe YAML loader
+(libyaml's when installed) through :mod:`importlib.resources` and cached. :func:`dtype_table`
+gives the typed table of ``dtypes.yaml`` (bits per number, the names lessons write);
+:func:`model_table` the typed table of ``models.yaml``; :func:`find_model` picks an entry by a
+name as a lesson prints it (``"GPT-2 (1.5B)"``, ``"GPT-2 XL"``, ``"LLaMA-2 7B"``,
+``"Llama 2 70B"``, ``"Mixtral 8x7B"``). :func:`accelerator_table` and :func:`find_accelerator`
+(:mod:`checkers.data.accelerators`, re-exported here) do the same for ``accelerators.yaml``
+(``"H100 SXM"``, ``"A100 80GB"``); :mod:`checkers.data.entries` holds what the files share.
+
+The model and accelerator files are validated entry by entry: an unknown field, a missing source
+or numbers that contradict each other (heads × head width ≠ hidden without an explicit
+``head_dim``, a with-sparsity peak that is not twice the dense one, ...) raise
+:class:`DataError` naming the file and the entry. :func:`build_model_table` and
+:func:`build_accelerator_table` take already parsed data, so the same rules apply to test data.
 """
 
 from __future__ import annotations
@@ -13,17 +22,39 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
+from checkers.data.accelerators import (
+    AcceleratorMatch,
+    AcceleratorSpec,
+    AcceleratorTable,
+    TensorPeak,
+    accelerator_table,
+    build_accelerator_table,
+    find_accelerator,
+)
+from checkers.data.entries import (
+    DataError,
+    Frozen,
+    Keyed,
+    first_error,
+    fold,
+    load_yaml,
+    validated_entries,
+)
 from checkers.numbers import NumberError, Printed, parse_printed
 
 __all__ = [
     "COLUMNS",
+    "STYLE_CONVENTIONS",
+    "AcceleratorMatch",
+    "AcceleratorSpec",
+    "AcceleratorTable",
+    "DataError",
     "DtypeTable",
     "ModelFamily",
     "ModelMatch",
@@ -31,7 +62,13 @@ __all__ = [
     "ModelStyle",
     "ModelTable",
     "StorageType",
+    "StyleConventions",
+    "TensorPeak",
+    "accelerator_table",
+    "build_accelerator_table",
+    "build_model_table",
     "dtype_table",
+    "find_accelerator",
     "find_model",
     "load_yaml",
     "model_table",
@@ -42,24 +79,57 @@ __all__ = [
 ModelStyle = Literal["gpt", "bert", "llama", "encoder_decoder"]
 """How a model's parameters are counted; see ``models.yaml`` for what each style means."""
 
+Norm = Literal["layernorm", "rmsnorm"]
+"""Normalisation layer: LayerNorm (mean, variance, bias) or RMSNorm (scale only)."""
+
+Activation = Literal["relu", "gelu", "swiglu", "geglu"]
+"""FFN non-linearity; the gated ones (SwiGLU, GeGLU) have a third (gate) matrix."""
+
+Positions = Literal["learned", "sinusoidal", "rope", "relative"]
+"""How positions enter: learned table, fixed sinusoids, rotary, or relative attention biases."""
+
 COLUMNS = ("layers", "heads", "kv_heads", "hidden", "d_ff", "context", "vocab")
 """The integer architecture columns of a model entry, in the order tables usually print them."""
 
 
-@functools.cache
-def load_yaml(name: str) -> Any:
-    """The parsed data file ``checkers/data/<name>.yaml`` (cached; treat it as read-only)."""
-    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
-        raise ValueError(f"data file names are lower-case identifiers, got {name!r}")
-    text = resources.files(__name__).joinpath(f"{name}.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+def _is_gated(activation: Activation) -> bool:
+    return activation in ("swiglu", "geglu")
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+@dataclass(frozen=True)
+class StyleConventions:
+    """What a counting style assumes where an entry does not say (see ``models.yaml``)."""
+
+    tied_embeddings: bool
+    """The output layer reuses the input embedding matrix."""
+    norm: Norm
+    """Normalisation layer."""
+    activation: Activation
+    """FFN non-linearity."""
+    positions: Positions
+    """How positions are encoded."""
+
+    @property
+    def gated_ffn(self) -> bool:
+        """Three FFN matrices (gate, up, down) instead of two."""
+        return _is_gated(self.activation)
+
+    @property
+    def learned_positions(self) -> bool:
+        """A context × d table of position embeddings."""
+        return self.positions == "learned"
 
 
-class StorageType(_Frozen):
+STYLE_CONVENTIONS: Mapping[str, StyleConventions] = {
+    "gpt": StyleConventions(True, "layernorm", "gelu", "learned"),
+    "bert": StyleConventions(True, "layernorm", "gelu", "learned"),
+    "llama": StyleConventions(False, "rmsnorm", "swiglu", "rope"),
+    "encoder_decoder": StyleConventions(True, "layernorm", "relu", "sinusoidal"),
+}
+"""Each style's conventions, as the header of ``models.yaml`` documents them."""
+
+
+class StorageType(Frozen):
     """One number type weights or caches are stored in (an entry of ``dtypes.yaml``)."""
 
     name: str
@@ -124,7 +194,7 @@ def dtype_table() -> DtypeTable:
     )
 
 
-class ModelFamily(_Frozen):
+class ModelFamily(Frozen):
     """A model family and the pattern that finds it in a printed name."""
 
     key: str
@@ -133,6 +203,8 @@ class ModelFamily(_Frozen):
     """Display name, e.g. ``GPT-2``."""
     pattern: str
     """Regular expression matched against the case-folded printed name."""
+    bare: str | None = None
+    """Key of the entry the family name alone denotes, where the source names it so."""
 
     @field_validator("pattern")
     @classmethod
@@ -143,14 +215,21 @@ class ModelFamily(_Frozen):
     @property
     def regex(self) -> re.Pattern[str]:
         """The compiled pattern."""
-        return re.compile(self.pattern)
+        return _compiled(self.pattern)
 
 
-class ModelSpec(_Frozen):
-    """One published configuration, with the source of its numbers."""
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    # Every table row a recogniser reads tries every family: compile each pattern once.
+    return re.compile(pattern)
 
-    key: str = Field(pattern=r"^[a-z0-9][a-z0-9.\-]*$")
-    """Stable identifier, usable as ``reference:`` in a claim."""
+
+_Positive = Field(default=None, gt=0)
+
+
+class ModelSpec(Keyed):
+    """One published configuration, with the source of its numbers (fields: ``models.yaml``)."""
+
     name: str
     """How a reader names the model, e.g. ``GPT-2 XL``."""
     family: str
@@ -158,7 +237,11 @@ class ModelSpec(_Frozen):
     sizes: tuple[str, ...] = Field(min_length=1)
     """Labels that pick the entry out of its family: counts (``1.5B``) and words (``xl``)."""
     params: str
-    """The parameter count as the source states it, e.g. ``7B``."""
+    """The total parameter count as the source states it, e.g. ``7B``."""
+    size_is_name: bool = False
+    """``params`` is the model's name, not its count rounded: no estimate is compared with it."""
+    active_params: str | None = None
+    """Parameters used per token as the source states it (mixture-of-experts models)."""
     style: ModelStyle
     """How parameters are counted."""
     layers: int = Field(gt=0)
@@ -167,31 +250,82 @@ class ModelSpec(_Frozen):
     """Model width d_model."""
     heads: int = Field(gt=0)
     """Attention (query) heads."""
-    kv_heads: int | None = Field(default=None, gt=0)
+    kv_heads: int | None = _Positive
     """Key/value heads when fewer than ``heads`` (grouped-query attention)."""
+    head_dim: int | None = _Positive
+    """Width of one head when the configuration states it (required if heads × it ≠ hidden)."""
     d_ff: int = Field(gt=0)
-    """Inner width of the feed-forward network."""
-    context: int | None = Field(default=None, gt=0)
-    """Trained context length in tokens (None: no fixed length)."""
-    vocab: int | None = Field(default=None, gt=0)
+    """Inner width of the dense feed-forward network (one projection of a gated FFN)."""
+    context: int | None = _Positive
+    """Trained context length in tokens (None: no fixed length, or none given as a number)."""
+    vocab: int | None = _Positive
     """Vocabulary size (None when the source does not state it)."""
+    experts: int | None = _Positive
+    """Routed experts per MoE layer."""
+    experts_per_token: int | None = _Positive
+    """Routed experts each token is sent to (top-k)."""
+    shared_experts: int | None = _Positive
+    """Experts every token passes through besides the routed ones."""
+    moe_d_ff: int | None = _Positive
+    """Inner width of one expert, when it differs from ``d_ff``."""
+    dense_layers: int | None = Field(default=None, ge=0)
+    """The first layers, whose FFN is dense instead of MoE."""
+    q_lora_rank: int | None = _Positive
+    """Multi-head latent attention: rank of the compressed query."""
+    kv_lora_rank: int | None = _Positive
+    """Multi-head latent attention: rank of the compressed keys and values (what is cached)."""
+    qk_nope_head_dim: int | None = _Positive
+    """Multi-head latent attention: per-head query/key width without RoPE."""
+    qk_rope_head_dim: int | None = _Positive
+    """Multi-head latent attention: per-head query/key width carrying RoPE."""
+    v_head_dim: int | None = _Positive
+    """Multi-head latent attention: per-head value width."""
+    tied_embeddings: bool | None = None
+    """The output layer reuses the input embedding matrix (None: the style's default)."""
+    norm: Norm | None = None
+    """Normalisation layer (None: the style's default)."""
+    activation: Activation | None = None
+    """FFN non-linearity (None: the style's default)."""
+    positions: Positions | None = None
+    """How positions are encoded (None: the style's default)."""
+    sliding_window: int | None = _Positive
+    """Tokens each layer attends to under sliding-window attention."""
+    rope_theta: int | None = _Positive
+    """Base of the rotary position frequencies, where the configuration states it."""
+    also: dict[str, tuple[int, ...]] = Field(default_factory=dict)
+    """Other published values of a column where two sources differ, e.g. a paper's vocabulary."""
     cite: str = Field(min_length=5, max_length=80)
     """The source in a few words, for verdict messages."""
     source: str = Field(min_length=20)
     """Paper section/table or released config file for every number of the entry."""
 
-    @field_validator("params")
+    @field_validator("params", "active_params")
     @classmethod
-    def _params_is_a_count(cls, value: str) -> str:
-        printed = parse_count(value)
-        if printed is None:
-            raise ValueError(f"params must be a count such as 7B or 124M, got {value!r}")
+    def _is_a_count(cls, value: str | None) -> str | None:
+        if value is not None and parse_count(value) is None:
+            raise ValueError(f"expected a count such as 7B or 124M, got {value!r}")
+        return value
+
+    @field_validator("sizes")
+    @classmethod
+    def _sizes_are_counts_or_words(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for label in value:
+            if parse_count(label) is None and not re.fullmatch(r"[a-z]+", label):
+                raise ValueError(f"size label {label!r} is neither a count nor a lower-case word")
+        return value
+
+    @field_validator("also")
+    @classmethod
+    def _also_names_columns(cls, value: dict[str, tuple[int, ...]]) -> dict[str, tuple[int, ...]]:
+        unknown = sorted(set(value) - set(COLUMNS))
+        if unknown:
+            raise ValueError(f"also: names no column: {', '.join(unknown)} (columns: {COLUMNS})")
         return value
 
     @model_validator(mode="after")
-    def _kv_heads_below_heads(self) -> ModelSpec:
-        if self.kv_heads is not None and self.kv_heads >= self.heads:
-            raise ValueError(f"{self.key}: kv_heads is only given when it is below heads")
+    def _consistent(self) -> ModelSpec:
+        for problem in _spec_problems(self):
+            raise ValueError(problem)
         return self
 
     @property
@@ -202,26 +336,160 @@ class ModelSpec(_Frozen):
         return printed.value
 
     @property
+    def active_params_value(self) -> float | None:
+        """The stated per-token parameter count, for mixture-of-experts models."""
+        printed = None if self.active_params is None else parse_count(self.active_params)
+        return None if printed is None else printed.value
+
+    @property
     def n_kv_heads(self) -> int:
         """Key/value heads (equal to ``heads`` without grouped-query attention)."""
         return self.kv_heads if self.kv_heads is not None else self.heads
 
     @property
-    def head_dim(self) -> int:
-        """Width of one head, hidden / heads."""
-        return self.hidden // self.heads
+    def is_mla(self) -> bool:
+        """Multi-head latent attention (its dims replace a single head width)."""
+        return self.kv_lora_rank is not None
+
+    @property
+    def mla_dims(self) -> tuple[int, int, int, int, int] | None:
+        """Latent attention's (q_lora_rank, kv_lora_rank, nope, rope, v) widths, or None."""
+        q_rank, kv_rank, v = self.q_lora_rank, self.kv_lora_rank, self.v_head_dim
+        nope, rope = self.qk_nope_head_dim, self.qk_rope_head_dim
+        if q_rank is None or kv_rank is None or nope is None or rope is None or v is None:
+            return None
+        return q_rank, kv_rank, nope, rope, v
+
+    @property
+    def is_moe(self) -> bool:
+        """Mixture-of-experts FFN layers."""
+        return self.experts is not None
+
+    @property
+    def d_head(self) -> int | None:
+        """Width of one head: ``head_dim`` as stated, else hidden / heads; None under MLA."""
+        if self.head_dim is not None:
+            return self.head_dim
+        return None if self.is_mla else self.hidden // self.heads
+
+    @property
+    def expert_d_ff(self) -> int | None:
+        """Inner width of one expert (``moe_d_ff``, else ``d_ff``); None for dense models."""
+        if not self.is_moe:
+            return None
+        return self.moe_d_ff if self.moe_d_ff is not None else self.d_ff
+
+    @property
+    def tied(self) -> bool:
+        """Whether input and output embeddings share one matrix (stated, else by style)."""
+        if self.tied_embeddings is not None:
+            return self.tied_embeddings
+        return STYLE_CONVENTIONS[self.style].tied_embeddings
+
+    @property
+    def norm_style(self) -> Norm:
+        """The normalisation layer (stated, else by style)."""
+        return self.norm or STYLE_CONVENTIONS[self.style].norm
+
+    @property
+    def activation_style(self) -> Activation:
+        """The FFN non-linearity (stated, else by style)."""
+        return self.activation or STYLE_CONVENTIONS[self.style].activation
+
+    @property
+    def positions_style(self) -> Positions:
+        """How positions are encoded (stated, else by style)."""
+        return self.positions or STYLE_CONVENTIONS[self.style].positions
+
+    @property
+    def gated_ffn(self) -> bool:
+        """The FFN has a gate matrix besides up and down (SwiGLU, GeGLU)."""
+        return _is_gated(self.activation_style)
 
     def column(self, name: str) -> int | None:
-        """The value of an architecture column (see :data:`COLUMNS`), None when not published."""
+        """The value of a column (:data:`COLUMNS`, ``head_dim`` or an MoE column), None if unset."""
         if name == "kv_heads":
             return self.n_kv_heads
+        if name == "head_dim":
+            return self.d_head
         value = getattr(self, name)
-        return value if isinstance(value, int) else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def values(self, name: str) -> tuple[int, ...]:
+        """Every published value of a column: the entry's own, then those under ``also``."""
+        own = self.column(name)
+        return ((own,) if own is not None else ()) + self.also.get(name, ())
 
 
-class _TableFile(_Frozen):
-    families: dict[str, dict[str, str]]
-    models: tuple[ModelSpec, ...]
+def _spec_problems(spec: ModelSpec) -> list[str]:
+    """Numbers of one entry that contradict each other (empty when consistent)."""
+    problems: list[str] = []
+    mla = (
+        spec.q_lora_rank,
+        spec.kv_lora_rank,
+        spec.qk_nope_head_dim,
+        spec.qk_rope_head_dim,
+        spec.v_head_dim,
+    )
+    if any(v is not None for v in mla) and any(v is None for v in mla):
+        problems.append(
+            "multi-head latent attention needs all of q_lora_rank, kv_lora_rank, "
+            "qk_nope_head_dim, qk_rope_head_dim and v_head_dim"
+        )
+    if spec.kv_lora_rank is not None and (spec.head_dim is not None or spec.kv_heads is not None):
+        problems.append("multi-head latent attention has no single head_dim or kv_heads")
+    if spec.head_dim is None and spec.kv_lora_rank is None and spec.hidden % spec.heads:
+        problems.append(
+            f"{spec.heads} heads do not divide hidden {spec.hidden}: give the configuration's "
+            "head_dim if heads × head_dim is not hidden"
+        )
+    if spec.kv_heads is not None:
+        if spec.kv_heads >= spec.heads:
+            problems.append("kv_heads is only given when it is below heads")
+        elif spec.heads % spec.kv_heads:
+            problems.append(f"{spec.kv_heads} kv_heads do not divide {spec.heads} heads")
+    if (spec.experts is None) != (spec.experts_per_token is None):
+        problems.append("experts and experts_per_token go together")
+    if spec.experts is None:
+        extra = [
+            name
+            for name in ("shared_experts", "moe_d_ff", "dense_layers", "active_params")
+            if getattr(spec, name) is not None
+        ]
+        if extra:
+            problems.append(f"{', '.join(extra)} only apply to mixture-of-experts entries")
+    else:
+        if spec.experts_per_token is not None and spec.experts_per_token > spec.experts:
+            problems.append(
+                f"experts_per_token {spec.experts_per_token} exceeds experts {spec.experts}"
+            )
+        if spec.dense_layers is not None and spec.dense_layers >= spec.layers:
+            problems.append(
+                f"dense_layers {spec.dense_layers} leaves no MoE layer of {spec.layers}"
+            )
+        if spec.active_params is None:
+            problems.append("a mixture-of-experts entry states its active_params")
+        else:
+            active, total = parse_count(spec.active_params), parse_count(spec.params)
+            if active is not None and total is not None and active.value >= total.value:
+                problems.append(f"active_params {spec.active_params} is not below {spec.params}")
+    if (
+        spec.sliding_window is not None
+        and spec.context is not None
+        and spec.sliding_window > spec.context
+    ):
+        problems.append(f"sliding_window {spec.sliding_window} exceeds context {spec.context}")
+    for column, values in spec.also.items():
+        if spec.column(column) is None:
+            problems.append(f"also: {column} has no value of its own")
+        elif spec.column(column) in values:
+            problems.append(f"also: {column} repeats the entry's own value")
+    return problems
+
+
+class _TableFile(Frozen):
+    families: dict[str, dict[str, Any]]
+    models: Any
 
 
 @dataclass(frozen=True)
@@ -243,7 +511,9 @@ class ModelTable:
     """The reference table of ``models.yaml``."""
 
     families: tuple[ModelFamily, ...]
+    """Families, each with the pattern that recognises it in a name."""
     models: tuple[ModelSpec, ...]
+    """Entries in file order."""
 
     def by_key(self, key: str) -> ModelSpec | None:
         """The entry with this key, or None."""
@@ -262,7 +532,7 @@ class ModelTable:
         exact = self.by_key(name.strip())
         if exact is not None:
             return ModelMatch(exact, self.family(exact.family), f"reference key {exact.key!r}")
-        text = _fold(name)
+        text = fold(name)
         found = [(f, m) for f in self.families if (m := f.regex.search(text))]
         if not found:
             known = ", ".join(f.name for f in self.families)
@@ -274,6 +544,9 @@ class ModelTable:
         if not counts and not words:
             if len(members) == 1:
                 return ModelMatch(members[0], family, f"{family.name} has one entry")
+            bare = self.by_key(family.bare) if family.bare is not None else None
+            if bare is not None:
+                return ModelMatch(bare, family, f"{family.name} alone names {bare.name}")
             return ModelMatch(
                 None,
                 family,
@@ -285,6 +558,9 @@ class ModelTable:
             return ModelMatch(chosen[0], family, f"{name!r} names {chosen[0].name}")
         labels = "; ".join(f"{m.name}: {', '.join(m.sizes)}" for m in members)
         if not chosen:
+            if len(members) == 1 and not counts and words <= _RELEASE_WORDS:
+                # "Phi-3-mini-4k-instruct", "DeepSeek-V3-Base": a release of the one entry.
+                return ModelMatch(members[0], family, f"{family.name} has one entry")
             return ModelMatch(
                 None, family, f"no {family.name} entry has the size in {name!r} ({labels})"
             )
@@ -293,24 +569,47 @@ class ModelTable:
         )
 
 
+# Words of a release name that do not pick a size ("-Instruct", "-chat-hf", "-it", "-v0.1").
+_RELEASE_WORDS = frozenset({"instruct", "chat", "hf", "it", "base", "preview", "v"})
+
 _COUNT_TOKEN = re.compile(
     r"(?<![\d.])(\d+(?:\.\d+)?)\s*(万亿|亿|万|[kmbt])(?![a-z])", flags=re.IGNORECASE
 )
+# Counts in a name that are not the model's size: the per-expert size of "8x7B" (Mixtral has
+# 46.7B parameters) and a context length joined into an identifier ("Phi-3-mini-4k-instruct").
+_EXPERT_SIZE = re.compile(r"\d\s*[x×]\s*$", flags=re.IGNORECASE)
+_JOINED_CONTEXT = re.compile(r"[-_]\d+k(?:[-_]|$)", flags=re.IGNORECASE)
+
+
+def _name_counts(text: str) -> list[re.Match[str]]:
+    """Count tokens of a name that can be its parameter count (see the two exceptions above)."""
+    kept = []
+    for match in _COUNT_TOKEN.finditer(text):
+        # Only the few characters before the count can hold "8x" (no slicing of long text).
+        if _EXPERT_SIZE.search(text, max(match.start() - 8, 0), match.start()):
+            continue
+        if match.group(2).lower() == "k" and _JOINED_CONTEXT.match(
+            text, max(match.start() - 1, 0), match.end() + 1
+        ):
+            continue
+        kept.append(match)
+    return kept
 
 
 def size_in_name(name: str) -> Printed | None:
     """The parameter count printed in a model name (``GPT-2 (1.5B)`` → 1.5B), or None.
 
     The text of the result is the count exactly as the name prints it, so a correction can
-    replace it in the quote.
+    replace it in the quote. The per-expert size in ``Mixtral 8x7B`` and a context length joined
+    into an identifier (``Phi-3-mini-4k-instruct``) are not the model's size.
     """
-    match = _COUNT_TOKEN.search(unicodedata.normalize("NFKC", name))
-    return parse_count(match.group(0)) if match else None
+    counts = _name_counts(unicodedata.normalize("NFKC", name))
+    return parse_count(counts[0].group(0)) if counts else None
 
 
 def parse_count(text: str) -> Printed | None:
     """A printed count such as ``1.5B``, ``7b``, ``124M`` or ``70 亿``; None if it is not one."""
-    folded = _fold(text)
+    folded = fold(text)
     match = _COUNT_TOKEN.fullmatch(folded.strip())
     if match is None:
         return None
@@ -328,13 +627,9 @@ def parse_count(text: str) -> Printed | None:
     )
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
-
-
 def _size_tokens(text: str) -> tuple[list[Printed], set[str]]:
     counts: list[Printed] = []
-    for match in _COUNT_TOKEN.finditer(text):
+    for match in _name_counts(text):
         printed = parse_count(match.group(0))
         if printed is not None:
             counts.append(printed)
@@ -342,9 +637,15 @@ def _size_tokens(text: str) -> tuple[list[Printed], set[str]]:
     return counts, words
 
 
+@functools.cache
+def _label_count(label: str) -> Printed | None:
+    """A size label read as a count (labels are the table's own, so each is read once)."""
+    return parse_count(label)
+
+
 def _has_size(spec: ModelSpec, counts: list[Printed], words: set[str]) -> bool:
     for label in spec.sizes:
-        printed = parse_count(label)
+        printed = _label_count(label)
         if printed is None:
             if label.casefold() in words:
                 return True
@@ -356,19 +657,39 @@ def _has_size(spec: ModelSpec, counts: list[Printed], words: set[str]) -> bool:
     return False
 
 
+def build_model_table(raw: Any, file: str = "models.yaml") -> ModelTable:
+    """The validated table of parsed ``models.yaml`` data; :class:`DataError` names any problem."""
+    if not isinstance(raw, Mapping):
+        raise DataError(f"{file}: expected a mapping with families and models")
+    try:
+        shape = _TableFile.model_validate(raw)
+    except ValidationError as exc:
+        raise DataError(f"{file}: {first_error(exc)}") from None
+    families: list[ModelFamily] = []
+    for key, fields in shape.families.items():
+        try:
+            families.append(ModelFamily.model_validate({"key": key, **fields}))
+        except ValidationError as exc:
+            raise DataError(f"{file}: family {key!r}: {first_error(exc)}") from None
+        except re.error as exc:
+            raise DataError(f"{file}: family {key!r}: pattern: {exc}") from None
+    models = validated_entries(shape.models, file, ModelSpec, "models")
+    known = {f.key for f in families}
+    for spec in models:
+        if spec.family not in known:
+            raise DataError(f"{file}: entry {spec.key!r}: unknown family {spec.family!r}")
+    for family in families:
+        if family.bare is not None and family.bare not in {
+            m.key for m in models if m.family == family.key
+        }:
+            raise DataError(f"{file}: family {family.key!r}: bare {family.bare!r} is not its entry")
+    return ModelTable(tuple(families), models)
+
+
 @functools.cache
 def model_table() -> ModelTable:
     """The typed, validated table of ``models.yaml`` (cached)."""
-    raw = _TableFile.model_validate(load_yaml("models"))
-    families = tuple(ModelFamily(key=key, **fields) for key, fields in raw.families.items())
-    keys = [m.key for m in raw.models]
-    duplicates = sorted({k for k in keys if keys.count(k) > 1})
-    if duplicates:
-        raise ValueError(f"models.yaml: duplicate keys {duplicates}")
-    unknown = sorted({m.family for m in raw.models} - {f.key for f in families})
-    if unknown:
-        raise ValueError(f"models.yaml: entries name unknown families {unknown}")
-    return ModelTable(families, raw.models)
+    return build_model_table(load_yaml("models"))
 
 
 def find_model(name: str) -> ModelMatch:

@@ -1,23 +1,45 @@
 """Kind ``model_config``: a row of a model-size table, checked three ways.
 
-(a) internal consistency: the heads divide the width, ``head_dim`` = hidden / heads, the KV heads
-divide the heads; (b) the parameter count the architecture gives against the stated size, within
-±10% (the estimate counts weight matrices and embeddings, not biases or norms, and published
-sizes are rounded names); (c) every printed column against the published configuration in
-``checkers/data/models.yaml``, each entry with its source. The message says which column
-disagrees and what the source says.
+(a) internal consistency: the heads divide the width, ``head_dim`` = hidden / heads (unless the
+published configuration states another head width, as Gemma's and T5-11B's do), the KV heads
+divide the heads, top-k does not exceed the experts; (b) the parameter count the architecture
+gives against the stated size — and, for mixture-of-experts models, the parameters used per
+token against the stated active size — within ±10% (the estimate counts weight matrices and
+embeddings, not biases or norms, and published sizes are rounded names); (c) every printed
+column against the published configuration in ``checkers/data/models.yaml``, each entry with its
+source. The message says which column disagrees and what the source says.
 
 The estimate by ``style`` (d = hidden, L = layers, d_ff = FFN width, n_kv = KV heads,
-d_head = d / heads):
+d_head = d / heads unless the configuration states head_dim, m = 3 FFN matrices for gated FFNs
+(SwiGLU, GeGLU) else 2):
 
 * ``gpt``: L·(4·d² + 2·d·d_ff) + vocab·d + context·d (tied embeddings, learned positions);
   with d_ff = 4·d this is the familiar 12·L·d² + vocab·d + context·d;
 * ``bert``: as gpt, plus 2·d segment embeddings and a d² pooler;
-* ``llama``: L·(2·d² + 2·d·n_kv·d_head + 3·d·d_ff) + 2·vocab·d (SwiGLU, GQA, RoPE, untied output);
+* ``llama``: L·(2·d·heads·d_head + 2·d·n_kv·d_head + 3·d·d_ff) + 2·vocab·d (SwiGLU, GQA, RoPE,
+  untied output: the input and output embeddings are counted separately);
 * ``encoder_decoder``: L·(4·d² + 2·d·d_ff) encoder + L·(8·d² + 2·d·d_ff) decoder + vocab·d.
 
-Columns the row does not print (vocab, d_ff, KV heads, style) are taken from the matched
-published entry for the estimate, and the verdict says so.
+A published entry can override a style's conventions: tied or untied embeddings (Qwen2.5-0.5B
+and Gemma tie them: vocab·d once; Llama 3 does not: 2·vocab·d), gated or plain FFN, learned or
+rotary positions (Phi-2 is counted GPT-style but without a position table). The message names
+the convention used.
+
+Mixture of experts (Mixtral, DeepSeek): each MoE layer has ``experts`` routed experts of width
+e = moe_d_ff (else d_ff), ``shared`` always-on experts and a router of d·experts weights; the
+first ``dense_layers`` layers keep a dense FFN of width d_ff. Total = attention + dense FFNs +
+MoE layers × ((experts + shared)·m·d·e + d·experts) + embeddings; active = the same with only
+(top-k + shared) experts per MoE layer. Multi-head latent attention (DeepSeek-V2/V3) counts its
+projections: d·r_q + r_q·heads·(nope + rope) + d·(r_kv + rope) + r_kv·heads·(nope + v) +
+heads·v·d per layer.
+
+Columns the row does not print (vocab, d_ff, KV heads, head width, experts, style) are taken from
+the matched published entry for the estimate, and the verdict says so. Where no vocabulary is
+published (GPT-3), the estimate counts no embeddings; a row that is the published entry's, with
+its published size, is then not failed on that incomplete estimate. A size in the name that is
+only the model's name (``Gemma 7B`` has 8.5B weights; the published entry says so with
+``size_is_name``) is not compared with the estimate; the ``7B`` of ``Mixtral 8x7B`` is one
+expert's size and is not read as the model's.
 
 YAML fields:
 
@@ -31,9 +53,16 @@ YAML fields:
     Optional ``gpt``, ``bert``, ``llama`` or ``encoder_decoder``; default: the published entry's,
     else ``gpt``.
 ``layers``, ``heads``, ``kv_heads``, ``hidden``, ``head_dim``, ``d_ff``, ``context``, ``vocab``
-    The columns as printed (whole numbers; ``4k`` reads as 4000 ± 500); give those the row has.
+    The columns as printed (whole numbers; ``4k`` reads as 4000 ± 500, and a context in K also
+    as 1024s: ``128K`` holds for 131,072); give those the row has.
+``experts``, ``experts_per_token``
+    Mixture of experts: routed experts per layer and how many each token uses (top-k).
+``rope_theta``
+    The base of the rotary position frequencies, compared with the released configuration's.
 ``params``
     The stated parameter count when it is printed outside the name (``1.5B``).
+``active_params``
+    The stated parameters used per token of a mixture-of-experts model (``12.9B``).
 
 Example::
 
@@ -55,7 +84,15 @@ from dataclasses import dataclass
 
 from pydantic import Field, field_validator, model_validator
 
-from checkers.data import ModelSpec, ModelStyle, find_model, model_table, size_in_name
+from checkers.data import (
+    STYLE_CONVENTIONS,
+    ModelSpec,
+    ModelStyle,
+    find_model,
+    model_table,
+    parse_count,
+    size_in_name,
+)
 from checkers.kinds.base import (
     Context,
     KindInput,
@@ -64,7 +101,7 @@ from checkers.kinds.base import (
     PrintedWholeNumber,
     error,
 )
-from checkers.numbers import Comparison, Printed, Tolerance, compare
+from checkers.numbers import Comparison, Printed, Tolerance, compare, read_binary_count
 
 __all__ = ["ESTIMATE_TOLERANCE", "Architecture", "Estimate", "Input", "check", "estimate"]
 
@@ -80,7 +117,19 @@ ESTIMATE_TOLERANCE = Tolerance(
 """How close the architecture's parameter count must be to the stated size, and why."""
 
 # Columns in the order size tables print them; corrections follow this order.
-_ROW_COLUMNS = ("layers", "heads", "kv_heads", "hidden", "head_dim", "d_ff", "context", "vocab")
+_ROW_COLUMNS = (
+    "layers",
+    "heads",
+    "kv_heads",
+    "hidden",
+    "head_dim",
+    "d_ff",
+    "experts",
+    "experts_per_token",
+    "context",
+    "vocab",
+    "rope_theta",
+)
 _COLUMN_WORDS = {
     "layers": "layers",
     "heads": "heads",
@@ -88,7 +137,10 @@ _COLUMN_WORDS = {
     "hidden": "d",
     "head_dim": "head_dim",
     "d_ff": "d_ff",
+    "experts": "experts",
+    "experts_per_token": "experts per token",
     "context": "context",
+    "rope_theta": "RoPE base",
     "vocab": "vocab",
 }
 
@@ -118,10 +170,18 @@ class Input(KindInput):
     """Context length in tokens as printed."""
     vocab: PrintedWholeNumber | None = None
     """Vocabulary size as printed."""
+    rope_theta: PrintedWholeNumber | None = None
+    """Base of the rotary position frequencies as printed (``500000``, ``1e6``)."""
+    experts: PrintedWholeNumber | None = None
+    """Routed experts per MoE layer as printed."""
+    experts_per_token: PrintedWholeNumber | None = None
+    """Routed experts each token uses (top-k) as printed."""
     params: PrintedNumber | None = None
     """The stated parameter count, when it is not in the name."""
+    active_params: PrintedNumber | None = None
+    """The stated parameters used per token (mixture of experts)."""
 
-    @field_validator("params")
+    @field_validator("params", "active_params")
     @classmethod
     def _params_is_count(cls, value: Printed | None) -> Printed | None:
         if value is not None and (
@@ -154,13 +214,41 @@ class Architecture:
     """What the parameter estimate needs; None where neither the row nor the source gives it."""
 
     style: ModelStyle
+    """Counting convention (gpt, bert, llama, encoder_decoder)."""
     layers: int
+    """Layers (per stack for encoder-decoder models)."""
     hidden: int
+    """Model width d."""
     heads: int | None = None
+    """Query heads."""
     kv_heads: int | None = None
+    """Key/value heads under GQA (None: as many as query heads)."""
     d_ff: int | None = None
+    """Dense FFN width (None: the style's default width)."""
     context: int | None = None
+    """Context length, for a learned position table."""
     vocab: int | None = None
+    """Vocabulary size (None: embeddings are not counted)."""
+    head_dim: int | None = None
+    """Stated head width when heads × it is not d (None: d / heads)."""
+    tied_embeddings: bool | None = None
+    """Input and output embeddings shared (None: the style's convention)."""
+    gated_ffn: bool | None = None
+    """Three FFN matrices (SwiGLU/GeGLU) instead of two (None: the style's convention)."""
+    learned_positions: bool | None = None
+    """A context × d position table (None: the style's convention)."""
+    experts: int | None = None
+    """Routed experts per MoE layer (None: dense model)."""
+    experts_per_token: int | None = None
+    """Routed experts per token (top-k)."""
+    shared_experts: int = 0
+    """Always-on experts per MoE layer."""
+    expert_d_ff: int | None = None
+    """One expert's width (None: d_ff)."""
+    dense_layers: int = 0
+    """Leading layers with a dense FFN in a mixture-of-experts model."""
+    mla: tuple[int, int, int, int, int] | None = None
+    """Multi-head latent attention (q_lora_rank, kv_lora_rank, nope, rope, v head widths)."""
 
 
 @dataclass(frozen=True)
@@ -173,29 +261,57 @@ class Estimate:
     """The terms, in words an author can check by hand."""
     assumptions: tuple[str, ...]
     """Defaults used for columns nobody gave (d_ff, embeddings)."""
+    active: float | None = None
+    """Parameters used per token, for mixture-of-experts architectures."""
+    active_formula: str = ""
+    """How ``active`` was reached."""
+
+
+def _attention(arch: Architecture) -> tuple[int, str]:
+    """Weights of one layer's attention projections, with their formula."""
+    d = arch.hidden
+    if arch.mla is not None and arch.heads is not None:
+        q_rank, kv_rank, nope, rope, v = arch.mla
+        h = arch.heads
+        weights = d * q_rank + q_rank * h * (nope + rope) + d * (kv_rank + rope)
+        weights += kv_rank * h * (nope + v) + h * v * d
+        return weights, "MLA d·r_q + r_q·h·(nope+rope) + d·(r_kv+rope) + r_kv·h·(nope+v) + h·v·d"
+    if arch.heads is None:
+        return 4 * d * d, "4·d²"
+    d_head = arch.head_dim if arch.head_dim is not None else d // arch.heads
+    q_width = arch.heads * d_head
+    kv_width = q_width if arch.kv_heads is None else arch.kv_heads * d_head
+    weights = 2 * d * q_width + 2 * d * kv_width
+    if q_width == d and kv_width == d:
+        return weights, "4·d²"
+    if q_width == d:
+        return weights, "2·d² + 2·d·n_kv·d_head"
+    return weights, "2·d·heads·d_head + 2·d·n_kv·d_head"
 
 
 def estimate(arch: Architecture) -> Estimate:
     """Count the weight matrices and embeddings of an architecture (no biases, no norms)."""
     d, layers = arch.hidden, arch.layers
     assumptions: list[str] = []
+    style = STYLE_CONVENTIONS[arch.style]
+    tied = style.tied_embeddings if arch.tied_embeddings is None else arch.tied_embeddings
+    gated = style.gated_ffn if arch.gated_ffn is None else arch.gated_ffn
+    learned = style.learned_positions if arch.learned_positions is None else arch.learned_positions
     d_ff = arch.d_ff
     if d_ff is None:
-        if arch.style == "llama":
+        if gated:
             # LLaMA's SwiGLU width: 2/3 of 4d, rounded up to a multiple of 256.
             d_ff = 256 * math.ceil(8 * d / 3 / 256)
             assumptions.append(f"d_ff = 8d/3 rounded up to 256 = {d_ff} (no d_ff given)")
         else:
             d_ff = 4 * d
             assumptions.append(f"d_ff = 4d = {d_ff} (no d_ff given)")
-    heads = arch.heads
-    kv_width = d if heads is None or arch.kv_heads is None else arch.kv_heads * (d // heads)
-    # Q and output projections are d×d; K and V are d×(n_kv·d_head), d×d without GQA.
-    attention = 2 * d * d + 2 * d * kv_width
-    attention_text = "4·d²" if kv_width == d else "2·d² + 2·d·n_kv·d_head"
-    ffn_matrices = 3 if arch.style == "llama" else 2
-    ffn = ffn_matrices * d * d_ff
-    ffn_text = f"{ffn_matrices}·d·d_ff"
+    attention, attention_text = _attention(arch)
+    matrices = 3 if gated else 2
+    ffn = matrices * d * d_ff
+    ffn_text = f"{matrices}·d·d_ff"
+    active: float | None = None
+    active_text = ""
     if arch.style == "encoder_decoder":
         # Decoder layers add cross-attention, another set of attention projections.
         per_layer_pair = (attention + ffn) + (2 * attention + ffn)
@@ -204,9 +320,11 @@ def estimate(arch: Architecture) -> Estimate:
             f"{layers} encoder × ({attention_text} + {ffn_text}) + {layers} decoder × "
             f"(2 × {attention_text} self- and cross-attention + {ffn_text}) = {count_text(body)}"
         )
+    elif arch.experts is not None:
+        body, body_text, active, active_text = _moe_body(arch, attention, matrices, d_ff)
     else:
         body = layers * (attention + ffn)
-        if arch.style != "llama" and kv_width == d and d_ff == 4 * d:
+        if arch.style != "llama" and attention_text == "4·d²" and not gated and d_ff == 4 * d:
             body_text = f"12·L·d² = 12 × {layers} × {d}² = {count_text(body)}"
         else:
             body_text = (
@@ -215,23 +333,64 @@ def estimate(arch: Architecture) -> Estimate:
             )
     terms = [body_text]
     total = float(body)
+    extra = 0
     if arch.vocab is None:
         assumptions.append("embeddings not counted (no vocabulary size given or published)")
     else:
-        copies = 2 if arch.style == "llama" else 1
+        copies = 1 if tied else 2
         embeddings = copies * arch.vocab * d
-        label = "2·vocab·d (input and output)" if copies == 2 else "vocab·d"
+        label = (
+            "vocab·d (tied: the output layer reuses the input embeddings)"
+            if tied
+            else "2·vocab·d (untied: input and output embeddings)"
+        )
         terms.append(f"{label} = {count_text(embeddings)}")
-        total += embeddings
-    if arch.style in ("gpt", "bert") and arch.context is not None:
+        extra += embeddings
+    if learned and arch.context is not None:
         positions = arch.context * d
         terms.append(f"positions context·d = {count_text(positions)}")
-        total += positions
+        extra += positions
     if arch.style == "bert":
-        extra = 2 * d + d * d
-        terms.append(f"segments 2·d + pooler d² = {count_text(extra)}")
-        total += extra
-    return Estimate(total, "; ".join(terms), tuple(assumptions))
+        segments = 2 * d + d * d
+        terms.append(f"segments 2·d + pooler d² = {count_text(segments)}")
+        extra += segments
+    total += extra
+    if active is not None:
+        active += extra
+    return Estimate(total, "; ".join(terms), tuple(assumptions), active, active_text)
+
+
+def _moe_body(
+    arch: Architecture, attention: int, matrices: int, d_ff: int
+) -> tuple[int, str, float, str]:
+    """Total and per-token weights of the layers of a mixture-of-experts model."""
+    d, layers = arch.hidden, arch.layers
+    experts = arch.experts or 0
+    top_k = arch.experts_per_token if arch.experts_per_token is not None else experts
+    shared = arch.shared_experts
+    width = arch.expert_d_ff if arch.expert_d_ff is not None else d_ff
+    expert = matrices * d * width
+    router = d * experts
+    moe_layers = layers - arch.dense_layers
+    dense_part = arch.dense_layers * (attention + matrices * d * d_ff)
+    total = dense_part + moe_layers * (attention + (experts + shared) * expert + router)
+    used = dense_part + moe_layers * (attention + (top_k + shared) * expert + router)
+    shared_text = f" + {shared} shared" if shared else ""
+    dense_text = (
+        f"{arch.dense_layers} dense layers × (attention + {matrices}·d·d_ff) + "
+        if arch.dense_layers
+        else ""
+    )
+    total_text = (
+        f"{dense_text}{moe_layers} MoE layers × (attention {count_text(attention)} + "
+        f"({experts} experts{shared_text}) × {matrices}·d·{width} + router d·{experts})"
+        f" = {count_text(total)}"
+    )
+    active_text = (
+        f"{dense_text}{moe_layers} MoE layers × (attention + ({top_k} routed{shared_text}) × "
+        f"{matrices}·d·{width} + router) = {count_text(used)}, plus the embeddings"
+    )
+    return total, total_text, float(used), active_text
 
 
 def count_text(value: float) -> str:
@@ -248,7 +407,7 @@ def count_text(value: float) -> str:
 def _column_text(column: str, value: str) -> str:
     """``24 layers`` or ``d 1600``: how a table column reads in a sentence."""
     word = _COLUMN_WORDS[column]
-    words_first = ("d", "d_ff", "head_dim", "context", "vocab")
+    words_first = ("d", "d_ff", "head_dim", "context", "vocab", "RoPE base")
     return f"{word} {value}" if word in words_first else f"{value} {word}"
 
 
@@ -293,11 +452,16 @@ def _mismatches(fields: Input, spec: ModelSpec) -> list[tuple[str, Printed, int]
     wrong: list[tuple[str, Printed, int]] = []
     for column in _ROW_COLUMNS:
         printed: Printed | None = getattr(fields, column)
-        published = spec.head_dim if column == "head_dim" else spec.column(column)
-        if printed is None or published is None:
+        published = spec.values(column)
+        if printed is None or not published:
             continue
-        if not compare(printed, float(published)).ok:
-            wrong.append((column, printed, published))
+        # Where two sources print different values (a paper's and a config's), either holds;
+        # a context printed in K may mean 1024s (128K = 131,072 tokens, as model cards write).
+        readings = [printed, read_binary_count(printed)] if column == "context" else [printed]
+        if not any(
+            compare(reading, float(value)).ok for value in published for reading in readings
+        ):
+            wrong.append((column, printed, published[0]))
     return wrong
 
 
@@ -311,8 +475,7 @@ def _reference(fields: Input, spec: ModelSpec | None, reason: str) -> _Reference
     explained_by = None
     for other in model_table().members(model_table().family(spec.family)):
         if other.key != spec.key and all(
-            (other.head_dim if column == "head_dim" else other.column(column)) == round(p.value)
-            for column, p, _ in wrong
+            round(p.value) in other.values(column) for column, p, _ in wrong
         ):
             explained_by = other
             break
@@ -326,16 +489,26 @@ def _and(items: Sequence[str]) -> str:
 def _published_columns(spec: ModelSpec, columns: Sequence[str]) -> str:
     parts = []
     for column in columns:
-        value = spec.head_dim if column == "head_dim" else spec.column(column)
+        value = spec.column(column)
         parts.append(_column_text(column, str(value)))
     return ", ".join(parts)
 
 
-def _consistency(fields: Input) -> list[str]:
+def _own_head_width(spec: ModelSpec | None) -> bool:
+    """The published model sizes its heads on its own, not as d / heads (Gemma, T5-11B, MLA)."""
+    return spec is not None and (spec.head_dim is not None or spec.is_mla)
+
+
+def _consistency(fields: Input, spec: ModelSpec | None) -> list[str]:
     problems: list[str] = []
     hidden, heads = _printed_int(fields.hidden), _printed_int(fields.heads)
     kv_heads, head_dim = _printed_int(fields.kv_heads), _printed_int(fields.head_dim)
-    if hidden is not None and heads is not None:
+    experts, top_k = _printed_int(fields.experts), _printed_int(fields.experts_per_token)
+    if experts is not None and top_k is not None and top_k > experts:
+        problems.append(f"{top_k} experts per token exceed the {experts} experts")
+    if _own_head_width(spec):
+        pass  # head_dim is compared with the published one instead of d / heads
+    elif hidden is not None and heads is not None:
         if hidden % heads:
             problems.append(
                 f"{heads} heads do not divide d {hidden} ({hidden}/{heads} = {hidden / heads:.4g})"
@@ -373,15 +546,35 @@ def _architecture(fields: Input, spec: ModelSpec | None) -> tuple[Architecture |
         return published
 
     style: ModelStyle = fields.style or (spec.style if spec is not None else "gpt")
+    heads = _printed_int(fields.heads)
+    same_heads = spec is not None and heads in (None, spec.heads)
+    if heads is None and spec is not None and (_own_head_width(spec) or spec.kv_heads):
+        # Its head width is not d / heads, or its KV heads are fewer: the count matters.
+        heads = spec.heads
+        borrowed.append(f"heads {heads}")
+    head_dim = _printed_int(fields.head_dim)
+    if head_dim is None and same_heads and spec is not None and spec.head_dim is not None:
+        head_dim = spec.head_dim
+        borrowed.append(f"head_dim {head_dim}")
     arch = Architecture(
         style=style,
         layers=layers,
         hidden=hidden,
-        heads=_printed_int(fields.heads),
+        heads=heads,
         kv_heads=pick("kv_heads"),
         d_ff=pick("d_ff"),
         context=pick("context"),
         vocab=pick("vocab"),
+        head_dim=head_dim,
+        tied_embeddings=None if spec is None else spec.tied,
+        gated_ffn=None if spec is None else spec.gated_ffn,
+        learned_positions=None if spec is None else spec.positions_style == "learned",
+        experts=pick("experts"),
+        experts_per_token=pick("experts_per_token"),
+        shared_experts=0 if spec is None else spec.shared_experts or 0,
+        expert_d_ff=None if spec is None else spec.expert_d_ff,
+        dense_layers=0 if spec is None else spec.dense_layers or 0,
+        mla=spec.mla_dims if spec is not None and same_heads else None,
     )
     notes = []
     if borrowed and spec is not None:
@@ -401,29 +594,63 @@ def check(fields: Input, context: Context) -> Outcome:
     reference = _reference(fields, spec, reason)
     details = [f"published entry: {reference.note}"]
     problems, corrections, corrected_row = _reference_problems(fields, reference)
-    problems.extend(_consistency(fields))
-    corrections.extend(_head_dim_correction(fields, corrected_row))
+    problems.extend(_consistency(fields, reference.spec))
+    if not _own_head_width(reference.spec):
+        corrections.extend(_head_dim_correction(fields, corrected_row))
 
     stated = fields.params or size_in_name(fields.name)
+    if stated is not None and _is_its_name(stated, reference.spec):
+        assert reference.spec is not None
+        details.append(
+            f"{stated.text} is the published name of {reference.spec.name}, not its parameter "
+            "count (see its entry's source): the estimate is not compared with it"
+        )
+        stated = None
     arch, notes = _architecture(fields, reference.spec)
     details.extend(notes)
     size: Comparison | None = None
+    active: Comparison | None = None
     value: float | None = None
     if arch is not None:
         counted = estimate(arch)
         value = counted.total
         details.append(f"parameter estimate: {counted.formula}; total ≈ {count_text(value)}")
+        if counted.active is not None:
+            used = count_text(counted.active)
+            details.append(f"used per token: {counted.active_formula} ≈ {used}")
         details.extend(counted.assumptions)
         if stated is None:
             details.append("no size printed: the estimate is not compared")
         else:
             size = compare(stated, value, context.tolerance or ESTIMATE_TOLERANCE)
+            if not size.ok and _published_size_of_published_row(stated, arch, reference):
+                assert reference.spec is not None
+                details.append(
+                    f"{stated.text} is the published count of {reference.spec.name}; the "
+                    f"estimate ≈ {count_text(value)} counts no embeddings (no vocabulary is "
+                    "published), so the size is not compared with it"
+                )
+                size = None
+        if fields.active_params is not None and counted.active is not None:
+            active = compare(
+                fields.active_params, counted.active, context.tolerance or ESTIMATE_TOLERANCE
+            )
+            if not active.ok:
+                problems.append(
+                    f"{arch.layers} layers with {arch.experts_per_token} of {arch.experts} experts "
+                    f"per token use ≈ {_in_units_of(counted.active, fields.active_params)} "
+                    f"parameters per token, not {fields.active_params.text} "
+                    f"({_convention(arch)})"
+                )
+        elif fields.active_params is not None:
+            details.append("no experts known: the active size is not checked")
     elif stated is not None:
         details.append("layers or d missing: the size is not checked against the architecture")
     if size is not None and stated is not None and arch is not None and not size.ok:
         approx = _in_units_of(size.recomputed, stated)
         problems.append(
             f"{arch.layers} layers × d {arch.hidden} gives ≈ {approx} parameters, not {stated.text}"
+            f" ({_convention(arch)})"
         )
         if (
             reference.spec is not None
@@ -460,6 +687,13 @@ def check(fields: Input, context: Context) -> Outcome:
         if part
     )
     said = problems or _what_held(fields, reference, size, stated)
+    if not problems and active is not None and fields.active_params is not None:
+        said.append(
+            f"≈ {count_text(active.recomputed)} used per token, consistent with "
+            f"{fields.active_params.text}"
+        )
+    if not problems and arch is not None and (size is not None or active is not None):
+        said.append(_convention(arch))
     return Outcome(
         verdict="fail" if problems else "pass",
         claimed=row,
@@ -518,7 +752,12 @@ def _what_held(
     if reference.spec is not None:
         held.append(f"matches the published {reference.spec.name} ({reference.spec.cite})")
     hidden, heads = _printed_int(fields.hidden), _printed_int(fields.heads)
-    if hidden is not None and heads is not None:
+    spec = reference.spec
+    if spec is not None and spec.is_mla:
+        pass  # latent attention: no head width follows from d and heads
+    elif spec is not None and spec.head_dim is not None and heads is not None:
+        held.append(f"{heads} heads of the published width {spec.head_dim} (not d/heads)")
+    elif hidden is not None and heads is not None:
         held.append(f"{heads} heads divide d {hidden} (head size {hidden // heads})")
     if size is not None and stated is not None:
         held.append(
@@ -526,6 +765,44 @@ def _what_held(
             f"with {stated.text} ({size.tolerance.reason.split(':')[0]})"
         )
     return held or ["holds"]
+
+
+def _published_size_of_published_row(
+    stated: Printed, arch: Architecture, reference: _ReferenceResult
+) -> bool:
+    """The row is the published entry's and so is its size; only the embeddings are unknown."""
+    spec = reference.spec
+    return (
+        spec is not None
+        and arch.vocab is None
+        and not reference.mismatches
+        and compare(stated, spec.params_value).ok
+    )
+
+
+def _is_its_name(stated: Printed, spec: ModelSpec | None) -> bool:
+    """The size is the published model's name, not a count of its weights (Gemma 7B).
+
+    A params column that repeats the name is read the same way: the reader copies the name.
+    """
+    if spec is None or not spec.size_is_name:
+        return False
+    published = parse_count(spec.params)
+    return published is not None and compare(stated, published.value).ok
+
+
+def _convention(arch: Architecture) -> str:
+    """The counting convention of an estimate, in words for the message."""
+    tied = arch.tied_embeddings
+    if tied is None:
+        tied = STYLE_CONVENTIONS[arch.style].tied_embeddings
+    if arch.vocab is None:
+        embeddings = "no embeddings counted"
+    elif tied:
+        embeddings = "tied embeddings: vocab·d counted once"
+    else:
+        embeddings = "untied embeddings: input and output vocab·d each"
+    return f"counted {arch.style}-style, {embeddings}, no biases or norms"
 
 
 def _consistency_checked(fields: Input) -> bool:

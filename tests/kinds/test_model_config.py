@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+from checkers.claims import load_claims_file
+from checkers.data import find_model, model_table
 from checkers.kinds import model_config
 from checkers.kinds.base import Context
 from checkers.numbers import Tolerance, apply_corrections
+from checkers.runner import run_file
+from checkers.scan import scan_lesson
+from tests.cases import load_cases
 from tests.kinds import check_with
 
 _check = check_with(model_config)
@@ -132,3 +138,142 @@ def test_count_text() -> None:
     assert model_config.count_text(1_557_611_200) == "1.558B"
     assert model_config.count_text(737_280_000) == "737.3M"
     assert model_config.count_text(53_406) == "53.41K"
+
+
+def test_tied_and_untied_embeddings_are_counted_as_the_configuration_says() -> None:
+    # Qwen2.5-0.5B ties its embeddings (model card): 151936·896 once; untied it would be twice.
+    def counted(tied: bool) -> model_config.Estimate:
+        arch = model_config.Architecture(
+            "llama", 24, 896, 14, 2, 4864, None, 151936, tied_embeddings=tied
+        )
+        return model_config.estimate(arch)
+
+    assert counted(False).total - counted(True).total == 151936 * 896
+    assert "(tied" in counted(True).formula and "(untied" in counted(False).formula
+
+
+def test_moe_estimate_counts_all_experts_in_total_and_top_k_per_token() -> None:
+    # Mixtral 8x7B shape (Jiang et al. 2024 Table 1): 8 experts of 3·4096·14336, 2 per token.
+    arch = model_config.Architecture(
+        "llama", 32, 4096, 32, 8, 14336, 32768, 32000, experts=8, experts_per_token=2
+    )
+    counted = model_config.estimate(arch)
+    attention = 2 * 4096 * 4096 + 2 * 4096 * 1024
+    expert = 3 * 4096 * 14336
+    embeddings = 2 * 32000 * 4096
+    assert counted.total == 32 * (attention + 8 * expert + 4096 * 8) + embeddings
+    assert counted.active == 32 * (attention + 2 * expert + 4096 * 8) + embeddings
+
+
+def test_moe_estimate_with_shared_experts_dense_layers_and_latent_attention() -> None:
+    # DeepSeek-V3 shape (config_671B.json): 3 dense layers of 18432, 58 MoE layers with 256
+    # routed + 1 shared experts of 2048 (8 routed per token), MLA ranks 1536 / 512.
+    arch = model_config.Architecture(
+        "llama", 61, 7168, 128, None, 18432, None, 129280, experts=256, experts_per_token=8,
+        shared_experts=1, expert_d_ff=2048, dense_layers=3, mla=(1536, 512, 128, 64, 128),
+    )  # fmt: skip
+    counted = model_config.estimate(arch)
+    mla = 7168 * 1536 + 1536 * 128 * 192 + 7168 * 576 + 512 * 128 * 256 + 128 * 128 * 7168
+    assert mla == 187_105_280
+    expert = 3 * 7168 * 2048
+    dense = 3 * (mla + 3 * 7168 * 18432)
+    embeddings = 2 * 129280 * 7168
+    assert counted.total == dense + 58 * (mla + 257 * expert + 7168 * 256) + embeddings
+    assert counted.active == dense + 58 * (mla + 9 * expert + 7168 * 256) + embeddings
+    assert "58 MoE layers" in counted.formula and "3 dense layers" in counted.formula
+
+
+def test_size_in_a_name_that_is_only_a_name_is_not_compared() -> None:
+    # Gemma 7B: by gemma_pytorch's config it has 8.54B weights; "7B" is its name.
+    outcome = _check(name="Gemma 7B", layers=28, hidden=3072, heads=16)
+    assert outcome.verdict == "pass", outcome.message
+    assert any("published name of Gemma 7B" in detail for detail in outcome.details)
+    assert outcome.value == pytest.approx(8_537_505_792)
+
+
+def test_a_wrong_size_for_a_named_size_model_still_fails() -> None:
+    # A printed 12B for Gemma 7B's architecture is neither its name nor near its 8.5B weights.
+    outcome = _check(name="Gemma (12B)", reference="gemma-7b", layers=28, hidden=3072, heads=16)
+    assert outcome.verdict == "fail"
+    assert "not 12B" in outcome.message
+
+
+def test_moe_messages_say_which_convention_was_used() -> None:
+    outcome = _check(
+        name="Mixtral 8x7B", layers=32, hidden=4096, heads=32, kv_heads=8, params="56B"
+    )
+    assert outcome.verdict == "fail"
+    assert "untied embeddings" in outcome.message
+    assert outcome.value == pytest.approx(46_702_526_464)
+
+
+_TABLE_LESSON = """# Model sizes
+
+| Model | Layers | Heads | d_model |
+|---|---|---|---|
+| Llama 3 8B | 32 | 32 | 4096 |
+| Mixtral 8x7B | 32 | 32 | 4096 |
+| Gemma 7B | 28 | 16 | 3072 |
+| Qwen2.5-7B | 32 | 28 | 3584 |
+| T5-11B | 24 | 128 | 1024 |
+"""
+
+
+def test_new_family_rows_through_the_claim_loader(tmp_path: Path) -> None:
+    # Claim files as authors write them (printed values stay strings), run by the runner.
+    (tmp_path / "content").mkdir()
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "content" / "sizes.md").write_text(_TABLE_LESSON, encoding="utf-8")
+    rows = {
+        "llama3": ("Llama 3 8B", "32", "32", "4096"),
+        "mixtral": ("Mixtral 8x7B", "32", "32", "4096"),
+        "gemma": ("Gemma 7B", "28", "16", "3072"),
+        # Qwen2.5-7B has 28 layers (config.json num_hidden_layers): this row is wrong.
+        "qwen": ("Qwen2.5-7B", "32", "28", "3584"),
+        "t5": ("T5-11B", "24", "128", "1024"),
+    }
+    claims = "".join(
+        f"  - id: {key}\n    kind: model_config\n"
+        f"    quote: '| {name} | {layers} | {heads} | {hidden} |'\n"
+        f"    name: {name}\n    layers: {layers}\n    heads: {heads}\n    hidden: {hidden}\n"
+        for key, (name, layers, heads, hidden) in rows.items()
+    )
+    path = tmp_path / "claims" / "sizes.yaml"
+    path.write_text(f"lesson: content/sizes.md\nclaims:\n{claims}", encoding="utf-8")
+    verdicts = {f.id: f for f in run_file(load_claims_file(path))}
+    assert {key: f.verdict for key, f in verdicts.items()} == {
+        "llama3": "pass", "mixtral": "pass", "gemma": "pass", "qwen": "fail", "t5": "pass"
+    }  # fmt: skip
+    assert "28 layers" in verdicts["qwen"].message
+    assert verdicts["qwen"].fix == "| Qwen2.5-7B | 28 | 28 | 3584 |"
+
+
+def test_scan_drafts_rows_of_the_new_families(tmp_path: Path) -> None:
+    # The model_tables recogniser finds these rows by the families' name patterns alone.
+    lesson = tmp_path / "sizes.md"
+    lesson.write_text(_TABLE_LESSON, encoding="utf-8")
+    findings = scan_lesson(lesson)
+    names = {f.id: f.verdict for f in findings}
+    assert len(findings) == 5, names
+    assert sorted(names.values()) == ["fail", "pass", "pass", "pass", "pass"], names
+
+
+def test_every_family_has_a_passing_and_a_failing_case() -> None:
+    # The case table covers each family of the reference table both ways.
+    cases = [param.values[0] for param in load_cases("kinds/model_config.yaml")]
+    seen: dict[str, set[str]] = {}
+    for case in cases:
+        claim = case["claim"]
+        spec = (
+            model_table().by_key(claim["reference"])
+            if "reference" in claim
+            else find_model(claim["name"]).spec
+        )
+        if spec is not None:
+            seen.setdefault(spec.family, set()).add(case["expect"])
+    missing = {
+        family.key: sorted({"pass", "fail"} - seen.get(family.key, set()))
+        for family in model_table().families
+        if not {"pass", "fail"} <= seen.get(family.key, set())
+    }
+    assert not missing, missing

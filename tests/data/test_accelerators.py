@@ -1,0 +1,143 @@
+"""The accelerator table (``checkers/data/accelerators.yaml``): datasheet numbers, their sources,
+name lookup and the loader's refusals."""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import pytest
+
+from checkers.data import DataError
+from checkers.data.accelerators import (
+    AcceleratorSpec,
+    accelerator_table,
+    build_accelerator_table,
+    find_accelerator,
+)
+
+ACCELERATORS = accelerator_table().accelerators
+
+# Datasheet figures written out by hand (NVIDIA A100/H100/H200 datasheets), in TFLOP/s, GB, GB/s.
+PUBLISHED_PEAKS = {
+    "a100-sxm-80gb": {"bf16": (312, 624), "tf32": (156, 312), "memory": 80, "bandwidth": 2039},
+    "a100-sxm-40gb": {"fp16": (312, 624), "memory": 40, "bandwidth": 1555},
+    "h100-sxm": {"bf16": (989.4, 1979), "fp8": (1978.9, 3958), "tf32": (494.7, 989),
+                 "memory": 80, "bandwidth": 3350},
+    "h200-sxm": {"fp8": (1979, 3958), "bf16": (989.5, 1979), "memory": 141, "bandwidth": 4800},
+    "h100-pcie": {"memory": 80, "bandwidth": 2000},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("key", sorted(PUBLISHED_PEAKS))
+def test_published_accelerator_numbers(key: str) -> None:
+    spec = accelerator_table().by_key(key)
+    assert spec is not None
+    for field, value in PUBLISHED_PEAKS[key].items():
+        if field == "memory":
+            assert spec.memory_gb == value
+        elif field == "bandwidth":
+            assert spec.bandwidth_gb_s == value
+        else:
+            dense, sparse = value  # type: ignore[misc]
+            assert spec.peak(field) == pytest.approx(dense)  # type: ignore[arg-type]
+            assert spec.peak(field, sparse=True) == pytest.approx(sparse)  # type: ignore[arg-type]
+
+
+def _printed(value: float) -> set[str]:
+    """How a datasheet may print a value: 19.5, 312, and bandwidth in TB/s (3350 as 3.35)."""
+    forms = {f"{value:g}"}
+    if value >= 1000:
+        forms.add(f"{value / 1000:g}")
+    return forms
+
+
+@pytest.mark.parametrize("spec", ACCELERATORS, ids=lambda a: a.key)
+def test_every_accelerator_number_is_written_in_its_source(spec: AcceleratorSpec) -> None:
+    written = set(re.findall(r"\d+(?:\.\d+)?", spec.source.replace(",", "")))
+    numbers = [spec.memory_gb, spec.bandwidth_gb_s, spec.fp32_tflops, spec.fp64_tflops]
+    for peak in spec.tensor.values():
+        numbers += [peak.dense, peak.sparse]
+    missing = [n for n in numbers if n is not None and not _printed(n) & written]
+    assert not missing, f"{spec.key}: {missing} not in its source"
+
+
+@pytest.mark.parametrize("spec", ACCELERATORS, ids=lambda a: a.key)
+def test_accelerator_entries_are_sourced_and_consistent(spec: AcceleratorSpec) -> None:
+    assert "datasheet" in spec.cite and spec.source.strip()
+    for peak in spec.tensor.values():
+        assert abs(peak.sparse_value - 2 * peak.dense_value) <= 1.0
+
+
+def test_sxm_and_pcie_differ_where_the_datasheet_says() -> None:
+    sxm, pcie = accelerator_table().by_key("h100-sxm"), accelerator_table().by_key("h100-pcie")
+    assert sxm is not None and pcie is not None
+    assert sxm.bandwidth_gb_s is not None and pcie.bandwidth_gb_s is not None
+    assert sxm.bandwidth_gb_s > pcie.bandwidth_gb_s
+    assert pcie.peak("bf16") is None  # not in the sources read: left out, not guessed
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("H100 SXM", "h100-sxm"),
+        ("H100 SXM5 80GB", "h100-sxm"),
+        ("h100-pcie", "h100-pcie"),
+        ("NVIDIA A100 80GB", "a100-sxm-80gb"),
+        ("A100 40GB PCIe", "a100-pcie-40gb"),
+        ("H200", "h200-sxm"),
+    ],
+)
+def test_find_accelerator(name: str, key: str) -> None:
+    match = find_accelerator(name)
+    assert match.spec is not None, match.reason
+    assert match.spec.key == key
+
+
+@pytest.mark.parametrize("name", ["H100", "A100", "A100 40GB"])
+def test_accelerator_names_that_do_not_say_which(name: str) -> None:
+    match = find_accelerator(name)
+    assert match.spec is None and len(match.candidates) >= 2
+    assert "does not say which" in match.reason
+
+
+def test_unknown_accelerator() -> None:
+    match = find_accelerator("V100")
+    assert match.spec is None and "names no known accelerator" in match.reason
+
+
+_GOOD_ACCELERATOR: dict[str, Any] = {
+    "key": "toy-gpu",
+    "name": "Toy GPU",
+    "model": "T1",
+    "form_factor": "pcie",
+    "memory_gb": 16,
+    "tensor": {"fp16": {"dense": 100, "sparse": 200}},
+    "cite": "Toy datasheet",
+    "source": "a hand-made entry for loader tests, not a real product",
+}
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"tensor": {"fp16": {"dense": 100, "sparse": 150}}}, "not twice dense"),
+        ({"tensor": {"fp4": {"dense": 100}}}, "tensor.fp4"),
+        ({"clock_mhz": 1400}, "unknown field 'clock_mhz'"),
+        ({"source": None}, "no source"),
+        ({"memory_gb": None, "tensor": None}, "gives memory, bandwidth or a peak"),
+        ({"form_factor": "oam"}, "form_factor"),
+    ],
+)
+def test_broken_accelerator_entries(changes: dict[str, Any], expected: str) -> None:
+    entry = copy.deepcopy(_GOOD_ACCELERATOR)
+    for field, value in changes.items():
+        if value is None:
+            entry.pop(field, None)
+        else:
+            entry[field] = value
+    with pytest.raises(DataError) as caught:
+        build_accelerator_table({"accelerators": [entry]}, "toy.yaml")
+    assert str(caught.value).startswith("toy.yaml: entry 'toy-gpu'"), str(caught.value)
+    assert expected in str(caught.value)
