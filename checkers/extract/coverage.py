@@ -262,8 +262,7 @@ def numbers_seen(
             if not tokens:
                 continue
             column = _column(lesson, line.number, line.text, cursor)
-            identifiers = _identifier_spans(line.text, heading=block.kind == "heading")
-            inline = _inline_spans(line.text) if block.kind in _PROSE else ()
+            places = _Places(line.text, block.kind)
             for token in tokens:
                 offset = None
                 if column is not None:
@@ -273,7 +272,7 @@ def numbers_seen(
                 )
                 reason = None
                 if not checked:
-                    reason = _reason(block, line.text, token, identifiers, inline)
+                    reason = places.reason(token)
                     if reason is None and sentences is not None:
                         relation = sentences.relation(index, token.start)
                         reason = "prose-relation" if relation else "prose"
@@ -338,6 +337,64 @@ _SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*[.、:)]?(?=\s|$)")
 _ORDINAL = re.compile(r"(?:st|nd|rd|th|D)\b")  # 3rd, 4th, 2D
 
 
+class _Spans:
+    """Spans of a text (merged where they overlap), asked whether they hold a character range:
+    a bisection, so a line of many numbers and many spans stays linear."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        merged: list[tuple[int, int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+            else:
+                merged.append((start, end))
+        self._spans = merged
+
+    def holds(self, start: int, end: int) -> bool:
+        return _inside(self._spans, start, end)
+
+
+class _Places:
+    """Where the numbers of one line stand: its identifiers, inline code and math, and the values
+    of its definitions, each found once per line (when a number of it is first asked about)."""
+
+    def __init__(self, text: str, kind: str) -> None:
+        self._text = text
+        self._kind = kind
+        self._identifiers: _Spans | None = None
+        self._inline: tuple[_Spans, _Spans] | None = None
+        self._definitions: _Spans | None = None
+
+    def reason(self, token: Token) -> str | None:
+        """The reason ``token`` was skipped, or None for prose (decided by its sentence)."""
+        text, kind = self._text, self._kind
+        if self._identifiers is None:
+            self._identifiers = _Spans(_identifier_spans(text, heading=kind == "heading"))
+        if self._identifiers.holds(token.start, token.end) or _ORDINAL.match(text, token.end):
+            return "identifier"
+        if kind == "table":
+            return "table"
+        if kind == "fence":
+            return "code"
+        if kind == "math":
+            return "latex"
+        if self._inline is None:
+            found = [(m.lastgroup, m.span()) for m in _INLINE.finditer(text)]
+            self._inline = (
+                _Spans(span for group, span in found if group == "code"),
+                _Spans(span for group, span in found if group == "math"),
+            )
+        if self._inline[0].holds(token.start, token.end):
+            return "code"
+        if self._inline[1].holds(token.start, token.end):
+            return "latex"
+        if self._definitions is None:
+            self._definitions = _Spans(m.span("value") for m in _DEFINITION.finditer(text))
+        if self._definitions.holds(token.start, token.end):
+            return "definition"
+        return None
+
+
 def _identifier_spans(text: str, *, heading: bool) -> list[tuple[int, int]]:
     """Where ``text`` names rather than states: dates, versions, labels, names, URLs."""
     lowered = text.lower()
@@ -352,51 +409,17 @@ def _identifier_spans(text: str, *, heading: bool) -> list[tuple[int, int]]:
     return found
 
 
+# Each form is bounded so that a hostile line of unclosed backticks or \( stays linear.
 _INLINE = re.compile(
-    r"(?P<code>(`+)[^`].*?\2)"  # inline code
-    r"|(?P<math>\$(?=\S)[^$]*?(?<=\S)\$(?!\d)|\\\(.*?\\\)|\\\[.*?\\\])"  # inline math
+    r"(?P<code>(`+)[^`]{1,1000}\2(?!`))"  # inline code
+    r"|(?P<math>\$(?=\S)[^$]{0,1000}?(?<=\S)\$(?!\d)|\\\(.{0,1000}?\\\)|\\\[.{0,1000}?\\\])"
 )
-
-
-def _inline_spans(text: str) -> list[tuple[str, int, int]]:
-    """(``code`` or ``latex``, start, end) of the inline code and math of a prose line."""
-    return [
-        ("code" if m.group("code") else "latex", m.start(), m.end()) for m in _INLINE.finditer(text)
-    ]
-
-
-def _reason(
-    block: Block,
-    text: str,
-    token: Token,
-    identifiers: list[tuple[int, int]],
-    inline: Sequence[tuple[str, int, int]],
-) -> str | None:
-    """The reason a number was skipped, or None for prose (decided by its sentence)."""
-    if any(start <= token.start and token.end <= end for start, end in identifiers):
-        return "identifier"
-    if _ORDINAL.match(text, token.end):
-        return "identifier"
-        return "identifier"
-    if block.kind == "table":
-        return "table"
-    if block.kind == "fence":
-        return "code"
-    if block.kind == "math":
-        return "latex"
-    for kind, start, end in inline:
-        if start <= token.start and token.end <= end:
-            return kind
-    for definition in _DEFINITION.finditer(text):
-        if definition.start("value") <= token.start and token.end <= definition.end("value"):
-            return "definition"
-    return None
 
 
 _DEFINITION = re.compile(
     r"(?<![\w.])[A-Za-z_\u0370-\u03ff][\w\u2080-\u2089']*"  # d_k, N, W₁, α
     r"(?:\([\w, ]*\))?\s*[=＝]\s*"  # F(x) =
-    r"(?P<value>[-−]?\d[\d.,]*\s*[A-Za-z%万亿]*|\[[\d.,\s−-]*\])"  # 512, 4K, [0.5, 0.2]
+    r"(?P<value>[-−]?\d[\d.,]*(?:\s*[A-Za-z%万亿]+(?!\w))?|\[[\d.,\s−-]*\])"  # 512, 4K, [0.5]
     r"(?!\s*[=＝≈×*/+^·−-]\s*[\d(\w])"  # not the start of a chain: d = 4 × 16
 )
 _SENTENCE_END = re.compile(r"[。！？；]|[.!?;](?=\s|$)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -212,3 +213,21 @@ def test_scan_stats_quiet_prints_only_the_total_and_counts_an_unreadable_lesson(
     out = capsys.readouterr().out
     assert "coverage  " not in out
     assert "coverage: 1 of 2 lessons with a checked number (50.0%); 20 numbers seen" in out
+
+
+@pytest.mark.parametrize(
+    ("unit", "reasons"),
+    [
+        ("``1 ", {"code": 10_000, "prose": 10_000}),  # ``1 `` is a code span, the next 1 not
+        ("\\(1 ", {"prose": 20_000}),  # \\( never closed: no math
+        ("d_model = 5 ", {"definition": 20_000}),
+        ("GPT-4 x ", {"identifier": 20_000}),
+    ],
+)
+def test_a_long_line_of_unclosed_marks_is_read_whole(unit: str, reasons: dict[str, int]) -> None:
+    """Hostile shapes (unclosed backticks or \\(, thousands of definitions on one line): every
+    number is counted, in its bucket, with each line's places found once (not per number)."""
+    text = unit * 20_000 + "\n"
+    document = parse_document(text)
+    lesson = Lesson.from_text(Path("l.md"), text)
+    assert Counter(number.reason for number in numbers_seen(document, lesson, [])) == reasons
