@@ -20,7 +20,6 @@ from checkers.extract.merge import BOM, MergeRefused, MergeResult, merge_claims
 from checkers.files import link_outside_working_folder, real_path, report_root, write_atomic
 from checkers.finding import Finding
 from checkers.lesson import Lesson, LessonError, load_lesson
-from checkers.lesson_marks import as_marked_wrong
 from checkers.runner import run_file
 
 __all__ = ["extract_lesson", "scan_lesson", "scan_lesson_with_coverage"]
@@ -77,10 +76,9 @@ def scan_lesson(path: Path, *, marked_wrong: list[Finding] | None = None) -> lis
 
     A failing draft of a statement the author marks wrong (``52 / 2 = 25 ✗``, a block headed
     ``❌ 错误计算``) does not fail: the lesson shows that mistake on purpose. It is reported as
-    ``marked_wrong`` — by the runner when the lesson's marks reach its line
-    (:func:`checkers.lesson_marks.apply_marks`, as for hand-written claims), or here when the
-    draft carries the mark the recogniser saw (``Draft.author_mark``) — and also goes to
-    ``marked_wrong`` when that list is given, so a caller can count or list them apart.
+    ``marked_wrong`` by the runner when the lesson's marks reach its line (one detector for
+    drafts and hand-written claims alike: :func:`checkers.lesson_marks.apply_marks`), and also
+    goes to ``marked_wrong`` when that list is given, so a caller can count or list them apart.
     """
     return _scan(path, marked_wrong, coverage=False)[0]
 
@@ -104,19 +102,12 @@ def _scan(
     located = safeyaml.Located({"lesson": _lesson_ref(path), "claims": claims}, {})
     checked = [draft.checked for draft in drafts]
     claims_file = build_claims_file(path, located, lesson_file=path, checked=checked)
-    marked = {
-        claim["id"]: draft.author_mark
-        for claim, draft in zip(claims, drafts, strict=True)
-        if draft.author_mark
-    }
     findings: list[Finding] = []
     verdicts: dict[str, str] = {}  # every draft's, those marked wrong included: they were checked
     for finding in run_file(claims_file):
         verdicts[finding.id] = finding.verdict
         # A drafted claim lives in no claim file: point every finding at the lesson itself.
         finding = Finding(**{**finding.__dict__, "claims_file": ""})
-        if finding.verdict == "fail" and finding.id in marked:
-            finding = as_marked_wrong(finding, marked[finding.id])
         quiet = finding.verdict == "marked_wrong" and finding.severity is not None
         if quiet and marked_wrong is not None:
             marked_wrong.append(finding)

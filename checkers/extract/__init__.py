@@ -53,8 +53,7 @@ def drafts_of(document: Document) -> list[Draft]:
             if checked is None:
                 continue
             seen.add(key)
-            mark = document.author_mark(draft.line, draft.quote)
-            drafts.append(dataclasses.replace(draft, checked=checked, author_mark=mark))
+            drafts.append(dataclasses.replace(draft, checked=checked))
             if len(drafts) >= MAX_DRAFTS:  # stop every recogniser, not just this one
                 return sorted(drafts, key=lambda d: d.line)
     return sorted(drafts, key=lambda d: d.line)

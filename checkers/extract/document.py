@@ -132,70 +132,6 @@ class Document:
         """:func:`logical_lines`, joined once: every recogniser reads them."""
         return tuple(_logical_lines(self))
 
-    def author_mark(self, line: int, quote: str) -> str:
-        """The author's own mark that the statement quoted at ``line`` is wrong, or "".
-
-        A lesson that shows a mistake on purpose marks it: in the same sentence (``52 / 2 =
-        25 ✗``, ``… is wrong``, ``错误``, ``不对``), or by a heading or a label line over the
-        block (``❌ 错误计算：``, ``### The incorrect way``), which covers what follows up to the
-        next heading of its level or higher, or the next label line. A sentence that the
-        author marks right (✓ ✅ correct 正确) is not covered by a block's mark.
-        """
-        sentence = self._sentence(line, quote)
-        own = _WRONG_MARK.search(sentence)
-        if own is not None:
-            return own.group()
-        if _RIGHT_MARK.search(sentence):
-            return ""
-        return self._marked_lines.get(line, "")
-
-    def _sentence(self, line: int, quote: str) -> str:
-        """The sentence of the logical line starting at ``line`` that holds ``quote``."""
-        text = self._logical_at.get(line, self.source_line(line))
-        at = text.find(quote) if quote else -1
-        if at < 0:
-            return text if len(text) <= _SHORT_LINE else quote
-        # A sentence is looked for within _SENTENCE_REACH characters of the quote: a hostile
-        # one-line lesson with thousands of drafts must not be rescanned from its start each time.
-        first = max(0, at - _SENTENCE_REACH)
-        starts = [m.end() for m in _SENTENCE_END.finditer(text, first, at)]
-        begin = starts[-1] if starts else first
-        last = min(len(text), at + len(quote) + _SENTENCE_REACH)
-        end_match = _SENTENCE_END.search(text, at + len(quote), last)
-        return text[begin : end_match.end() if end_match else last]
-
-    @cached_property
-    def _logical_at(self) -> dict[int, str]:
-        return {number: text for text, number in reversed(self.logical)}
-
-    @cached_property
-    def _marked_lines(self) -> dict[int, str]:
-        """Lines covered by a heading or label line that marks its block wrong → the mark."""
-        marked: dict[int, str] = {}
-        mark, level = "", 0  # the open mark and the heading level it came from (7: a label)
-        for block in self.blocks:
-            first = block.lines[0].text if block.lines else ""
-            if block.kind == "heading":
-                heading = self.source_line(block.line)
-                depth = len(heading) - len(heading.lstrip("#")) or 1
-                if mark and depth <= level:
-                    mark = ""
-                found = _WRONG_MARK.search(first)
-                if found is not None:
-                    mark, level = found.group(), depth
-                continue
-            if block.kind == "paragraph" and _is_label(block):
-                if level == _LABEL:
-                    mark = ""
-                found = _WRONG_MARK.search(" ".join(line.text for line in block.lines))
-                if found is not None:
-                    mark, level = found.group(), _LABEL
-                    continue
-            if mark:
-                for line in block.lines:
-                    marked[line.number] = mark
-        return marked
-
     def lines(self) -> Iterator[tuple[Block, Line]]:
         """Every line of every block, with the block it belongs to."""
         for block in self.blocks:
@@ -219,28 +155,6 @@ def _parser(front_matter: bool = True) -> MarkdownIt:
 def _float_type_pattern() -> re.Pattern[str]:
     names = "|".join(re.escape(name) for name in float_type_names())
     return re.compile(rf"(?<![A-Za-z0-9_])(?:{names})(?![A-Za-z0-9_])", re.IGNORECASE)
-
-
-_WRONG_MARK = re.compile(
-    r"[✗✘✖❌]|(?<![A-Za-z])(?:wrong|incorrect)(?![A-Za-z])|错误|不对|错了", re.IGNORECASE
-)
-_RIGHT_MARK = re.compile(r"[✓✔✅]|(?<![A-Za-z])correct(?![A-Za-z])|正确", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[。！？!?；;]|\.(?=\s+[A-Z])")
-_SHORT_LINE = 200  # a line this short is one statement when the quote cannot be found in it
-_SENTENCE_REACH = 300  # the longest sentence part before or after a quote an author mark is in
-_LABEL_CHARS = 80  # a label line ("❌ 错误计算：", "**The wrong way:**") is no longer than this
-_LABEL = 7  # the level of a label line: below every heading
-
-
-def _is_label(block: Block) -> bool:
-    """A one-line paragraph that introduces what follows: ends with a colon, or is all bold."""
-    if len(block.lines) != 1:
-        return False
-    text = block.lines[0].text.strip()
-    if len(text) > _LABEL_CHARS:
-        return False
-    bare = text.strip("*_ ")
-    return text.endswith((":", "：", ":**", "：**")) or (text.startswith("**") and "**" not in bare)
 
 
 # Line breaks as markdown-it counts them (its "normalize" rule), so line numbers agree.

@@ -28,11 +28,6 @@ class Draft:
     """Which recogniser drafted it."""
     slug: str = ""
     """A short readable name for the claim id (``score-0-58x0-71``)."""
-    author_mark: str = ""
-    """The author's own mark that the statement is wrong (``✗``, ``❌``, ``wrong``, ``错误``…,
-    in its sentence or over its block: :meth:`Document.author_mark`), or "" when unmarked.
-    ``scan`` does not report such a draft as a failure: the lesson shows the mistake on
-    purpose."""
     checked: KindInput | None = field(default=None, compare=False, repr=False)
     """The kind's validated input for ``fields``, once :func:`checkers.extract.draft_claims`
     accepted the draft (so ``scan`` does not validate it a second time)."""

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from checkers.extract import draft_claims
+from checkers.lesson_marks import read_marks
 from checkers.runner import Finding
 from checkers.scan import scan_lesson
 from tests.cases import load_cases
@@ -38,7 +38,14 @@ def test_a_statement_marked_wrong_reaches_the_caller_and_is_reported_as_marked(
     assert [(f.claimed, f.verdict) for f in findings] == [("11", "marked_wrong"), ("14", "fail")]
 
 
-def test_drafts_carry_the_authors_mark() -> None:
+def test_the_authors_marks_cover_their_sentence_and_block() -> None:
+    """The one detector of author marks (for drafts and claims alike) finds a mark in the
+    statement's own sentence and a label line over its block, and a heading ends the block."""
     text = "Wrong: 2 + 2 = 5.\n\n❌ 错误计算：\n\n```\n3 × 3 = 10\n```\n\n## Next\n\n1 + 1 = 3\n"
-    marks = {d.quote: d.author_mark for d in draft_claims(text)}
-    assert marks == {"2 + 2 = 5": "Wrong", "3 × 3 = 10": "❌", "1 + 1 = 3": ""}
+    marks = read_marks(text)
+    found = {line: marks.marked_wrong(line, None) for line in (1, 6, 11)}
+    assert {line: mark.describe() if mark else "" for line, mark in found.items()} == {
+        1: "Wrong on line 1",
+        6: "❌ on line 3",
+        11: "",
+    }
