@@ -130,7 +130,7 @@ def extract_lesson(path: Path, claims_dir: Path, *, write: bool) -> MergeResult 
     drafts = list(zip(to_claim_data(lesson, found), (d.line for d in found), strict=True))
     ref = os.path.relpath(real_path(path), real_path(Path.cwd()))
     try:
-        result = merge_claims(target, old_text, Path(ref).as_posix(), lesson, drafts)
+        result = merge_claims(target, old_text, Path(ref).as_posix(), lesson, drafts, verify=write)
     except safeyaml.YamlError as error:
         return f"{_located(target, error.position)}: {error.message}; fix it before extracting"
     except MergeRefused as error:

@@ -83,9 +83,15 @@ def merge_claims(
     lesson_ref: str,
     lesson: Lesson,
     drafts: Sequence[tuple[dict[str, Any], int]],
+    *,
+    verify: bool = True,
 ) -> MergeResult:
     """Merge drafted claim mappings (with their lesson lines) into the claim file whose text
     is ``old_text`` (None when it does not exist yet; a leading byte-order mark is kept).
+
+    ``verify`` reads the edited text back before it may be written (:func:`_verify`); a caller
+    that only counts what would change (``extract --check``) skips it, since reading back a
+    large generated file costs more than the whole merge.
 
     Raises :class:`checkers.safeyaml.YamlError` when the text is not a claim file ``check``
     reads, and :class:`MergeRefused` when its claims cannot be edited line by line.
@@ -132,7 +138,8 @@ def merge_claims(
         new_text = _fresh(lesson_ref, rendered)
     else:
         new_text = _edit(text, data, removed, rendered, lesson_ref)
-    _verify(new_text, data, kept, rendered, lesson_ref)
+    if verify:
+        _verify(new_text, data, kept, rendered, lesson_ref)
     result.text = bom + new_text
     result.changed = result.text != original
     return result
