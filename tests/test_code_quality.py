@@ -34,6 +34,7 @@ def test_ruff_is_clean() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_mypy_is_clean() -> None:
     done = subprocess.run(
         [_tool("mypy")], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
@@ -183,6 +184,7 @@ def _normalise(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+@pytest.mark.slow
 def test_runtime_dependencies_are_exactly_what_the_package_imports() -> None:
     """A dependency the package never imports is dead weight for every course that installs
     it; an import that is not declared breaks on a clean install."""

@@ -17,6 +17,8 @@ import pytest
 
 from tests.corpus.measure import Figures, measure, report
 
+pytestmark = pytest.mark.slow  # scans both corpora (22 lessons): seconds
+
 BLIND = Path(__file__).parent / "corpus_blind"
 
 BLIND_FOUND_FLOOR = 10

@@ -222,6 +222,7 @@ def test_only_claim_files_are_collected_from_folders_found_on_the_way(
     result.assert_outcomes(passed=3, failed=2)
 
 
+@pytest.mark.slow
 def test_python_in_a_claims_folder_is_refused_before_pytest_imports_it(
     course: pytest.Pytester,
 ) -> None:

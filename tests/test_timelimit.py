@@ -12,6 +12,7 @@ import pytest
 from checkers import timelimit
 
 
+@pytest.mark.slow
 def test_the_time_limit_cannot_be_swallowed_and_spares_an_outer_alarm() -> None:
     """A kind's ``except Exception`` does not stop the limit; an outer timer still fires."""
     fired: list[float] = []

@@ -24,6 +24,8 @@ import pytest
 from checkers.report import write_reports
 from checkers.runner import run_paths
 
+pytestmark = pytest.mark.slow  # a real browser: seconds per test
+
 ROOT = Path(__file__).resolve().parents[2]
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")

@@ -220,6 +220,7 @@ def _read_set(directory: Path) -> set[str]:
     return {"b" if any(claim.endswith("-b") for claim, _ in k) else "a" for k in keys}
 
 
+@pytest.mark.slow
 def test_concurrent_runs_never_mix_their_reports(tmp_path: Path) -> None:
     directory = tmp_path / "reports"
     write_reports(directory, FINDINGS, root=tmp_path)
