@@ -40,6 +40,7 @@ def _errors(validator: jsonschema.protocols.Validator, data: Any) -> list[str]:
     return [error.message for error in validator.iter_errors(data)]
 
 
+@pytest.mark.slow  # builds and checks the whole claim-file schema
 @pytest.mark.parametrize("path", CLAIM_FILES, ids=lambda p: p.name)
 def test_schema_validates_every_claim_file(
     validator: jsonschema.protocols.Validator, path: Path
@@ -51,6 +52,7 @@ def test_claims_folder_is_not_empty() -> None:
     assert len(CLAIM_FILES) >= 3
 
 
+@pytest.mark.slow  # builds and checks the whole claim-file schema
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 def test_schema_accepts_every_case_the_kind_accepts(
     validator: jsonschema.protocols.Validator, path: Path
@@ -92,10 +94,12 @@ BROKEN = {
 }
 
 
+@pytest.mark.slow  # builds and checks the whole claim-file schema
 def test_schema_accepts_the_good_file(validator: jsonschema.protocols.Validator) -> None:
     assert not _errors(validator, _as_editor_reads(GOOD))
 
 
+@pytest.mark.slow  # builds and checks the whole claim-file schema
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_schema_rejects_a_broken_file_as_the_loader_does(
     validator: jsonschema.protocols.Validator, name: str
@@ -124,6 +128,7 @@ def _doc(field: str) -> dict[str, str]:
     return {"description": field_docs(ClaimHeader)[field]}
 
 
+@pytest.mark.slow  # builds and checks the whole claim-file schema
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_every_kind_has_a_docstring_example_that_it_reads_and_checks(
     validator: jsonschema.protocols.Validator, kind: str
