@@ -27,9 +27,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +36,8 @@ if __package__ in (None, ""):
     sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 import yaml
+
+from benchmarks.common import median_seconds
 
 __all__ = ["DEFAULT_CORPUS", "LABELS", "Triage", "main", "triage"]
 
@@ -101,15 +102,6 @@ def triage(report: dict[str, object], key: Path, ours: Path = LABELS) -> Triage:
     )
 
 
-def _median(run: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def _scan(files: Sequence[Path], marked_wrong: list[object] | None = None) -> list[object]:
     from checkers.scan import scan_lesson
 
@@ -162,8 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parse_seconds: list[float] = []
     for _ in range(args.repeats):  # interleaved, so that load from elsewhere hits both alike
         reset_caches()
-        scan_seconds.append(_median(lambda: _scan(files), 1))
-        parse_seconds.append(_median(lambda: _parse(texts), 1))
+        scan_seconds.append(median_seconds(lambda: _scan(files), 1))
+        parse_seconds.append(median_seconds(lambda: _parse(texts), 1))
     with tempfile.TemporaryDirectory() as temporary:
         report_path = args.json.resolve() if args.json else Path(temporary) / "rw.json"
         json_report.write(report_path, findings)  # type: ignore[arg-type]
