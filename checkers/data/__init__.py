@@ -45,6 +45,7 @@ from checkers.data.entries import (
     fold,
     load_yaml,
     validated_entries,
+    validated_file,
 )
 from checkers.numbers import NumberError, Printed, parse_printed
 
@@ -659,12 +660,7 @@ def _has_size(spec: ModelSpec, counts: list[Printed], words: set[str]) -> bool:
 
 def build_model_table(raw: Any, file: str = "models.yaml") -> ModelTable:
     """The validated table of parsed ``models.yaml`` data; :class:`DataError` names any problem."""
-    if not isinstance(raw, Mapping):
-        raise DataError(f"{file}: expected a mapping with families and models")
-    try:
-        shape = _TableFile.model_validate(raw)
-    except ValidationError as exc:
-        raise DataError(f"{file}: {first_error(exc)}") from None
+    shape = validated_file(raw, file, _TableFile, "families and models")
     families: list[ModelFamily] = []
     for key, fields in shape.families.items():
         try:

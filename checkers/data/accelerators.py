@@ -11,20 +11,19 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, model_validator
 
 from checkers.data.entries import (
-    DataError,
     Frozen,
     Keyed,
-    first_error,
     fold,
     load_yaml,
     validated_entries,
+    validated_file,
 )
 
 __all__ = [
@@ -194,12 +193,7 @@ class _AcceleratorFile(Frozen):
 
 def build_accelerator_table(raw: Any, file: str = "accelerators.yaml") -> AcceleratorTable:
     """The validated table of parsed ``accelerators.yaml`` data; :class:`DataError` on problems."""
-    if not isinstance(raw, Mapping):
-        raise DataError(f"{file}: expected a mapping with accelerators")
-    try:
-        shape = _AcceleratorFile.model_validate(raw)
-    except ValidationError as exc:
-        raise DataError(f"{file}: {first_error(exc)}") from None
+    shape = validated_file(raw, file, _AcceleratorFile, "accelerators")
     return AcceleratorTable(
         validated_entries(shape.accelerators, file, AcceleratorSpec, "accelerators")
     )

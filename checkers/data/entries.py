@@ -88,6 +88,20 @@ def validated_entries(
     return tuple(entries)
 
 
+_Shape = TypeVar("_Shape", bound=BaseModel)
+
+
+def validated_file(raw: Any, file: str, shape: type[_Shape], expected: str) -> _Shape:
+    """The top level of a parsed data file read as ``shape``; :class:`DataError` naming the
+    file when it is not a mapping (``expected`` says what it should hold) or does not fit."""
+    if not isinstance(raw, Mapping):
+        raise DataError(f"{file}: expected a mapping with {expected}")
+    try:
+        return shape.model_validate(raw)
+    except ValidationError as exc:
+        raise DataError(f"{file}: {first_error(exc)}") from None
+
+
 def first_error(exc: ValidationError) -> str:
     """The first problem pydantic found, in the words of the file's fields."""
     error = exc.errors()[0]
