@@ -8,6 +8,7 @@ claim quotes the lesson and the quote must be found in it again.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -80,6 +81,13 @@ class Block:
     """Its text, line by line (for tables: cell by cell)."""
     table: Table | None = None
     """The table's cells, for ``table`` blocks."""
+    info: str = ""
+    """A fence's info string as written (``python``, ``text``, ``output``…); a heading's
+    level as ``h1``…``h6``; "" otherwise."""
+    section: int = 0
+    """Which section of the lesson the block is in: the number of headings before it (a heading
+    opens the section it starts, so it carries its own number). Recognisers relate statements
+    only within one section, never across unrelated text."""
 
     @property
     def line(self) -> int:
@@ -137,6 +145,17 @@ class Document:
         for block in self.blocks:
             for line in block.lines:
                 yield block, line
+
+    def sections(self) -> Iterator[tuple[Block, ...]]:
+        """The blocks of each section (see :attr:`Block.section`), in lesson order."""
+        current: list[Block] = []
+        for block in self.blocks:
+            if current and block.section != current[0].section:
+                yield tuple(current)
+                current = []
+            current.append(block)
+        if current:
+            yield tuple(current)
 
 
 @lru_cache(maxsize=2)
@@ -208,8 +227,11 @@ def _split(content: str, first_line: int) -> tuple[Line, ...]:
 def parse_document(text: str, *, chunk_chars: int = CHUNK_CHARS) -> Document:
     """Parse lesson Markdown into blocks of source lines, a piece at a time."""
     blocks: list[Block] = []
+    section = 0
     for first_line, piece in _pieces(text, chunk_chars):
-        blocks.extend(_blocks(_parser(first_line == 0).parse(piece), first_line))
+        for block in _blocks(_parser(first_line == 0).parse(piece), first_line):
+            section += block.kind == "heading"
+            blocks.append(dataclasses.replace(block, section=section))
     return Document(text=text, blocks=tuple(blocks))
 
 
@@ -223,12 +245,17 @@ def _blocks(tokens: list[Token], offset: int) -> Iterator[Block]:
             yield block
             continue
         if token.type == "inline" and token.map:
-            kind = (
-                "heading" if index > 0 and tokens[index - 1].type == "heading_open" else "paragraph"
-            )
-            yield Block(kind, _split(token.content, offset + token.map[0] + 1))
+            opener = tokens[index - 1] if index > 0 else None
+            if opener is not None and opener.type == "heading_open":
+                yield Block(
+                    "heading", _split(token.content, offset + token.map[0] + 1), info=opener.tag
+                )
+            else:
+                yield Block("paragraph", _split(token.content, offset + token.map[0] + 1))
         elif token.type == "fence" and token.map:  # content starts after the ``` line
-            yield Block("fence", _split(token.content, offset + token.map[0] + 2))
+            yield Block(
+                "fence", _split(token.content, offset + token.map[0] + 2), info=token.info.strip()
+            )
         elif token.type == "code_block" and token.map:  # indented: content is the first line
             yield Block("fence", _split(token.content, offset + token.map[0] + 1))
         elif token.type in ("math_block", "math_block_label") and token.map:

@@ -46,3 +46,25 @@ def test_tables_keep_cells_and_row_lines() -> None:
 def test_front_matter_is_not_text() -> None:
     texts = [line.text for _, line in parse_document(LESSON).lines()]
     assert "title: demo" not in texts
+
+
+def test_sections_fence_info_and_heading_level_are_kept() -> None:
+    document = parse_document(
+        "# Intro\n\nSome 1 text.\n\n## Cache\n\n```python\nx = 2\n```\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n"
+    )
+    kinds = [(block.kind, block.info, block.section) for block in document.blocks]
+    assert kinds == [
+        ("heading", "h1", 1),
+        ("paragraph", "", 1),
+        ("heading", "h2", 2),
+        ("fence", "python", 2),
+        ("table", "", 2),
+    ]
+    assert [len(section) for section in document.sections()] == [2, 3]
+
+
+def test_text_before_the_first_heading_is_section_zero() -> None:
+    document = parse_document("Lead 3.\n\n# Title\n\nBody 4.\n")
+    assert [block.section for block in document.blocks] == [0, 1, 1]
+    assert [len(section) for section in document.sections()] == [1, 2]
