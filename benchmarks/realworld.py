@@ -9,7 +9,8 @@ prints:
   ``--list`` its missed lines, false alarms and unlabelled flags;
 * every failure's label: from the corpus key (``PATH/key.yaml``) or, for lines the key does not
   label, from this project's triage in ``benchmarks/realworld_labels.yaml`` (keyed like the key:
-  lesson path relative to ``files/`` → line → ``label`` and ``what``, the recomputation), and
+  lesson path relative to ``files/`` → line → ``label`` and ``what``, the recomputation; more
+  files of the same shape in ``benchmarks/realworld_labels/``), and
   the share of labelled failures that are real mistakes;
 * the scan's wall time against parsing the same texts with markdown-it-py as
   :mod:`checkers.extract.document` configures it, measured in the same run (``--repeats``).
@@ -46,6 +47,9 @@ DEFAULT_CORPUS = Path("../shared/realworld")
 one level further up)."""
 LABELS = Path(__file__).resolve().parent / "realworld_labels.yaml"
 """This project's labels for flagged lines the corpus key leaves unlabelled."""
+MORE_LABELS = Path(__file__).resolve().parent / "realworld_labels"
+"""More label files (``*.yaml``, same shape), one per area of triage, read after
+:data:`LABELS`; two files that label one line differently are an error."""
 _REAL = "wrong"
 _FLAGGING = {"fail", "slip", "warn", "warning"}
 
@@ -81,9 +85,25 @@ def _labels(path: Path) -> dict[tuple[str, int], str]:
     }
 
 
-def triage(report: dict[str, object], key: Path, ours: Path = LABELS) -> Triage:
+def project_labels(ours: Path = LABELS, more: Path = MORE_LABELS) -> dict[tuple[str, int], str]:
+    """Our labels from :data:`LABELS` and every file in :data:`MORE_LABELS`."""
+    labels = _labels(ours)
+    for path in sorted(more.glob("*.yaml")) if more.is_dir() else []:
+        for where, label in _labels(path).items():
+            if labels.setdefault(where, label) != label:
+                raise SystemExit(
+                    f"{path}: {where[0]}:{where[1]} is labelled both "
+                    f"{labels[where]!r} and {label!r}"
+                )
+    return labels
+
+
+def triage(
+    report: dict[str, object], key: Path, ours: Path = LABELS, more: Path = MORE_LABELS
+) -> Triage:
     """Sort the report's flagged lines by the corpus key, then by our own labels."""
-    labels = {**_labels(ours), **_labels(key)}  # the corpus key wins where both label a line
+    # the corpus key wins where both label a line
+    labels = {**project_labels(ours, more), **_labels(key)}
     flagged: set[tuple[str, int]] = set()
     findings = report.get("findings", [])
     assert isinstance(findings, list)

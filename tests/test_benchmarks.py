@@ -94,9 +94,23 @@ def test_realworld_triage_takes_the_corpus_key_first_then_the_project_labels(
     flagged = [("a.md", 3), ("a.md", 5), ("b.md", 7), ("b.md", 9), ("c.md", 1)]
     report = {"findings": [{"source": s, "line": n, "verdict": "fail"} for s, n in flagged]}
     report["findings"].append({"source": "c.md", "line": 2, "verdict": "pass"})
-    result = triage(report, key, ours)
+    more = tmp_path / "more"
+    more.mkdir()
+    (more / "area.yaml").write_text("c.md:\n  1: {label: correct}\n", encoding="utf-8")
+    result = triage(report, key, ours, more)
     assert result.real == ("a.md:3", "b.md:9")
-    assert result.false_alarms == ("a.md:5",)
     assert result.debatable == ("b.md:7",)
-    assert result.unlabelled == ("c.md:1",)
-    assert result.real_share == 2 / 3
+    assert result.false_alarms == ("a.md:5", "c.md:1")
+    assert result.unlabelled == ()
+    assert result.real_share == 2 / 4
+
+
+def test_realworld_labels_that_disagree_stop_the_evaluation(tmp_path: Path) -> None:
+    from benchmarks.realworld import project_labels
+
+    ours, more = tmp_path / "ours.yaml", tmp_path / "more"
+    more.mkdir()
+    ours.write_text("a.md:\n  3: {label: wrong}\n", encoding="utf-8")
+    (more / "x.yaml").write_text("a.md:\n  3: {label: correct}\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"a\.md:3 is labelled both 'wrong' and 'correct'"):
+        project_labels(ours, more)
