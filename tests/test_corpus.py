@@ -62,6 +62,24 @@ def test_both_languages_are_covered(figures: Figures) -> None:
     assert sum(name.startswith("en-") for name in lessons) == 6
 
 
+def test_a_debatable_plant_counts_neither_way(tmp_path: Path) -> None:
+    """A key entry marked ``debatable`` is neither planted nor, when flagged, a false alarm."""
+    (tmp_path / "en-x.md").write_text(
+        "# Sizes\n\nWe get 2 × 3 = 7 here.\n\nAnd 4 × 5 = 21 there.\n", encoding="utf-8"
+    )
+    entry = "  - {line: %d, printed: '%s', correct: '%s', category: chain, note: n%s}\n"
+    (tmp_path / "en-x.key.yaml").write_text(
+        "lesson: en-x.md\nmistakes:\n"
+        + entry % (3, "7", "6", "")
+        + entry % (5, "21", "20", ", debatable: a reading makes it right"),
+        encoding="utf-8",
+    )
+    result = measure(tmp_path)
+    assert (result.found_total, sum(result.planted.values())) == (1, 1)
+    assert result.false_alarm_total == 0
+    assert result.debatable == ["en-x.md:5 21 (a reading makes it right)"]
+
+
 def test_the_keys_agree_with_the_lessons() -> None:
     """The corpus checks its own keys (printed text on the stated line, values recomputed)."""
     done = subprocess.run(
