@@ -323,7 +323,7 @@ _BEFORE = re.compile(
 _ALL_IDENTIFIERS = {name: role for role, names in _IDENTIFIERS.items() for name in names}
 _ASSIGNED = re.compile(
     r"(?<![\w.])[\"']?(" + "|".join(sorted(_ALL_IDENTIFIERS, key=len, reverse=True)) + r")[\"']?"
-    r"\s*(?::|=|:=)\s*[\"']?",
+    r"(?:\s*(?::|=|:=)\s*[\"']?|\s+)",
     re.IGNORECASE,
 )
 _ORDINAL_BEFORE = re.compile(r"(?:第|layer|head|block|step|epoch|#)\s*$", re.IGNORECASE)
@@ -726,7 +726,8 @@ def _role(
             if per_value is not None:
                 return "bytes_per_value", "", per_value.group(0)
             return "memory", "", ""
-    if assigned is not None:
+    if assigned is not None and ("_" in assigned.group(1) or re.search(r"[:=]", assigned.group(0))):
+        # "head_dim 128" names its role; "dim 128" in prose is a word, not an identifier.
         return _ALL_IDENTIFIERS[assigned.group(1).lower()], assigned.group(0), ""
     if letter is not None:
         return defined[letter.group(1)], letter.group(0), ""
