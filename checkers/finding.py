@@ -52,6 +52,7 @@ class Suppression:
         """A plain dict for the JSON report."""
         return {"kind": self.kind, "justification": self.justification}
 
+
 FILE_LABEL = "(file)"
 """Node name for problems that concern the whole claim file rather than one claim."""
 

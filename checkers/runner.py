@@ -295,11 +295,21 @@ def _recompute(run: FileRun, claim: Claim) -> Finding:
         claimed=outcome.claimed,
         expected=outcome.expected,
         tolerance=outcome.tolerance,
-        message=outcome.message,
+        message=_with_inputs(claim, outcome.message),
         fix=fix,
         details=outcome.details,
         inherits=_upstream_failures(run, claim) if outcome.verdict == "pass" else (),
     )
+
+
+def _with_inputs(claim: Claim, message: str) -> str:
+    """A drafted, unreviewed claim's message followed by its note: where the recogniser read
+    each input (a relation's message must say where its numbers came from, and nobody has
+    read the claim file)."""
+    note = claim.header.note
+    if claim.header.origin != "auto" or not note:
+        return message
+    return f"{message} [{note}]"
 
 
 def claim_problem_finding(claims_file: ClaimsFile, problems: list[Problem], label: str) -> Finding:

@@ -19,6 +19,7 @@ import pytest
 
 from checkers.catalog import KINDS
 from checkers.extract.recognizers import ALL_RECOGNIZERS
+from checkers.extract.relations import ALL_RELATIONS
 from checkers.kinds import ALL_KINDS, KIND_MODULES
 from checkers.kinds.base import KindInput
 
@@ -105,3 +106,16 @@ def test_recognizer_keeps_the_interface(name: str) -> None:
     assert list(inspect.signature(module.recognize).parameters) == ["document"]
     assert (module.recognize.__doc__ or "").strip()
     assert getattr(module, "__all__", None) is not None and "recognize" in module.__all__
+
+
+@pytest.mark.parametrize("name", sorted(ALL_RELATIONS))
+def test_relation_keeps_the_interface(name: str) -> None:
+    module = ALL_RELATIONS[name]
+    doc = inspect.getdoc(module) or ""
+    assert doc.splitlines()[0].startswith(f"Relation ``{name}``: ")
+    for part in ("Formula", "Source", "Roles read", "Readings accepted"):
+        assert part in doc, f"the docstring gives the {part.lower()}"
+    assert getattr(module, "NAME", None) == name
+    assert isinstance(module.CUE, re.Pattern)
+    assert list(inspect.signature(module.relate).parameters) == ["statement", "scope"]
+    assert (module.relate.__doc__ or "").strip()

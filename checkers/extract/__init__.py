@@ -124,6 +124,8 @@ def to_claim_data(lesson: Lesson, drafts: list[Draft]) -> list[dict[str, Any]]:
             "origin": "auto",
             "confidence": round(draft.confidence, 2),
         }
+        if draft.note:
+            data["note"] = draft.note
         occurrence = _occurrence(lesson, draft, occurrences)
         if occurrence is not None:
             data["occurrence"] = occurrence

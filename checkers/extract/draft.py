@@ -28,6 +28,10 @@ class Draft:
     """Which recogniser drafted it."""
     slug: str = ""
     """A short readable name for the claim id (``score-0-58x0-71``)."""
+    note: str = ""
+    """Where each input of a drafted relation was read, for the reader of its verdict
+    (``heads 32 (line 12), head_dim 128 (line 12), fp16 (line 13)``); written into the claim's
+    ``note`` and shown in the message of an unreviewed claim's finding."""
     checked: KindInput | None = field(default=None, compare=False, repr=False)
     """The kind's validated input for ``fields``, once :func:`checkers.extract.draft_claims`
     accepted the draft (so ``scan`` does not validate it a second time)."""

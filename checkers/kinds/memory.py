@@ -33,7 +33,10 @@ YAML fields:
     Optional ``weights``, ``kv_cache`` or ``total``; by default weights when only ``params`` is
     given, kv_cache when only cache fields are, total when both are.
 ``prefixes``
-    ``as_printed`` (default) or ``binary`` when the lesson defines KB/MB/GB as powers of 1024.
+    ``as_printed`` (default), ``binary`` when the lesson defines KB/MB/GB as powers of 1024, or
+    ``either`` when its usage allows both (it never writes KiB/GiB, so a GB may be 10^9 or
+    2^30 bytes): the size then holds if it holds under one reading, and the verdict says which
+    (drafted claims use it; a hand-written claim states the lesson's convention).
 
 Example::
 
@@ -114,8 +117,9 @@ class Input(KindInput):
     """Sequences cached at once (default 1)."""
     quantity: Literal["weights", "kv_cache", "total"] | None = None
     """What ``claimed`` measures; inferred from the fields given when omitted."""
-    prefixes: Literal["as_printed", "binary"] = "as_printed"
-    """``binary`` only when the lesson itself defines KB/MB/GB as powers of 1024."""
+    prefixes: Literal["as_printed", "binary", "either"] = "as_printed"
+    """``binary`` only when the lesson itself defines KB/MB/GB as powers of 1024; ``either``
+    when its usage allows both readings."""
 
     @field_validator("claimed")
     @classmethod
@@ -314,6 +318,16 @@ def check(fields: Input, context: Context) -> Outcome:
     details.append(f"unit reading: {reading}")
 
     comparison = compare(read, total, context.tolerance)
+    if fields.prefixes == "either" and not comparison.ok and counterpart is not None:
+        # The lesson never writes KiB/GiB: its GB may be either power; try the other one.
+        other = compare(_reread(printed, counterpart), total, context.tolerance)
+        if other.ok:
+            reading = (
+                f"{unit.symbol} read as {_power(counterpart)} (the lesson never writes "
+                f"{'KiB/MiB/GiB' if not unit.binary else 'KB/MB/GB'}, so either reading is allowed)"
+            )
+            details[-1] = f"unit reading: {reading}"
+            comparison = other
     outcome = from_comparisons([comparison], what=what, details=details)
     tolerance = f"{comparison.tolerance.reason}; {reading}"
     if comparison.ok:
@@ -324,7 +338,10 @@ def check(fields: Input, context: Context) -> Outcome:
     if fields.measured != "weights" and heads and kv_heads and kv_heads < heads:
         # A common slip: sizing a GQA cache as if every query head had its own K and V.
         without_gqa = total + (heads / kv_heads - 1) * next(p.bytes for p in parts if p.is_cache)
-        if compare(read, without_gqa, context.tolerance).ok:
+        readings = [read]
+        if fields.prefixes == "either" and counterpart is not None:
+            readings.append(_reread(printed, counterpart))
+        if any(compare(r, without_gqa, context.tolerance).ok for r in readings):
             message += (
                 f"; {printed.text} is the size with {heads} KV heads, but grouped-query "
                 f"attention caches only {kv_heads}"

@@ -139,3 +139,13 @@ def test_nf4_is_read_from_the_table_of_types() -> None:
     # The correction keeps the printed precision (whole GB): 3.5 → 4.
     assert wrong.verdict == "fail" and wrong.corrections == (("7 GB", "4 GB"),)
     assert wrong.value == pytest.approx(3.5e9)
+
+
+def test_either_prefix_holds_under_the_reading_that_matches_and_says_so() -> None:
+    binary = _check(params="7B", dtype="fp16", claimed="13 GB", prefixes="either")
+    assert binary.verdict == "pass"
+    assert "GB read as 2^30 bytes" in binary.message and "either reading" in binary.message
+    decimal = _check(params="7B", dtype="fp16", claimed="14 GB", prefixes="either")
+    assert decimal.verdict == "pass" and "10^9" in decimal.message
+    wrong = _check(params="7B", dtype="fp16", claimed="10 GB", prefixes="either")
+    assert wrong.verdict == "fail"

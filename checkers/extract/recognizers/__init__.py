@@ -20,6 +20,7 @@ from checkers.extract.recognizers import (
     param_memory,
     percentages,
     positional,
+    relations,
     softmax_rows,
     table_formulas,
 )
@@ -46,5 +47,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "heads": heads,
     "dtype_savings": dtype_savings,
     "param_memory": param_memory,
+    "relations": relations,
 }
 """Recogniser name → module."""

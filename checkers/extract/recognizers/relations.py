@@ -1,0 +1,61 @@
+"""Recogniser ``relations``: statements whose value a Transformer relation recomputes.
+
+Recognises the statements a relation recomputes: every source line of a section that matches a
+relation's ``CUE`` is offered to that relation (:data:`checkers.extract.relations.
+ALL_RELATIONS`) with the section's scope of quantities (:func:`checkers.extract.scope.
+section_scope`, read only for sections with such a line). A relation drafts a claim of an
+existing kind when the statement says which quantity it gives; the draft's note says where
+each input was read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from checkers.extract.document import Block, Document
+from checkers.extract.draft import Draft
+from checkers.extract.relations import ALL_RELATIONS, Statement
+from checkers.extract.scope import section_scope
+
+__all__ = ["recognize"]
+
+NAME = "relations"
+
+_TOPIC_LINES = 3
+"""Lines before a statement, in its section, that may say what it is about (a list's
+lead-in, the row above in a table)."""
+
+
+def recognize(document: Document) -> Iterator[Draft]:
+    """Draft a claim for every statement a relation recomputes."""
+    heading = ""
+    recent: list[str] = []  # the section's last lines, for what a statement is about
+    section = -1
+    for block in document.blocks:
+        if block.section != section:
+            section, recent, heading = block.section, [], ""
+        if block.kind == "heading":
+            heading = " ".join(line.text for line in block.lines)
+        for text, number in _statements(block):
+            offered = [r for r in ALL_RELATIONS.values() if r.CUE.search(text)]
+            if offered:
+                statement = Statement(
+                    text=text,
+                    line=number,
+                    section=block.section,
+                    topic=" ".join([heading, *recent]),
+                    byte_prefixes=document.byte_prefixes,
+                )
+                scope = section_scope(document, block.section)
+                for relation in offered:
+                    draft = relation.relate(statement, scope)
+                    if draft is not None:
+                        yield draft
+            recent = [*recent[-(_TOPIC_LINES - 1) :], text] if _TOPIC_LINES > 1 else [text]
+
+
+def _statements(block: Block) -> list[tuple[str, int]]:
+    """The block's statements: its source lines, a table's rows as written."""
+    if block.table is not None:
+        return [(block.table.row_source(cells), line) for cells, line in block.table.rows]
+    return [(line.text, line.number) for line in block.lines]

@@ -1,0 +1,146 @@
+"""What every relation shares: the statement it is offered, the value it claims, and the reading
+under which a drafted claim is checked.
+
+A relation (one module of this package, listed in :data:`checkers.extract.relations.
+ALL_RELATIONS`) is offered a :class:`Statement` (one source line of a section) with the
+section's :class:`~checkers.extract.scope.Scope`. It derives which quantity the statement gives
+from the statement's own words, takes the other inputs from the scope, and drafts a claim of an
+existing kind — or returns None when the statement does not say which quantity it gives.
+
+Where a lesson's conventions allow several readings (a batch the statement does not name, GB or
+GiB, fp16 or bf16 when the section names both), :func:`first_holding` drafts the claim under the
+first reading under which it holds, so a claim fails only when it is wrong under every reading,
+and its note says which reading was used.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from checkers.extract.scope import Quantity, Scope
+from checkers.kinds import ALL_KINDS
+from checkers.kinds.base import Context
+from checkers.numbers import NumberError, Printed, parse_printed
+
+__all__ = [
+    "Claimed",
+    "Reading",
+    "Statement",
+    "claimed_value",
+    "describe",
+    "first_holding",
+    "on_line",
+]
+
+MAX_READINGS = 16
+"""Most readings a relation tries for one statement (each is one check of its kind)."""
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One source line of a lesson section, offered to every relation."""
+
+    text: str
+    """The line as written (inline Markdown kept; a table row as ``| a | b |``)."""
+    line: int
+    """Its 1-based line in the lesson."""
+    section: int
+    """The section it is in (:attr:`checkers.extract.document.Block.section`)."""
+    topic: str
+    """What the statement is about when its own line does not say: the section's heading and
+    the lines just before it in its block (a list under "KV cache per token:")."""
+    byte_prefixes: str
+    """``either`` when the lesson never writes KiB/GiB (a GB may be 10^9 or 2^30 bytes),
+    ``decimal`` when it does (:attr:`checkers.extract.document.Document.byte_prefixes`)."""
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """The value a statement claims: the printed number at the end of its relation."""
+
+    printed: Printed
+    """The number as printed, with its unit."""
+    text: str
+    """It as written in the statement (``16 GB``, ``≈ 14 GB``)."""
+    start: int
+    """Offset of its first character in the statement."""
+    end: int
+    """Offset just after it."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a statement: the kind's fields, and what was assumed, in words."""
+
+    fields: Mapping[str, Any]
+    """The claim kind's fields."""
+    assumed: str = ""
+    """What this reading assumes that the text does not state ("batch 1"), "" if nothing."""
+
+
+# A claimed value follows the statement's relation: "=", "≈", ":", "is", "为", "takes"…
+_MARK = r"(?:[=＝≈≃~∼:：→]|\bis\b|\bare\b|\btakes\b|\bneeds\b|\brequires\b|为|是|约|需要|占用?)"
+_APPROX = r"(?:≈|~|∼|约|大约|about\s|roughly\s|approximately\s|around\s)?"
+
+
+def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
+    """The last number in ``text`` whose unit ``unit`` matches, printed after a relation mark
+    (``= 16 GB``, ``takes about 14 GB``, ``为 3 GB``) or opening a table cell; None if none."""
+    found: Claimed | None = None
+    for match in _CLAIMED.finditer(text):
+        if not unit.fullmatch(match.group("unit") or ""):
+            continue
+        end = match.end("unit") if match.group("unit") else match.end("number")
+        written = text[match.start("number") : end]
+        try:
+            printed = parse_printed(written.replace("\u00a0", " "))
+        except NumberError:
+            continue
+        found = Claimed(printed, written.strip(), match.start("number"), end)
+    return found
+
+
+_CLAIMED = re.compile(
+    rf"(?:{_MARK}|^\s*\|?|\|)\s*\**\s*(?P<number>{_APPROX}\s*"
+    r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + _APPROX + r"\s*(?<![\w.])\d+(?:\.\d+)?"
+    r")\s*(?P<unit>[KMGTP]i?B|bytes?|字节|[KMBT]|万亿|亿|万|million|billion|trillion)?"
+    r"(?!\w|\.\d)",
+    re.IGNORECASE,
+)
+
+
+def on_line(scope: Scope, role: str, line: int) -> tuple[Quantity, ...]:
+    """The quantities of ``role`` the statement's own line names."""
+    return tuple(q for q in scope.of(role) if q.line == line)
+
+
+def describe(quantities: Iterable[Quantity | None], *extra: str) -> str:
+    """The note of a draft: where each input was read, then what was assumed."""
+    parts = [q.describe() for q in quantities if q is not None]
+    return ", ".join([*parts, *(e for e in extra if e)])
+
+
+def first_holding(kind: str, readings: Iterable[Reading]) -> Reading | None:
+    """The first reading whose fields the kind accepts and under which the claim holds; when
+    none holds, the first the kind accepts (the claim then fails under every reading); None
+    when the kind accepts none."""
+    checker = ALL_KINDS[kind]
+    first: Reading | None = None
+    for count, reading in enumerate(readings):
+        if count >= MAX_READINGS:
+            break
+        try:
+            fields = checker.Input.model_validate(dict(reading.fields))
+            outcome = checker.check(fields, Context())
+        except (ValidationError, ValueError, TypeError, ArithmeticError):
+            continue
+        if outcome.verdict == "pass":
+            return reading
+        if first is None and outcome.verdict == "fail":
+            first = reading
+    return first

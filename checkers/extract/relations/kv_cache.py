@@ -1,0 +1,211 @@
+"""Relation ``kv_cache``: the size of a KV cache a statement gives, from the section's model.
+
+Formula: bytes = 2 · L · n_kv · d_head · b · T · B — one K and one V vector (2) per layer (L),
+KV head (n_kv) and token (T), each d_head numbers of b bytes, for B sequences. Multi-head
+attention caches every head (n_kv = heads), grouped-query attention one K and V per group of
+query heads (n_kv = the KV heads), multi-query attention one (n_kv = 1). Source: Vaswani et al.
+2017 §3.2.2 (multi-head attention), Shazeer 2019 (multi-query attention), Ainslie et al. 2023
+(GQA); the checking kind is ``memory`` (its ``kv_cache`` quantity), which prints the formula
+with the numbers used.
+
+Roles read (:mod:`checkers.extract.scope`): ``layers``, ``kv_heads`` (else ``heads``),
+``head_dim`` (else ``hidden`` / ``heads``), ``dtype`` (else ``bytes_per_value``), ``tokens`` or
+``context``, ``batch``; each from the statement's own line first, then from the section.
+
+The statement: a line that claims a size in bytes (``= 16 GB``, ``≈ 512 KB``, ``为 4 MB``) and
+says, on its line or in its heading or the lines just before it, that the size is of a KV cache
+(``KV cache``, ``K/V``, ``K and V``, ``KV 缓存``, ``键值缓存``). Its qualifiers say which
+quantity it gives: ``per token per layer`` (T = 1, L = 1), ``per token`` (T = 1), ``per layer``
+/ ``每层`` (L = 1), a token count or context on its line (``for 4096 tokens``, ``at 32K
+context``); without a per-token qualifier or a token count on its line, the section's stated
+context or token counts are the readings. A statement about weights or a total with weights is
+left to other relations, as is one that names neither the layers nor a per-layer qualifier when
+the section states no layer count.
+
+Readings accepted: GB as 10^9 or 2^30 bytes (when the lesson never writes GiB); every storage
+type the section names (fp16 and int8 for a quantised cache); the batch the statement names,
+else 1 and then every batch the section states; K as 1000 or 1024 in a context (``32K``).
+The claim holds if it holds under one of them; the note says which was used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from typing import Any
+
+from checkers.extract.draft import Draft
+from checkers.extract.relations.base import (
+    Reading,
+    Statement,
+    claimed_value,
+    describe,
+    first_holding,
+    on_line,
+)
+from checkers.extract.scope import Quantity, Scope
+from checkers.numbers import read_binary_count
+
+__all__ = ["CUE", "relate"]
+
+NAME = "kv_cache"
+
+CUE = re.compile(r"\d\s*(?:[KMGTP]i?B|bytes?|字节)(?![A-Za-z])", re.IGNORECASE)
+"""A statement this relation may concern prints a size in bytes."""
+
+_CACHE = re.compile(
+    r"\bKV\b|\bK/V\b|\bK\s*(?:and|&|和|与|、)\s*V\b|键值|kv[_\s-]?cache|past_key_values",
+    re.IGNORECASE,
+)
+_BYTES = re.compile(r"[KMGTP]i?B|bytes?|字节", re.IGNORECASE)
+_PER_LAYER = re.compile(
+    r"per[\s-]layer|each\s+layer|/\s*layer|a\s+layer|每一?层|单层|一层", re.IGNORECASE
+)
+_PER_TOKEN = re.compile(
+    r"per[\s-]token|each\s+token|/\s*token|a\s+(?:single\s+)?token|每个?\s*token|单个\s*token"
+    r"|每个?词元",
+    re.IGNORECASE,
+)
+_OTHER_QUANTITY = re.compile(
+    r"weights?|权重|param(?:eter)?s|参数|activations?|激活值|gradients?|梯度|optimizer|优化器"
+    r"|\btotal\b|总(?:计|共|显存)|合计|per\s+head|每个头|\bK\s+cache\b|only\s+K\b|saving|节省"
+    r"|compress|latent|MLA|压缩|window",
+    re.IGNORECASE,
+)
+
+
+def relate(statement: Statement, scope: Scope) -> Draft | None:
+    """A ``memory`` claim for a statement that gives a KV cache size, or None."""
+    text = statement.text
+    claimed = claimed_value(text, _BYTES)
+    if claimed is None:
+        return None
+    if not (_CACHE.search(text) or _CACHE.search(statement.topic)):
+        return None
+    head = text[: claimed.start]
+    if _OTHER_QUANTITY.search(head):
+        return None
+    line = statement.line
+    per_token = bool(_PER_TOKEN.search(head))
+    per_layer = bool(_PER_LAYER.search(head) or _PER_LAYER.search(text[claimed.end :]))
+    layers = _one(on_line(scope, "layers", line)) or scope.value("layers", before=line)
+    if per_layer:
+        layers = None
+    elif layers is None:
+        return None
+    heads = _one(on_line(scope, "heads", line)) or scope.value("heads", before=line)
+    kv_heads = _one(on_line(scope, "kv_heads", line)) or scope.value("kv_heads", before=line)
+    if kv_heads is None and heads is None:
+        return None
+    head_dim = _one(on_line(scope, "head_dim", line)) or scope.value("head_dim", before=line)
+    hidden = scope.value("hidden", before=line) if head_dim is None else None
+    if head_dim is None and (hidden is None or heads is None):
+        return None
+    types = _types(scope, line)
+    if not types:
+        return None
+    tokens = [None] if per_token else _tokens(scope, line)
+    if not tokens:
+        return None
+    batches = _batches(scope, line)
+    used = [layers, kv_heads or heads, heads if kv_heads is not None else None, head_dim, hidden]
+    readings = []
+    for dtype, count, batch in itertools.product(types, tokens, batches):
+        fields: dict[str, Any] = {
+            "claimed": claimed.text,
+            "quantity": "kv_cache",
+            "layers": _whole(layers) if layers is not None else "1",
+            "tokens": _whole(count) if count is not None else "1",
+            "prefixes": "either" if statement.byte_prefixes == "either" else "as_printed",
+        }
+        if kv_heads is not None:
+            fields["kv_heads"] = _whole(kv_heads)
+            if heads is not None and heads.value >= kv_heads.value:
+                fields["heads"] = _whole(heads)
+        else:
+            assert heads is not None
+            fields["heads"] = _whole(heads)
+        if head_dim is not None:
+            fields["head_dim"] = _whole(head_dim)
+        elif hidden is not None:
+            fields["hidden"] = _whole(hidden)
+        if dtype.role == "dtype":
+            fields["dtype"] = dtype.dtype
+        else:
+            fields["bytes_per_param"] = f"{dtype.value:g}"
+        if batch is not None:
+            fields["batch"] = _whole(batch)
+        assumed = [
+            "per token per layer (the statement)" if per_token and per_layer else "",
+            "per token (the statement)" if per_token and not per_layer else "",
+            "per layer (the statement)" if per_layer and not per_token else "",
+            "batch 1 (the statement names none)" if batch is None else "",
+        ]
+        readings.append(Reading(fields, describe([*used, dtype, count, batch], *assumed)))
+    chosen = first_holding("memory", readings)
+    if chosen is None:
+        return None
+    return Draft(
+        kind="memory",
+        quote=text[: claimed.end].strip(),
+        line=line,
+        fields=dict(chosen.fields),
+        confidence=0.55,
+        recognizer="relations",
+        slug=f"kv-cache-{claimed.text}",
+        note=f"KV cache inputs: {chosen.assumed}",
+    )
+
+
+def _one(found: tuple[Quantity, ...]) -> Quantity | None:
+    """The statement's own value of a role, when its line names exactly one."""
+    values = {q.value for q in found}
+    return found[0] if len(values) == 1 else None
+
+
+def _whole(quantity: Quantity) -> str:
+    return f"{round(quantity.value)}"
+
+
+def _types(scope: Scope, line: int) -> list[Quantity]:
+    """The storage types to read the cache in: the statement's, else every one the section
+    names before or on the statement's line, else a stated bytes per value."""
+    own = on_line(scope, "dtype", line)
+    if own:
+        return list(own[:1])
+    named = {q.dtype: q for q in scope.of("dtype") if q.line <= line}
+    if named:
+        return list(named.values())
+    per_value = scope.value("bytes_per_value", before=line)
+    return [per_value] if per_value is not None else []
+
+
+def _tokens(scope: Scope, line: int) -> list[Quantity | None]:
+    """The cached tokens to try: those the statement names, else every token count and
+    context the section states before it (a context in K also as 1024s)."""
+    own = [q for role in ("tokens", "context") for q in on_line(scope, role, line)]
+    found = own or [
+        q
+        for q in scope.quantities
+        if q.role in ("tokens", "context") and q.line <= line and q.source != "table"
+    ]
+    options: dict[float, Quantity | None] = {}
+    for quantity in found:
+        options.setdefault(quantity.value, quantity)
+        binary = read_binary_count(quantity.printed)
+        if binary is not quantity.printed:
+            options.setdefault(binary.value, _as_binary(quantity))
+    return list(options.values())[:4]
+
+
+def _as_binary(quantity: Quantity) -> Quantity:
+    return dataclasses.replace(quantity, printed=read_binary_count(quantity.printed))
+
+
+def _batches(scope: Scope, line: int) -> list[Quantity | None]:
+    own = on_line(scope, "batch", line)
+    if own:
+        return [own[0]]
+    stated = {q.value: q for q in scope.of("batch") if q.line <= line and q.source != "table"}
+    return [None, *stated.values()][:3]

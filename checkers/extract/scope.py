@@ -1,0 +1,985 @@
+"""The quantities a lesson section names: its scope, read from prose, tables, code and models.
+
+A relation between numbers (a Transformer formula) checks a statement against what
+the lesson has already said: "32 heads of 128 dimensions", ``num_hidden_layers: 32``, a table
+with a layers column, "LLaMA-2 7B". This module reads those statements once per section
+(:attr:`checkers.extract.document.Block.section`) into a :class:`Scope` of :class:`Quantity`.
+
+**A role is read from the words next to the number, never guessed from its magnitude.** ``4096``
+alone is nothing; ``4096 tokens``, ``hidden size 4096``, ``d_model = 4096`` and a ``4096`` under
+a ``Hidden`` header are. Single letters (``L``, ``d``, ``N``, ``h``, ``r``) name a role only
+where the text defines them (``L = 32 layers``, ``where d is the hidden size``, ``层数 L``), and
+then only within that section. Ordinals are not counts: ``layer 5``, ``第 5 层``, ``head 3``.
+
+Roles and their spellings (English and Chinese; identifiers as configs and code write them,
+matched whole, case-insensitively, with ``=``, ``:`` or ``"key": value`` before the number):
+
+=================  ==============================================================================
+role               spellings
+=================  ==============================================================================
+``layers``         N layers, N-layer, N transformer/decoder blocks, N 层, 层数 N, number of layers
+                   N; num_hidden_layers, n_layer(s), num_layers, n_layers
+``heads``          N heads, N attention heads, N 个(注意力)头, 头数 N, number of heads N;
+                   num_attention_heads, n_head(s), num_heads
+``kv_heads``       N KV heads, N key-value heads, N KV 头, N groups (GQA), KV heads N; MQA (1);
+                   num_key_value_heads, n_kv_heads, num_kv_heads, n_kv_head
+``hidden``         hidden size/dim(ension) N, model dimension/width N, d_model N, N-dim(ensional)
+                   hidden, 隐藏(层)维度 N, 模型维度 N, 隐藏层大小 N; hidden_size, d_model, n_embd,
+                   dim, embed_dim, d_embed
+``head_dim``       head dim(ension)/size N, N dimensions per head, per-head dim N, 每个头 N 维,
+                   头维度 N, heads of dimension N; head_dim, d_head, d_k, head_size
+``d_ff``           FFN/MLP (hidden/intermediate) size/dim(ension) N, intermediate size N,
+                   前馈/中间层维度 N; intermediate_size, d_ff, ffn_dim, ffn_hidden_size,
+                   dim_feedforward
+``expert_d_ff``    per-expert FFN width (moe_intermediate_size, moe_d_ff; published configs)
+``vocab``          vocab(ulary) (size) N, a vocabulary of N tokens, 词表(大小) N; vocab_size,
+                   n_vocab
+``context``        context (length/window) N, N-token context, 32K context, sequence length N,
+                   上下文(长度/窗口) N, 序列长度 N; max_position_embeddings, seq_len, seq_length,
+                   max_seq_len, context_length, n_ctx, block_size, n_positions, max_len
+``batch``          batch size N, batch of N, 批大小/批量大小 N; batch_size, bsz
+``dtype``          a storage type named in the text (fp32, fp16, bf16, int8…: the one table,
+                   ``checkers/data/dtypes.yaml``); its value is bytes per number
+``bytes_per_value``  N bytes per parameter/value/element/weight, N 字节/参数
+``params``         N parameters/params, a 7B model, N 参数, 参数量 N, 70 亿参数; n_params,
+                   num_params
+``active_params``  N active (parameters), 激活参数 N
+``tokens``         N tokens, N 个 token (not a vocabulary or context, not tokens per second)
+``flops``          N FLOPs (a FLOP unit printed with the number)
+``peak_flops``     N TFLOPS, N TFLOP/s, N PFLOPS (throughput)
+``memory``         a size printed with a byte unit (14 GB, 512 KiB, 4096 字节)
+``gpus``           N GPUs, N 张卡/N 块 GPU, N 卡, N × A100/H100
+``lora_rank``      rank (r) N, LoRA rank N, r = N on a line that names LoRA or rank, 秩 N;
+                   lora_r, lora_rank
+``experts``        N experts, N 个专家, N routed experts; num_experts, num_local_experts,
+                   n_routed_experts
+``top_k``          top-N, N experts per token, routed to N experts, N of M experts, 激活 N 个专家;
+                   num_experts_per_tok, top_k, moe_top_k
+=================  ==============================================================================
+
+A model named in the text (``LLaMA-2 7B``, ``GPT-2 XL``, ``Mixtral 8x7B``: the model table,
+:func:`checkers.data.find_model`) brings its published configuration into scope, each number
+marked as published (:attr:`Quantity.model`), located at the name. :meth:`Scope.value` prefers
+what the lesson states to what a named model publishes.
+
+Written by hand because no library reads the roles of numbers in lesson prose; the patterns are
+precompiled, and a line without a digit (or, for models, without a family name) costs one scan.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from checkers.data import ModelSpec, dtype_table, model_table, parse_count
+from checkers.data.entries import fold
+from checkers.extract.document import Block, Document, Line
+from checkers.numbers import NumberError, Printed, parse_printed
+
+__all__ = [
+    "ROLES",
+    "Quantity",
+    "Scope",
+    "Source",
+    "read_quantities",
+    "scope_of",
+    "scopes",
+    "section_scope",
+]
+
+Source = Literal["prose", "heading", "table", "code", "math", "model"]
+"""Where a quantity was read: running text, a heading, a table cell, a fenced (code, config or
+output) block, a math block, or a named model's published configuration."""
+
+ROLES: tuple[str, ...] = (
+    "layers",
+    "heads",
+    "kv_heads",
+    "hidden",
+    "head_dim",
+    "d_ff",
+    "expert_d_ff",
+    "vocab",
+    "context",
+    "batch",
+    "dtype",
+    "bytes_per_value",
+    "params",
+    "active_params",
+    "tokens",
+    "flops",
+    "peak_flops",
+    "memory",
+    "gpus",
+    "lora_rank",
+    "experts",
+    "top_k",
+)
+"""Every role a quantity may have (see the module docstring for their spellings)."""
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One named quantity of a section."""
+
+    role: str
+    """What it is: one of :data:`ROLES`."""
+    printed: Printed
+    """Its value as printed (for ``dtype``: the bytes per number of the named type)."""
+    unit: str
+    """The unit printed with the number (``B``, ``K``, ``GB``, ``亿``, ``TFLOPS``), "" if none."""
+    line: int
+    """1-based lesson line of the number (of the model name, for published values)."""
+    column: int
+    """1-based column of the number in that line (of the model name, for published values)."""
+    source: Source
+    """Where it was read."""
+    written: str
+    """The words that name it, as written (``32 heads``, ``num_hidden_layers: 32``, ``fp16``)."""
+    model: str = ""
+    """The key of the named model whose published configuration gave it; "" when the lesson
+    states it."""
+    dtype: str = ""
+    """For ``dtype``: the canonical type name (``fp16``); "" otherwise."""
+    row: int = 0
+    """For a table cell: the 1-based line of its row (quantities of one row belong together)."""
+
+    @property
+    def value(self) -> float:
+        """The value in base units (ones, bytes, FLOPs)."""
+        return self.printed.value
+
+    @property
+    def published(self) -> bool:
+        """True when the value comes from a named model's published configuration."""
+        return bool(self.model)
+
+    def describe(self) -> str:
+        """``heads 32 (line 12)``, ``fp16 (line 13)``, ``layers 32 (LLaMA-2 7B's published
+        configuration, named on line 3)``: the value and where it was read, for messages."""
+        shown = self.dtype or self.printed.text
+        where = (
+            f"{_model_name(self.model)}'s published configuration, named on line {self.line}"
+            if self.model
+            else f"line {self.line}"
+        )
+        label = "" if self.role == "dtype" else f"{self.role} "
+        return f"{label}{shown} ({where})"
+
+
+def _model_name(key: str) -> str:
+    spec = model_table().by_key(key)
+    return spec.name if spec is not None else key
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The quantities of one section, in lesson order."""
+
+    section: int
+    """The section number (:attr:`checkers.extract.document.Block.section`)."""
+    quantities: tuple[Quantity, ...]
+    """Every quantity read in it."""
+
+    def of(self, role: str) -> tuple[Quantity, ...]:
+        """Every quantity of ``role``, in lesson order."""
+        return tuple(q for q in self.quantities if q.role == role)
+
+    def value(self, role: str, *, before: int | None = None) -> Quantity | None:
+        """The one value of ``role`` the section gives, or None when it gives none or several.
+
+        What the lesson states (in prose, code or a config; a table's rows are many values, so
+        they never count) comes first: when every such statement agrees, the first is returned.
+        Only when the lesson states none does a named model's published value count, if the
+        models named agree. ``before`` keeps quantities read on lines up to it (a statement
+        relates to what was said before or on its line)."""
+        found = [
+            q
+            for q in self.quantities
+            if q.role == role and (before is None or q.line <= before) and q.source != "table"
+        ]
+        stated = [q for q in found if not q.published]
+        for candidates in (stated, [q for q in found if q.published]):
+            if candidates:
+                first = candidates[0]
+                key = first.dtype or first.value
+                if all((q.dtype or q.value) == key for q in candidates):
+                    return first
+                return None
+        return None
+
+    def models(self) -> tuple[str, ...]:
+        """Keys of the models named in the section, in order of first mention."""
+        return tuple(dict.fromkeys(q.model for q in self.quantities if q.model))
+
+
+# --- spellings ------------------------------------------------------------------------------
+
+# Identifiers as configs and code write them: matched whole, before "=", ":" or '": '.
+_IDENTIFIERS: dict[str, tuple[str, ...]] = {
+    "layers": ("num_hidden_layers", "n_layer", "n_layers", "num_layers", "n_layers_total"),
+    "heads": ("num_attention_heads", "n_head", "n_heads", "num_heads"),
+    "kv_heads": ("num_key_value_heads", "n_kv_heads", "num_kv_heads", "n_kv_head", "kv_heads"),
+    "hidden": ("hidden_size", "d_model", "n_embd", "dim", "embed_dim", "d_embed", "model_dim"),
+    "head_dim": ("head_dim", "d_head", "d_k", "head_size", "dim_head"),
+    "d_ff": ("intermediate_size", "d_ff", "ffn_dim", "ffn_hidden_size", "dim_feedforward"),
+    "expert_d_ff": ("moe_intermediate_size", "moe_d_ff", "expert_intermediate_size"),
+    "vocab": ("vocab_size", "n_vocab", "vocabulary_size"),
+    "context": (
+        "max_position_embeddings",
+        "seq_len",
+        "seq_length",
+        "max_seq_len",
+        "max_seq_length",
+        "context_length",
+        "context_len",
+        "n_ctx",
+        "block_size",
+        "n_positions",
+        "max_len",
+        "sequence_length",
+    ),
+    "batch": ("batch_size", "bsz", "micro_batch_size"),
+    "params": ("n_params", "num_params", "num_parameters", "n_parameters"),
+    "lora_rank": ("lora_r", "lora_rank", "lora_dim"),
+    "experts": ("num_experts", "num_local_experts", "n_routed_experts", "n_experts"),
+    "top_k": ("num_experts_per_tok", "top_k", "moe_top_k", "topk", "experts_per_token"),
+    "gpus": ("num_gpus", "n_gpus", "world_size"),
+}
+
+# Words after a number that name its role (the number comes first: "32 heads").
+_AFTER_ROLES: tuple[tuple[str, str], ...] = (
+    ("kv_heads", r"(?:KV|key[\s-]*value|K/V)[\s-]*(?:attention\s+)?heads?\b|个?\s*KV\s*头"),
+    ("kv_heads", r"(?:KV\s+)?groups?\b(?=[^.。\n]{0,40}\b(?:GQA|grouped))|个?\s*(?:KV\s*)?组"),
+    ("head_dim", r"(?:dimensions?|dims?)\s+(?:per|for\s+each|each)\s+head\b|维每个?头"),
+    ("layers", r"[\s-]*(?:transformer\s+|decoder\s+|encoder\s+|hidden\s+)?(?:layers?|blocks)\b"),
+    ("layers", r"个?\s*(?:Transformer\s*)?(?:层|块)(?![数级次面])"),
+    ("heads", r"[\s-]*(?:attention\s+|query\s+|Q\s+)?heads?\b|个?\s*(?:注意力\s*)?头(?![维大数])"),
+    ("top_k", r"(?:active|activated|routed)\s+experts?\b|个?\s*激活专家"),
+    ("top_k", r"experts?\s+(?:per\s+token|active|are\s+active|activated)\b"),
+    ("experts", r"[\s-]*(?:routed\s+|MoE\s+)?experts?\b|个?\s*(?:路由)?专家"),
+    ("active_params", r"(?:active|activated)(?:\s+param(?:eter)?s)?\b(?!\s+experts?)|激活参数"),
+    ("params", r"[\s-]*(?:parameters?|params?|个?参数|参数量)\b|[\s-]*(?:model|模型)\b"),
+    ("vocab", r"[\s-]*(?:token\s+)?vocab(?:ulary)?\b|(?:个\s*)?词(?:表|汇表)"),
+    ("context", r"[\s-]*(?:tokens?[\s-]+)?(?:context|上下文)"),
+    ("gpus", r"(?:GPUs?\b|个?\s*GPU|张\s*(?:卡|GPU|A100|H100)|块\s*(?:GPU|卡)|卡)"),
+    ("tokens", r"(?:个\s*)?tokens?\b(?!\s*(?:/\s*s|per\s+sec|每秒))"),
+)
+
+# Words before a number that name its role ("hidden size of 4096").
+_BEFORE_ROLES: tuple[tuple[str, str], ...] = (
+    ("kv_heads", r"(?:KV|key[\s-]*value)\s+heads?|KV\s*头数?|GQA\s+(?:with\s+)?groups?"),
+    ("head_dim", r"head\s+(?:dim(?:ension)?|size|width)|per[\s-]head\s+(?:dim(?:ension)?|size)"),
+    ("head_dim", r"heads?\s+of\s+(?:dim(?:ension)?|size|width)|每个?头(?:分到|各|有|是)?|头维度"),
+    (
+        "d_ff",
+        r"(?:FFN|MLP|feed[\s-]*forward)\s+(?:hidden\s+|inner\s+|intermediate\s+)?"
+        r"(?:size|dim(?:ension)?|width)|intermediate\s+(?:size|dim(?:ension)?)",
+    ),
+    ("d_ff", r"(?:前馈|中间层|FFN)\s*(?:层)?\s*(?:维度|大小)"),
+    ("hidden", r"hidden\s+(?:size|dim(?:ension)?|width)|model\s+(?:dim(?:ension)?|width|size)"),
+    ("hidden", r"embedding\s+(?:size|dim(?:ension)?)|隐藏\s*(?:层)?\s*(?:维度|大小)|模型维度"),
+    ("layers", r"(?:number\s+of\s+layers|layer\s+count)|层数"),
+    ("heads", r"(?:number\s+of\s+(?:attention\s+)?heads)|头数|注意力头数"),
+    ("vocab", r"vocab(?:ulary)?(?:\s+size)?(?:\s+of)?|词(?:表|汇表)(?:大小)?"),
+    ("context", r"context(?:\s+(?:length|window|size))?|seq(?:uence)?[\s_-]+len(?:gth)?"),
+    ("context", r"上下文(?:长度|窗口)?|序列长度|最大长度"),
+    ("batch", r"batch(?:\s+size)?(?:\s+of)?|批(?:量)?大小|批次大小"),
+    ("lora_rank", r"(?:LoRA\s+)?rank(?:\s+r)?|秩"),
+    ("params", r"参数量|参数规模|parameter\s+count|total\s+parameters"),
+    ("active_params", r"激活参数(?:量)?|active\s+parameters"),
+    ("top_k", r"top[\s_-]*k|routed\s+to|激活"),
+    ("experts", r"number\s+of\s+experts|专家数(?:量)?"),
+)
+
+# Between a role's words and its number: a defined letter, "=", ":", "of", "is", 为, 是…
+_LINK = (
+    r"(?:\s*\(?\$?[A-Za-z](?:_\{?\w+\}?)?\$?\)?(?![A-Za-z]))?"
+    r"\s*(?:[=:＝：]|\bof\b|\bis\b|为|是)?\s*(?:约|about\s+)?"
+)
+
+_UNITS = (
+    r"TFLOP/s|PFLOP/s|GFLOP/s|TFLOPS|PFLOPS|GFLOPS|[KMGTPE]?FLOPs?|[KMGTP]iB|[KMGTP]B|bytes?"
+    r"|字节|万亿|亿|万|千|thousand|million|billion|trillion|[KMBT]"
+)
+_NUMBER = re.compile(
+    r"(?<![\w.,])(?<![\w.]-)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d.,]\d)"
+    rf"(?:\s*({_UNITS})(?![A-Za-z]))?"
+)
+_AFTER = re.compile(
+    r"\s*(?:" + "|".join(f"(?P<a{i}>{p})" for i, (_, p) in enumerate(_AFTER_ROLES)) + ")",
+    re.IGNORECASE,
+)
+_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z_])|(?<=\s))(?:"
+    + "|".join(f"(?P<b{i}>{p})" for i, (_, p) in enumerate(_BEFORE_ROLES))
+    + ")"
+    + _LINK,
+    re.IGNORECASE,
+)
+_ALL_IDENTIFIERS = {name: role for role, names in _IDENTIFIERS.items() for name in names}
+_ASSIGNED = re.compile(
+    r"(?<![\w.])[\"']?(" + "|".join(sorted(_ALL_IDENTIFIERS, key=len, reverse=True)) + r")[\"']?"
+    r"(?:\s*(?::|=|:=)\s*[\"']?|\s+)",
+    re.IGNORECASE,
+)
+_ORDINAL_BEFORE = re.compile(r"(?:第|layer|head|block|step|epoch|#)\s*$", re.IGNORECASE)
+_FLOP_UNIT = re.compile(r"^[KMGTPE]?FLOPs?$", re.IGNORECASE)
+_PEAK_UNIT = re.compile(r"FLOP/s|FLOPS$")
+_BYTE_UNIT = re.compile(r"^(?:[KMGTP]i?B|bytes?|字节)$", re.IGNORECASE)
+_TOP = re.compile(r"(?<![A-Za-z])top[\s_-]*(\d+)\b(?!\.\d)", re.IGNORECASE)
+_PER_VALUE = re.compile(
+    r"\s*(?:per|/|每|each\b)\s*(?:个)?(?:param|value|参数|数|element|number|weight)",
+    re.IGNORECASE,
+)
+_OF_EXPERTS = re.compile(
+    r"(?<![\w.])(\d+)\s+(?:out\s+)?of\s+(?:the\s+|its\s+)?(\d+)\s+(?:routed\s+)?experts?\b",
+    re.IGNORECASE,
+)
+_MQA = re.compile(r"\b(?:MQA|multi[\s-]query\s+attention)\b")
+_ACCEL_TIMES = re.compile(r"^\s*[×x*]\s*(?:A100|H100|H200|V100|A800|H800|B200|GPU)", re.IGNORECASE)
+
+# A letter defined as a role: "where d is the hidden size", "L = 32 layers" (handled as a
+# number followed by its role), "层数 L", "number of layers (L)".
+_ROLE_PHRASES: tuple[tuple[str, str], ...] = (
+    ("layers", r"(?:the\s+)?(?:number\s+of\s+)?(?:transformer\s+)?layers|层数"),
+    ("kv_heads", r"(?:the\s+)?(?:number\s+of\s+)?(?:KV|key[\s-]*value)\s+heads|KV\s*头数"),
+    ("heads", r"(?:the\s+)?(?:number\s+of\s+)?(?:attention\s+)?heads|头数"),
+    ("head_dim", r"(?:the\s+)?(?:per[\s-]head\s+|head\s+)(?:dimension|dim|size|width)|头维度"),
+    (
+        "d_ff",
+        r"(?:the\s+)?(?:FFN|MLP|feed[\s-]*forward|intermediate)\s+(?:hidden\s+)?"
+        r"(?:size|dimension|dim|width)",
+    ),
+    (
+        "hidden",
+        r"(?:the\s+)?(?:hidden|model|embedding)\s+(?:size|dimension|dim|width)"
+        r"|隐藏(?:层)?维度|模型维度",
+    ),
+    ("vocab", r"(?:the\s+)?vocab(?:ulary)?(?:\s+size)?|词表大小"),
+    ("context", r"(?:the\s+)?(?:context|sequence)\s+(?:length|window)|序列长度|上下文长度"),
+    ("batch", r"(?:the\s+)?batch\s+size|批大小"),
+    (
+        "params",
+        r"(?:the\s+)?(?:number\s+of\s+)?param(?:eter)?s|(?:the\s+)?parameter\s+count|参数量",
+    ),
+    ("tokens", r"(?:the\s+)?(?:number\s+of\s+)?(?:training\s+)?tokens"),
+    ("lora_rank", r"(?:the\s+)?(?:LoRA\s+)?rank|秩"),
+    ("experts", r"(?:the\s+)?(?:number\s+of\s+)?experts|专家数"),
+)
+_PHRASE = "|".join(f"(?P<p{i}>{p})" for i, (_, p) in enumerate(_ROLE_PHRASES))
+_SYMBOL = r"\$?(?P<letter>[A-Za-z](?:_\{?[A-Za-z]+\}?)?)\$?"
+# Definitions are found from their cheapest part (a verb, a bracket, a Chinese role word), and
+# the rest is matched next to it: an alternation tried at every position of every line would
+# cost more than all the other reading.
+_VERB = re.compile(r"\b(?:is|denotes)\b|[=为是]|表示")
+_PHRASE_AT = re.compile(rf"\s*(?:{_PHRASE})(?![A-Za-z])", re.IGNORECASE)
+_SYMBOL_BEFORE = re.compile(rf"(?<![A-Za-z_\\]){_SYMBOL}\s*$")
+_SYMBOL_IN_BRACKETS = re.compile(rf"\(\s*{_SYMBOL}\s*\)")
+_PHRASE_BEFORE = re.compile(rf"(?:{_PHRASE})\s*$", re.IGNORECASE)
+_CJK_SYMBOL = re.compile(
+    r"(?P<cjk>层数|KV\s*头数|头数|头维度|隐藏(?:层)?维度|模型维度|词表大小|序列长度|上下文长度|批大小"
+    rf"|参数量|秩|专家数)\s*{_SYMBOL}(?![A-Za-z0-9_])"
+)
+_CJK_ROLES = {
+    "层数": "layers",
+    "头数": "heads",
+    "头维度": "head_dim",
+    "隐藏维度": "hidden",
+    "隐藏层维度": "hidden",
+    "模型维度": "hidden",
+    "词表大小": "vocab",
+    "序列长度": "context",
+    "上下文长度": "context",
+    "批大小": "batch",
+    "参数量": "params",
+    "秩": "lora_rank",
+    "专家数": "experts",
+}
+_DIGIT = re.compile(r"\d")
+# Words that every pattern of a kind contains (lower case): a line holding none of them is not
+# searched with it. Python's re tries an alternation at every position; ``in`` is a fast scan.
+_DEFINITION_WORDS = (
+    "layer",
+    "head",
+    "size",
+    "dim",
+    "width",
+    "vocab",
+    "length",
+    "window",
+    "param",
+    "token",
+    "rank",
+    "expert",
+    "层数",
+    "头数",
+    "维度",
+    "词表",
+    "长度",
+    "大小",
+    "参数",
+    "秩",
+    "专家",
+)
+_BEFORE_WORDS = (
+    "kv",
+    "key",
+    "gqa",
+    "head",
+    "ffn",
+    "mlp",
+    "feed",
+    "intermediate",
+    "hidden",
+    "model",
+    "embedding",
+    "layer",
+    "vocab",
+    "context",
+    "seq",
+    "batch",
+    "rank",
+    "param",
+    "active",
+    "top",
+    "routed",
+    "expert",
+    "头",
+    "维",
+    "前馈",
+    "中间",
+    "隐藏",
+    "层数",
+    "词",
+    "上下文",
+    "序列",
+    "长度",
+    "批",
+    "秩",
+    "参数",
+    "激活",
+    "专家",
+)
+_IDENTIFIER_WORDS = (
+    "layer",
+    "head",
+    "hidden",
+    "model",
+    "embd",
+    "dim",
+    "d_",
+    "size",
+    "ffn",
+    "vocab",
+    "position",
+    "seq",
+    "ctx",
+    "len",
+    "bsz",
+    "batch",
+    "param",
+    "lora",
+    "expert",
+    "top",
+    "gpu",
+    "world",
+)
+
+
+def _mentions(lower: str, words: tuple[str, ...]) -> bool:
+    return any(word in lower for word in words)
+
+
+_CODE_INFOS = frozenset(
+    {"python", "py", "python3", "yaml", "yml", "json", "toml", "ini", "bash", "sh", "js", "ts"}
+)
+
+
+@lru_cache(maxsize=1)
+def _dtype_pattern() -> re.Pattern[str]:
+    names = "|".join(re.escape(n) for n in dtype_table().written)
+    return re.compile(rf"(?<![A-Za-z0-9_])(?:{names})(?![A-Za-z0-9_])", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _family_pattern() -> re.Pattern[str]:
+    # One alternation of every family's own pattern: a line without a model name costs one scan.
+    return re.compile("|".join(f"(?:{f.pattern})" for f in model_table().families))
+
+
+@lru_cache(maxsize=1)
+def _family_words() -> tuple[str, ...]:
+    """The leading literal of each family pattern (``gpt``, ``llama``), or "" (which every
+    line mentions) for a pattern that opens otherwise."""
+    words = []
+    for family in model_table().families:
+        pattern = re.sub(r"^(?:\(\?<?[!=][^)]*\))+", "", family.pattern)
+        literal = re.match(r"[a-z0-9]{2,}", pattern)
+        words.append(literal.group(0) if literal else "")
+    return tuple(words)
+
+
+def _role_of(match: re.Match[str], roles: tuple[tuple[str, str], ...], prefix: str) -> str:
+    name = match.lastgroup or ""
+    if not name.startswith(prefix):  # an inner named group cannot be last: groups are flat
+        name = next(k for k, v in match.groupdict().items() if v is not None and k[0] == prefix)
+    return roles[int(name[1:])][0]
+
+
+def _first_group(match: re.Match[str], prefix: str) -> str | None:
+    for key, value in match.groupdict().items():
+        if value is not None and key.startswith(prefix):
+            return key
+    return None
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def _printed(written: str, digits: str, unit: str) -> Printed | None:
+    """The number as printed (``written``: digits and unit as in the text); a unit the number
+    reader does not know (``TFLOPS``) is kept in :attr:`Quantity.unit` only."""
+    for text in (written, digits) if unit and not _PEAK_UNIT.search(unit) else (digits,):
+        try:
+            return parse_printed(text)
+        except NumberError:
+            continue
+    return None
+
+
+def _source_of(block: Block) -> Source:
+    if block.kind == "table":
+        return "table"
+    if block.kind == "heading":
+        return "heading"
+    if block.kind == "math":
+        return "math"
+    if block.kind == "fence":
+        return "code"
+    return "prose"
+
+
+def _letters(blocks: tuple[Block, ...]) -> dict[str, str]:
+    """Symbols the section defines as roles: ``where d is the hidden size``, ``the number of
+    layers (L)``, ``层数 L`` (d: hidden, L: layers)."""
+    defined: dict[str, str] = {}
+    for block in blocks:
+        for line in block.lines:
+            text = line.text
+            if not _mentions(text.lower(), _DEFINITION_WORDS):
+                continue
+            for symbol, role in _definitions(text):
+                defined.setdefault(symbol.replace("{", "").replace("}", ""), role)
+    return defined
+
+
+def _definitions(text: str) -> Iterator[tuple[str, str]]:
+    for verb in _VERB.finditer(text):
+        phrase = _PHRASE_AT.match(text, verb.end())
+        symbol = _SYMBOL_BEFORE.search(text, max(0, verb.start() - 12), verb.start())
+        if phrase is not None and symbol is not None:
+            key = _first_group(phrase, "p")
+            if key is not None:
+                yield symbol.group("letter"), _ROLE_PHRASES[int(key[1:])][0]
+    for bracket in _SYMBOL_IN_BRACKETS.finditer(text):
+        phrase = _PHRASE_BEFORE.search(text, max(0, bracket.start() - 48), bracket.start())
+        if phrase is not None:
+            key = _first_group(phrase, "p")
+            if key is not None:
+                yield bracket.group("letter"), _ROLE_PHRASES[int(key[1:])][0]
+    for named in _CJK_SYMBOL.finditer(text):
+        role = _CJK_ROLES.get(re.sub(r"\s+", "", named.group("cjk")).replace("KV头数", "头数"))
+        if named.group("cjk").startswith("KV"):
+            role = "kv_heads"
+        if role is not None:
+            yield named.group("letter"), role
+
+
+def _line_quantities(
+    line: Line,
+    source: Source,
+    column0: int,
+    letters: re.Pattern[str] | None,
+    defined: dict[str, str],
+    lora: bool,
+) -> Iterator[Quantity]:
+    text = line.text
+    taken: set[int] = set()
+    for match in _OF_EXPERTS.finditer(text):  # "2 of 64 experts": top-k of the experts
+        for group, role in ((1, "top_k"), (2, "experts")):
+            printed = _printed(match.group(group), match.group(group), "")
+            if printed is not None:
+                taken.add(match.start(group))
+                yield Quantity(
+                    role,
+                    printed,
+                    "",
+                    line.number,
+                    column0 + match.start(group) + 1,
+                    source,
+                    match.group(0),
+                )
+    for match in _TOP.finditer(text):
+        printed = _printed(match.group(1), match.group(1), "")
+        if printed is not None and match.start(1) not in taken:
+            taken.add(match.start(1))
+            yield Quantity(
+                "top_k",
+                printed,
+                "",
+                line.number,
+                column0 + match.start(1) + 1,
+                source,
+                match.group(0),
+            )
+    if _MQA.search(text):
+        mqa = _MQA.search(text)
+        assert mqa is not None
+        yield Quantity(
+            "kv_heads",
+            parse_printed("1"),
+            "",
+            line.number,
+            column0 + mqa.start() + 1,
+            source,
+            mqa.group(0),
+        )
+    for match in _dtype_pattern().finditer(text):
+        entry = dtype_table().find(match.group(0))
+        if entry is not None:
+            yield Quantity(
+                "dtype",
+                parse_printed(f"{entry.bytes:g}"),
+                "",
+                line.number,
+                column0 + match.start() + 1,
+                source,
+                match.group(0),
+                dtype=entry.name,
+            )
+    # Role words before a number end where it starts: found once per line, looked up by end.
+    lower = text.lower()
+    words_before = _ends(_BEFORE, text) if _mentions(lower, _BEFORE_WORDS) else {}
+    assigned = _ends(_ASSIGNED, text) if _mentions(lower, _IDENTIFIER_WORDS) else {}
+    letter_ends = _ends(letters, text) if letters is not None else {}
+    for match in _NUMBER.finditer(text):
+        if match.start() in taken:
+            continue
+        digits = match.group(1) + (match.group(2) or "")
+        unit = match.group(3) or ""
+        before = text[max(0, match.start() - 12) : match.start()]
+        after = text[match.end() : match.end() + 48]
+        start = match.start()
+        read = _role(
+            before,
+            after,
+            unit,
+            (words_before.get(start), assigned.get(start), letter_ends.get(start)),
+            defined,
+            lora,
+        )
+        if read is None:
+            continue
+        printed = _printed(match.group(0), digits, unit)
+        if printed is None:
+            continue
+        role, left, right = read
+        written = re.sub(r"\s+", " ", (left + match.group(0) + right).strip())
+        yield Quantity(
+            role, printed, unit, line.number, column0 + match.start() + 1, source, written
+        )
+
+
+def _ends(pattern: re.Pattern[str], text: str) -> dict[int, re.Match[str]]:
+    """The matches of ``pattern`` in ``text`` by where they end."""
+    return {m.end(): m for m in pattern.finditer(text)}
+
+
+def _role(
+    before: str,
+    after: str,
+    unit: str,
+    ending: tuple[re.Match[str] | None, re.Match[str] | None, re.Match[str] | None],
+    defined: dict[str, str],
+    lora: bool,
+) -> tuple[str, str, str] | None:
+    """The role the words next to a number give it, with those words before and after the
+    number as written (for :attr:`Quantity.written`), or None. ``ending`` holds the role
+    words, identifier assignment and defined letter that end where the number starts."""
+    before_match, assigned, letter = ending
+    if _ORDINAL_BEFORE.search(before):
+        return None
+    after_match = _AFTER.match(after)
+    after_role = _role_of(after_match, _AFTER_ROLES, "a") if after_match is not None else None
+    after_words = after_match.group(0) if after_match is not None else ""
+    if unit:
+        if _PEAK_UNIT.search(unit):
+            return "peak_flops", "", ""
+        if _FLOP_UNIT.match(unit):
+            return "flops", "", ""
+        if _BYTE_UNIT.match(unit):
+            per_value = _PER_VALUE.match(after)
+            if per_value is not None:
+                return "bytes_per_value", "", per_value.group(0)
+            return "memory", "", ""
+    if assigned is not None and ("_" in assigned.group(1) or re.search(r"[:=]", assigned.group(0))):
+        # "head_dim 128" names its role; "dim 128" in prose is a word, not an identifier.
+        return _ALL_IDENTIFIERS[assigned.group(1).lower()], assigned.group(0), ""
+    if letter is not None:
+        return defined[letter.group(1)], letter.group(0), ""
+    before_role = _role_of(before_match, _BEFORE_ROLES, "b") if before_match is not None else None
+    before_words = before_match.group(0) if before_match is not None else ""
+    if before_role == "lora_rank" and not lora and "rank" not in before_words.lower():
+        before_role = None
+    if unit in _SCALES or unit.lower() in _SCALES:
+        # A scaled count: parameters, tokens, a context; never a layer or head count.
+        if after_role not in _SCALED_ROLES:
+            after_role = None
+        if before_role not in _SCALED_ROLES:
+            before_role = None
+    if before_role == "top_k" and after_role == "experts":
+        return "top_k", before_words, after_words  # "激活 2 个专家", "routed to 2 experts"
+    if after_role is not None and (after_role != "tokens" or before_role is None):
+        return after_role, "", after_words
+    if before_role is not None:
+        return before_role, before_words, ""
+    accelerators = _ACCEL_TIMES.match(after)
+    if accelerators is not None and not unit:
+        return "gpus", "", accelerators.group(0)
+    return None
+
+
+_SCALES = frozenset(
+    {"K", "M", "B", "T", "亿", "万", "万亿", "千", "thousand", "million", "billion", "trillion"}
+)
+_SCALED_ROLES = frozenset({"params", "active_params", "tokens", "context", "vocab"})
+
+
+def _model_quantities(line: Line, source: Source, column0: int) -> Iterator[Quantity]:
+    folded = fold(line.text)
+    folded_positions = len(folded) == len(line.text)  # else the column is the line's start
+    table = model_table()
+    seen: set[str] = set()
+    for match in _family_pattern().finditer(folded):
+        window = re.split(r"[,，;；。:：()（）|]", folded[match.start() : match.end() + 24])[0]
+        found = table.find(window)
+        spec = found.spec
+        if spec is None or spec.key in seen:
+            continue
+        seen.add(spec.key)
+        column = column0 + (match.start() if folded_positions else 0) + 1
+        yield from _published(spec, line.number, column, line.text[match.start() : match.end()])
+
+
+def _published(spec: ModelSpec, line: int, column: int, written: str) -> Iterator[Quantity]:
+    values: list[tuple[str, int | None]] = [
+        ("layers", spec.layers),
+        ("heads", spec.heads),
+        ("kv_heads", spec.n_kv_heads),
+        ("hidden", spec.hidden),
+        ("head_dim", spec.d_head),
+        ("d_ff", spec.d_ff),
+        ("expert_d_ff", spec.expert_d_ff),
+        ("vocab", spec.vocab),
+        ("context", spec.context),
+        ("experts", spec.experts),
+        ("top_k", spec.experts_per_token),
+    ]
+    for role, value in values:
+        if value is not None:
+            yield Quantity(
+                role,
+                parse_printed(str(value)),
+                "",
+                line,
+                column,
+                "model",
+                spec.name,
+                model=spec.key,
+            )
+    for role, count in (("params", spec.params), ("active_params", spec.active_params)):
+        printed = parse_count(count) if count is not None else None
+        if printed is not None and not (role == "params" and spec.size_is_name):
+            yield Quantity(role, printed, "", line, column, "model", spec.name, model=spec.key)
+
+
+def _table_quantities(block: Block, document: Document) -> Iterator[Quantity]:
+    table = block.table
+    if table is None:
+        return
+    roles = [_header_role(cell) for cell in table.header]
+    for cells, row_line in table.rows:
+        raw = _raw_line(document, row_line)
+        transposed = _header_role(cells[0]) if cells else None
+        cursor = 0
+        for index, cell in enumerate(cells):
+            at = raw.find(cell, cursor) if cell else -1
+            cursor = at + len(cell) if at >= 0 else cursor
+            role = roles[index] if index < len(roles) else None
+            if index > 0 and transposed is not None and role is None:
+                role = transposed
+            if role is None or not _DIGIT.search(cell):
+                continue
+            match = _NUMBER.search(cell)
+            if match is None or match.end() < len(cell.rstrip(" *")) - 8:
+                continue
+            digits = match.group(1) + (match.group(2) or "")
+            printed = _printed(match.group(0), digits, match.group(3) or "")
+            if printed is None:
+                continue
+            column = at + 1 if at >= 0 else 1
+            yield Quantity(
+                role,
+                printed,
+                match.group(3) or "",
+                row_line,
+                column + match.start(),
+                "table",
+                cell.strip(),
+                row=row_line,
+            )
+
+
+_HEADERS: tuple[tuple[str, str], ...] = (
+    (
+        "kv_heads",
+        r"(?:#\s*)?(?:KV|key[\s-]*value)\s*heads?|n_kv_heads|num_key_value_heads|KV\s*头数?",
+    ),
+    ("head_dim", r"head[\s_]*(?:dim(?:ension)?|size)|d_head|d_k|头维度"),
+    (
+        "d_ff",
+        r"(?:FFN|MLP|feed[\s-]*forward|intermediate)[\s_]*(?:size|dim(?:ension)?|width)?"
+        r"|d_ff|intermediate_size|FFN\s*维度|前馈(?:层)?维度",
+    ),
+    ("layers", r"(?:#\s*|num(?:ber\s+of)?\s*|n_)?layers?|层数|n_layer"),
+    ("heads", r"(?:#\s*|num(?:ber\s+of)?\s*|n_)?(?:attention\s+)?heads?|头数|注意力头数?|n_head"),
+    (
+        "hidden",
+        r"hidden(?:[\s_]*(?:size|dim(?:ension)?))?|d_model|d|model\s+dim(?:ension)?"
+        r"|隐藏(?:层)?维度|隐藏层大小|模型维度|n_embd|dim",
+    ),
+    ("vocab", r"vocab(?:ulary)?(?:[\s_]*size)?|词表(?:大小)?"),
+    ("context", r"context(?:[\s_]*(?:length|window))?|上下文(?:长度)?|max[\s_]*seq[\s_]*len"),
+    ("params", r"param(?:eter)?s|参数量|参数|#\s*params"),
+    ("experts", r"experts|专家数"),
+)
+_HEADER = re.compile(
+    r"^\s*\**\s*(?:" + "|".join(f"(?P<h{i}>{p})" for i, (_, p) in enumerate(_HEADERS)) + r")"
+    r"\s*(?:\([^)]*\)|（[^）]*）)?\s*\**\s*$",
+    re.IGNORECASE,
+)
+
+
+def _header_role(cell: str) -> str | None:
+    match = _HEADER.match(cell)
+    return None if match is None else _role_of(match, _HEADERS, "h")
+
+
+def _raw_line(document: Document, number: int) -> str:
+    """The lesson's line as written, unstripped (columns count from its first character)."""
+    lines = _source_lines(document)
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+_NEWLINES = re.compile(r"\r\n?|\n")  # as markdown-it counts lines
+
+
+def _source_lines(document: Document) -> list[str]:
+    cached = _LINES.get(id(document))
+    if cached is not None and cached[0] is document:
+        return cached[1]
+    lines = _NEWLINES.split(document.text)
+    if len(_LINES) >= 4:
+        _LINES.clear()
+    _LINES[id(document)] = (document, lines)
+    return lines
+
+
+_LINES: dict[int, tuple[Document, list[str]]] = {}
+
+
+def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quantity, ...]:
+    """Every quantity the blocks of one section name, in lesson order (see the module
+    docstring for what is read and how)."""
+    defined = _letters(blocks)
+    letters = (
+        re.compile(
+            r"(?<![\w$])\$?("
+            + "|".join(re.escape(k) for k in sorted(defined, key=len, reverse=True))
+            + r")\$?\s*(?:[=:＝：]|为)\s*"
+        )
+        if defined
+        else None
+    )
+    section_text = " ".join(line.text for block in blocks for line in block.lines)
+    lora = bool(re.search(r"lora|低秩|adapter", section_text, re.IGNORECASE))
+    found: list[Quantity] = []
+    for block in blocks:
+        source = _source_of(block)
+        if block.kind == "table":
+            found.extend(_table_quantities(block, document))
+            continue
+        for line in block.lines:
+            raw = _raw_line(document, line.number)
+            column0 = max(raw.find(line.text), 0)
+            if _mentions(line.text.lower(), _family_words()) and _family_pattern().search(
+                fold(line.text)
+            ):
+                found.extend(_model_quantities(line, source, column0))
+            if not _DIGIT.search(line.text) and not _dtype_pattern().search(line.text):
+                if _MQA.search(line.text):
+                    found.extend(_line_quantities(line, source, column0, letters, defined, lora))
+                continue
+            found.extend(_line_quantities(line, source, column0, letters, defined, lora))
+    found.sort(key=lambda q: (q.line, q.column))
+    return tuple(found)
+
+
+def scope_of(blocks: tuple[Block, ...], document: Document) -> Scope:
+    """The scope of one section's blocks (as :meth:`Document.sections` yields them)."""
+    return Scope(blocks[0].section if blocks else 0, read_quantities(blocks, document))
+
+
+class _Scopes:
+    """The scopes of one document, each read the first time it is asked for."""
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        self.blocks = {blocks[0].section: blocks for blocks in document.sections()}
+        self.read: dict[int, Scope] = {}
+
+    def get(self, section: int) -> Scope:
+        found = self.read.get(section)
+        if found is None:
+            found = self.read[section] = scope_of(self.blocks.get(section, ()), self.document)
+        return found
+
+
+_CACHE: dict[int, _Scopes] = {}
+
+
+def _scopes_of(document: Document) -> _Scopes:
+    cached = _CACHE.get(id(document))
+    if cached is not None and cached.document is document:
+        return cached
+    if len(_CACHE) >= 4:
+        _CACHE.clear()
+    cached = _CACHE[id(document)] = _Scopes(document)
+    return cached
+
+
+def section_scope(document: Document, section: int) -> Scope:
+    """The scope of one section of a lesson (:attr:`Block.section`), read once per document
+    and section, and only when asked for: most sections hold no statement a relation checks,
+    and reading a scope costs more than finding such a statement."""
+    return _scopes_of(document).get(section)
+
+
+def scopes(document: Document) -> dict[int, Scope]:
+    """The scope of every section of a lesson, by section number."""
+    cached = _scopes_of(document)
+    return {section: cached.get(section) for section in cached.blocks}

@@ -1,0 +1,80 @@
+"""Relation kv_cache: 2 · L · n_kv · d_head · bytes · tokens · batch, from first principles."""
+
+from __future__ import annotations
+
+from tests.extract.relations.conftest import Scan
+
+MODEL = "A decoder with 24 layers and 16 heads of dimension 64, cached in fp16.\n\n"
+# 2 (K, V) × 16 heads × 64 × 2 bytes = 4096 bytes per token per layer; × 24 = 98,304 per token.
+
+
+def test_per_token_per_layer_holds_and_says_where_inputs_were_read(scan: Scan) -> None:
+    (finding,) = scan(MODEL + "KV cache per token per layer: 4096 bytes.\n")
+    assert finding.verdict == "pass"
+    assert "heads 16 (line 1)" in finding.message or "line 1" in finding.message
+
+
+def test_heads_left_out_fails_with_the_derivation(scan: Scan) -> None:
+    (finding,) = scan(MODEL + "KV cache per token per layer = 2 * 64 * 2 = 256 bytes\n")
+    assert finding.verdict == "fail"
+    assert "16 KV heads" in finding.message and "4096 bytes" in finding.message
+    assert "head_dim 64 (line 1)" in finding.message
+    assert "per token per layer (the statement)" in finding.message
+    assert finding.line == 3
+
+
+def test_per_token_spans_every_layer(scan: Scan) -> None:
+    ok = scan(MODEL + "The KV cache per token is 98,304 bytes.\n")
+    assert [f.verdict for f in ok] == ["pass"]
+    (counted_once,) = scan(MODEL + "The KV cache per token is 4096 bytes.\n")
+    assert counted_once.verdict == "fail"
+    assert "24 layers" in counted_once.message
+
+
+def test_a_sequence_length_on_the_line_and_binary_prefixes(scan: Scan) -> None:
+    # 98,304 × 2048 = 201,326,592 bytes = 192 MiB = 201 MB: both readings hold.
+    assert [f.verdict for f in scan(MODEL + "For 2048 tokens the KV cache needs 192 MB.\n")] == [
+        "pass"
+    ]
+    assert [f.verdict for f in scan(MODEL + "For 2048 tokens the KV cache needs 201 MB.\n")] == [
+        "pass"
+    ]
+    (wrong,) = scan(MODEL + "For 2048 tokens the KV cache needs 96 MB.\n")
+    assert wrong.verdict == "fail"
+
+
+def test_grouped_query_attention_caches_only_the_kv_heads(scan: Scan) -> None:
+    gqa = "A model of 32 layers, 32 query heads, 8 KV heads, head_dim 128, bf16.\n\n"
+    # 2 × 32 × 8 × 128 × 2 = 131,072 bytes = 128 KiB per token.
+    assert [f.verdict for f in scan(gqa + "KV cache per token: 128 KB\n")] == ["pass"]
+    (mha_size,) = scan(gqa + "KV cache per token: 512 KB\n")
+    assert mha_size.verdict == "fail"
+    assert "grouped-query attention" in mha_size.message
+
+
+def test_multi_query_attention_caches_one_head(scan: Scan) -> None:
+    mqa = "With MQA, 12 layers and 12 heads of head dim 64 in fp32.\n\n"
+    # 2 × 12 × 1 × 64 × 4 = 6144 bytes per token.
+    assert [f.verdict for f in scan(mqa + "KV cache per token = 6144 bytes\n")] == ["pass"]
+    assert [f.verdict for f in scan(mqa + "KV cache per token = 73728 bytes\n")] == ["fail"]
+
+
+def test_chinese_per_layer_qualifier(scan: Scan) -> None:
+    text = "模型共 16 层，8 个头，每个头 64 维，用 fp16 存储，序列长度 1024。\n\n"
+    # 每层：2 × 8 × 64 × 2 × 1024 = 2,097,152 字节 = 2 MiB
+    assert [f.verdict for f in scan(text + "每层的 KV 缓存为 2 MB\n")] == ["pass"]
+    assert [f.verdict for f in scan(text + "每层的 KV 缓存为 32 MB\n")] == ["fail"]
+
+
+def test_a_list_under_a_kv_cache_lead_in(scan: Scan) -> None:
+    text = MODEL + "KV cache size:\n\n- per token per layer: 4096 bytes\n- per token: 96 KB\n"
+    assert [f.verdict for f in scan(text)] == ["pass", "pass"]
+
+
+def test_statements_that_do_not_say_what_they_give_are_not_drafted(scan: Scan) -> None:
+    assert scan(MODEL + "The download is 300 MB.\n") == []  # not a cache
+    assert scan(MODEL + "Weights plus KV cache take 2 GB in total.\n") == []  # a total
+    assert scan("KV cache per token: 4096 bytes.\n") == []  # no model in the section
+    assert scan(MODEL + "# Other section\n\nKV cache per token per layer: 9 bytes\n") == []
+    # no dtype named: the bytes per number are unknown
+    assert scan("24 layers, 16 heads, head_dim 64.\n\nKV cache per token: 1 KB\n") == []
