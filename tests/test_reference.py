@@ -180,7 +180,7 @@ def test_kinds_name_types_come_from_the_model(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "\n  claimed (required): printed number\n" in out
     assert "\n  quantity (optional): one of weights, kv_cache, total\n" in out
-    assert '\n  prefixes (default "as_printed"): one of as_printed, binary\n' in out
+    assert '\n  prefixes (default "as_printed"): one of as_printed, binary, either\n' in out
     assert "\n  layers (optional): printed whole number\n" in out
     assert "\n  quote (required): text\n" in out
 
