@@ -127,7 +127,7 @@ def extract_lesson(path: Path, claims_dir: Path, *, write: bool) -> MergeResult 
     if isinstance(old_text, _Refused):
         return old_text.message
     found = draft_claims(lesson.text)
-    drafts = list(zip(to_claim_data(lesson, found), (d.line for d in found), strict=True))
+    drafts = to_claim_data(lesson, found)
     ref = os.path.relpath(real_path(path), real_path(Path.cwd()))
     try:
         result = merge_claims(target, old_text, Path(ref).as_posix(), lesson, drafts, verify=write)
