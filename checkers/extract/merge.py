@@ -49,6 +49,8 @@ class MergeResult:
     """Ids of auto claims dropped because their quote left the lesson."""
     vanished: list[str] = field(default_factory=list)
     """Ids of reviewed claims whose quote left the lesson (kept; they fail as stale)."""
+    note: str = ""
+    """Why the claim file is not the lesson's usual one (another lesson's claims are there)."""
 
 
 class MergeRefused(ValueError):
