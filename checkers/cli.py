@@ -50,10 +50,29 @@ _LESSONS_HELP = (
 )
 
 
+_EPILOG = """\
+inputs:
+  files, folders or quoted globs ('docs/**/*.md', 'claims/**/*.yaml'); folders are walked
+  in sorted order, skipping hidden folders, node_modules and (for lessons) the claims folder.
+  A claim file mirrors its lesson's path below the lesson root: site/week1/index.md has
+  claims/week1/index.yaml.
+
+configuration ([tool.lessoncheck] in pyproject.toml, or .lessoncheck.toml):
+  strict, ignore, per-path-ignores, lesson-roots, claims-folder, include, exclude, formats
+
+exit codes:
+  0 every claim holds; 1 a claim fails or is stale (extract --check: claims out of date;
+  fix --diff: something to rewrite); 2 usage or input error (a claim or lesson that cannot be
+  read, a glob that matches nothing, a folder without lessons, a broken configuration)
+"""
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lessoncheck",
         description="Fact-check the worked numbers in course lessons.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"lessoncheck {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
