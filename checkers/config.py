@@ -42,7 +42,6 @@ from checkers.files import (
     LESSON_SUFFIXES,
     Selection,
     glob_match,
-    project_folder,
     read_regular_file,
 )
 from checkers.finding import Finding, Suppression
@@ -101,8 +100,8 @@ class Config:
     @property
     def root(self) -> Path:
         """The folder the configuration's paths and globs are relative to: its file's folder,
-        or without one the project's (:func:`checkers.files.project_folder`)."""
-        return self.path.parent if self.path is not None else project_folder(Path.cwd())
+        or without one the working folder (``claims/`` there, as before configurations)."""
+        return self.path.parent if self.path is not None else Path(os.path.abspath(Path.cwd()))
 
     @property
     def claims_dir(self) -> Path:

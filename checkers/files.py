@@ -41,7 +41,6 @@ __all__ = [
     "inside",
     "link_outside_working_folder",
     "not_a_lesson",
-    "project_folder",
     "read_regular_file",
     "real_path",
     "report_root",
@@ -656,17 +655,6 @@ def _expand(pattern: str, selection: Selection, skip: set[Path], budget: list[in
 
 
 # ------------------------------------------------------------------------------ claim paths
-
-
-def project_folder(start: Path) -> Path:
-    """The folder a project's relative paths start from when no configuration says: the
-    nearest folder at or above ``start`` holding ``.git`` or ``pyproject.toml``, else
-    ``start`` itself."""
-    absolute = Path(os.path.abspath(start))
-    for folder in (absolute, *absolute.parents):
-        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
-            return folder
-    return absolute
 
 
 def claim_file_candidates(

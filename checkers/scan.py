@@ -21,7 +21,6 @@ from checkers.extract.merge import BOM, MergeRefused, MergeResult, merge_claims
 from checkers.files import (
     claim_file_candidates,
     link_outside_working_folder,
-    project_folder,
     real_path,
     report_root,
     resolve_lesson,
@@ -138,15 +137,15 @@ def extract_lesson(
     the file) when the lesson or its claim file cannot be used.
 
     The claim file is the one :func:`checkers.files.claim_file_candidates` names for the
-    lesson (``roots``: the configured lesson roots; ``base``: the project folder, by default
-    :func:`checkers.files.project_folder` of the working folder): the first that exists and
+    lesson (``roots``: the configured lesson roots; ``base``: the project folder, the
+    configuration's, by default the working folder): the first that exists and
     records this lesson in its ``lesson:``, else the first place no other lesson's claims hold.
     A claim file that records another lesson is never written to (``site/intro.md`` and
     ``blog/intro.md`` must not share one), nor one that cannot be read."""
     lesson = _read_lesson(path)
     if isinstance(lesson, str):
         return lesson
-    project = base if base is not None else project_folder(Path.cwd())
+    project = base if base is not None else Path.cwd()
     ref = _recorded_ref(path, project)
     chosen = _claim_file(path, ref, claim_file_candidates(path, claims_dir, roots, project))
     if isinstance(chosen, _Refused):
@@ -194,7 +193,7 @@ def _claim_file(
             return text  # never passed over: it may hold this lesson's claims
         owner = _owner(text)
         if owner is not None and _same_lesson(candidate, owner, path, ref):
-            return candidate, text, _note(taken)
+            return candidate, text, _note(taken) if index else ""
         if owner is None and index == 0:
             return candidate, text, ""  # the usual place, recording no lesson yet
         if owner is not None:
@@ -204,7 +203,7 @@ def _claim_file(
             f"{path}: {'; '.join(taken)}: no claim file left for this lesson; nothing was "
             "written (set `lesson-roots` in the project configuration, or rename a lesson)"
         )
-    return free[0], None, _note(taken)
+    return free[0], None, _note(taken) if free[0] != candidates[0] else ""
 
 
 def _note(taken: Sequence[str]) -> str:

@@ -358,7 +358,9 @@ def test_two_index_md_in_two_folders_keep_their_own_claims_over_two_runs(
     assert capsys.readouterr().out.strip().endswith("2 passed, 1 failed, 0 stale, 0 errors")
 
 
-def test_a_flat_claim_file_of_earlier_versions_is_still_the_lessons(mkdocs: Path) -> None:
+def test_a_flat_claim_file_of_earlier_versions_is_still_the_lessons(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (mkdocs / "claims").mkdir()
     flat = mkdocs / "claims" / "index.yaml"
     flat.write_text(
@@ -369,6 +371,11 @@ def test_a_flat_claim_file_of_earlier_versions_is_still_the_lessons(mkdocs: Path
     before = flat.read_text(encoding="utf-8")
     assert main(["extract", "docs/week1/index.md", "docs/week2/index.md"]) == 0
     assert flat.read_text(encoding="utf-8") == before  # its one statement is claimed already
+    # week2 gets its usual file; the flat one (week1's) is not in its way, so nothing to say.
+    assert (
+        capsys.readouterr().out
+        == "updated claims/week2/index.yaml: 2 added, 0 removed (quote gone)\n"
+    )
     assert not (mkdocs / "claims" / "week1" / "index.yaml").exists()
     assert len(_ids(mkdocs / "claims" / "week2" / "index.yaml")) == 2
     assert main(["extract", "--check", "docs"]) == 0

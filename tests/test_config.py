@@ -191,7 +191,7 @@ def test_without_a_configuration_the_layout_is_the_default(
     (tmp_path / "docs").mkdir()
     monkeypatch.chdir(tmp_path / "docs")
     config = project_config(Path.cwd())
-    assert config.root == tmp_path  # the project folder, not the working folder
-    assert config.claims_dir == tmp_path / "claims"
+    assert config.root == tmp_path / "docs"  # the working folder, as before configurations
+    assert config.claims_dir == Path("claims")
     assert config.roots == ()
     assert config.lesson_selection().suffixes == LESSON_SUFFIXES
