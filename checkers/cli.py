@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from checkers import __version__
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.config import Config, ConfigError, project_config
-from checkers.files import CLAIM_FILES, CLAIM_SUFFIXES, NoMatch, collect, real_path
+from checkers.files import CLAIM_FILES, CLAIM_SUFFIXES, Selection, collect, real_path
 from checkers.finding import Finding, fails_run, summary_line
 from checkers.parallel import map_each, map_files
 from checkers.progress import for_command
@@ -242,24 +242,22 @@ def _config(start: Path) -> Config | int:
         return EXIT_INPUT
 
 
-def _claim_files(named: Sequence[Path], config: Config) -> list[Path] | int:
-    """The claim files (and folders of them) a command was given, globs expanded; the
-    configuration's claims folder when none were; EXIT_INPUT (said why) when a path is
-    missing or a glob matches nothing."""
+def _claim_files(named: Sequence[Path], config: Config) -> tuple[list[Path], bool] | int:
+    """The claim files (and folders of them) a command was given, globs expanded, and whether
+    an input yielded nothing (said why; the rest still run, the command exits 2); the
+    configuration's claims folder when none were given; EXIT_INPUT (said why) when a path is
+    missing or no input yielded anything."""
     paths = list(named) or [config.claims_dir]
     if _missing([p for p in paths if not any(c in str(p) for c in "*?[")]):
         return EXIT_INPUT
-    try:
-        return collect(paths, CLAIM_FILES)
-    except NoMatch as error:
-        _say(f"lessoncheck: {error}", sys.stderr)
-        return EXIT_INPUT
+    return _collected(paths, CLAIM_FILES)
 
 
-def _lesson_files(named: Sequence[Path], config: Config) -> list[Path] | int:
+def _lesson_files(named: Sequence[Path], config: Config) -> tuple[list[Path], bool] | int:
     """The lesson files a command was given, folders walked and globs expanded
-    (:func:`checkers.files.collect` with the configuration's formats, include and exclude);
-    the configured lesson roots when none were; EXIT_INPUT (said why) otherwise."""
+    (:func:`checkers.files.collect` with the configuration's formats, include and exclude),
+    and whether an input yielded none (as :func:`_claim_files`); the configured lesson roots
+    when none were given."""
     if not named and not config.roots:
         _say(
             "lessoncheck: name lesson files, folders or globs (or set lesson-roots in "
@@ -267,11 +265,17 @@ def _lesson_files(named: Sequence[Path], config: Config) -> list[Path] | int:
             sys.stderr,
         )
         return EXIT_INPUT
-    try:
-        return collect(list(named) or list(config.roots), config.lesson_selection())
-    except NoMatch as error:
-        _say(f"lessoncheck: {error}", sys.stderr)
+    return _collected(list(named) or list(config.roots), config.lesson_selection())
+
+
+def _collected(paths: list[Path], selection: Selection) -> tuple[list[Path], bool] | int:
+    problems: list[str] = []
+    found = collect(paths, selection, problems)
+    for problem in problems:
+        _say(f"lessoncheck: {problem}", sys.stderr)
+    if problems and not found:
         return EXIT_INPUT
+    return found, bool(problems)
 
 
 def _names_lessons(path: Path, config: Config) -> bool:
@@ -313,7 +317,7 @@ def _check(args: argparse.Namespace) -> int:
     claims = _claim_files(args.claims, config)
     if isinstance(claims, int):
         return claims
-    args.claims = claims
+    args.claims, partial = claims
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
@@ -323,7 +327,8 @@ def _check(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
-    return _report(findings, args, config, baseline)
+    status = _report(findings, args, config, baseline)
+    return EXIT_INPUT if partial else status
 
 
 def _shown(finding: Finding) -> bool:
@@ -426,7 +431,7 @@ def _scan(args: argparse.Namespace) -> int:
     lessons = _lesson_files(args.lessons, config)
     if isinstance(lessons, int):
         return lessons
-    args.lessons = lessons
+    args.lessons, partial = lessons
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
@@ -444,7 +449,8 @@ def _scan(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
-    return _report(findings, args, config, baseline, coverage)
+    status = _report(findings, args, config, baseline, coverage)
+    return EXIT_INPUT if partial else status
 
 
 def _baseline(args: argparse.Namespace) -> int:
@@ -456,12 +462,22 @@ def _baseline(args: argparse.Namespace) -> int:
 
     named_lessons = [p for p in args.inputs if _names_lessons(p, config)]
     named_claims = [p for p in args.inputs if p not in named_lessons]
-    claims = _claim_files(named_claims, config) if named_claims or not args.inputs else []
-    if isinstance(claims, int):
-        return claims
-    lessons = _lesson_files(named_lessons, config) if named_lessons else []
-    if isinstance(lessons, int):
-        return lessons
+    claims: list[Path] = []
+    lessons: list[Path] = []
+    partial = False
+    if named_claims or not args.inputs:
+        collected = _claim_files(named_claims, config)
+        if isinstance(collected, int):
+            return collected
+        claims, partial = collected
+    if named_lessons:
+        collected = _lesson_files(named_lessons, config)
+        if isinstance(collected, int):
+            return collected
+        lessons, partial = collected[0], partial or collected[1]
+    if partial:  # a baseline of part of the course would make the rest's failures "new"
+        _say("lessoncheck: no baseline written: an input yielded nothing (see above)", sys.stderr)
+        return EXIT_INPUT
     findings: list[Finding] = run_paths(claims) if claims else []
     for lesson in lessons:
         findings.extend(scan_lesson(lesson))
@@ -488,7 +504,9 @@ def _fix(args: argparse.Namespace) -> int:
     claims = _claim_files(args.claims, config)
     if isinstance(claims, int):
         return claims
-    args.claims = claims
+    args.claims, partial = claims
+    if partial:
+        return EXIT_INPUT  # rewriting lessons from part of what was asked for is not asked for
     from checkers.fix import describe, plan_fix
 
     plan = plan_fix(list(args.claims))
@@ -543,12 +561,13 @@ def _extract(args: argparse.Namespace) -> int:
     config = _config(Path.cwd())
     if isinstance(config, int):
         return config
-    lessons = _lesson_files(args.lessons, config)
-    if isinstance(lessons, int):
-        return lessons
+    collected = _lesson_files(args.lessons, config)
+    if isinstance(collected, int):
+        return collected
+    lessons, partial = collected
     claims_dir = args.output if args.output is not None else config.claims_dir
     out_of_date = False
-    status = EXIT_OK
+    status = EXIT_INPUT if partial else EXIT_OK
     for lesson in lessons:
         try:
             outcome = extract_lesson(
@@ -573,9 +592,7 @@ def _extract(args: argparse.Namespace) -> int:
     if status != EXIT_OK:
         return status
     if args.check and out_of_date:
-        _say(
-            f"{claims_dir}/ is out of date with the lessons; run `lessoncheck extract` and review"
-        )
+        _say(f"{claims_dir}/ is out of date with the lessons; run `lessoncheck extract` and review")
         return EXIT_FINDINGS
     return EXIT_OK
 

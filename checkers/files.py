@@ -584,32 +584,49 @@ CLAIM_FILES = Selection(CLAIM_SUFFIXES, "claim files")
 """What a folder or glob of claim files yields."""
 
 
-def collect(inputs: Sequence[Path], selection: Selection) -> list[Path]:
+def collect(
+    inputs: Sequence[Path], selection: Selection, problems: list[str] | None = None
+) -> list[Path]:
     """The files a command was given: every file named as it was named (the operator chose it:
     its own reader says when it cannot be read), every folder walked and every glob expanded to
     the files ``selection`` takes; in the order given, each folder's and glob's files sorted,
-    no file twice. A path that exists nowhere is kept (the command says it is missing).
+    no file twice. A path that exists nowhere is kept (the command says it is missing), and so
+    is a folder whose name ends in one of ``selection.suffixes`` (``directory.md/``): its name
+    says it is a file, and its reader says it is not a regular one.
 
     A walk enters no hidden folder, none of :data:`SKIPPED_FOLDERS`, none of
     ``selection.skip``, and follows no link to a folder (a committed link must not lead a walk
-    out of the checkout or round in a loop). Raises :class:`NoMatch` for a glob that matches no
-    file, and, with ``selection.required``, for a folder that holds none."""
+    out of the checkout or round in a loop). A glob that matches no file, a folder holding none
+    when ``selection.required``, or a walk beyond :data:`MAX_WALKED` entries is a
+    :class:`NoMatch`: raised, or with ``problems`` given, its message appended there and the
+    other inputs still collected (one bad input must not stop the rest)."""
     skip = {real_path(folder) for folder in selection.skip}
     found: list[Path] = []
     budget = [MAX_WALKED]
     for given in inputs:
-        if given.is_dir():
-            files = _walk(given, selection, skip, budget)
-            if not files and selection.required:
-                raise NoMatch(f"{given}: no {selection.what} ({', '.join(selection.suffixes)})")
-        elif given.exists() or given.is_symlink() or not _MAGIC.search(str(given)):
-            files = [given]
-        else:
-            files = _expand(str(given), selection, skip, budget)
-            if not files:
-                raise NoMatch(f"{given}: the pattern matches no {selection.what}")
-        found.extend(files)
+        try:
+            found.extend(_collect_one(given, selection, skip, budget))
+        except NoMatch as error:
+            if problems is None:
+                raise
+            problems.append(str(error))
     return list(dict.fromkeys(found))
+
+
+def _collect_one(
+    given: Path, selection: Selection, skip: set[Path], budget: list[int]
+) -> list[Path]:
+    if given.is_dir() and given.suffix.lower() not in selection.suffixes:
+        files = _walk(given, selection, skip, budget)
+        if not files and selection.required:
+            raise NoMatch(f"{given}: no {selection.what} ({', '.join(selection.suffixes)})")
+        return files
+    if given.exists() or given.is_symlink() or not _MAGIC.search(str(given)):
+        return [given]
+    files = _expand(str(given), selection, skip, budget)
+    if not files:
+        raise NoMatch(f"{given}: the pattern matches no {selection.what}")
+    return files
 
 
 def _walk(top: Path, selection: Selection, skip: set[Path], budget: list[int]) -> list[Path]:

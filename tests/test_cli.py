@@ -471,3 +471,20 @@ def test_check_fix_and_baseline_take_globs_and_folders(
     assert main(["fix", "--write", "claims"]) == 0
     assert "3 × 7 = 21" in (mkdocs / "docs/week2/index.md").read_text(encoding="utf-8")
     assert main(["extract", "--check", "docs"]) == 0
+
+
+def test_an_input_that_yields_nothing_is_an_error_and_the_others_still_run(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (mkdocs / "empty").mkdir()
+    (mkdocs / "docs" / "folder.md").mkdir()  # named like a lesson: read as one, and refused
+    assert main(["scan", "empty", "docs/week2/index.md", "docs/folder.md", "x/**/*.md"]) == 2
+    captured = capsys.readouterr()
+    assert "empty: no lesson files" in captured.err
+    assert "x/**/*.md: the pattern matches no lesson files" in captured.err
+    assert "docs/folder.md: cannot read lesson: not a regular file" in captured.out
+    assert "docs/week2/index.md:3" in captured.out  # the slip, still reported
+    assert main(["extract", "docs/week1", "x/*.md"]) == 2
+    assert _ids(mkdocs / "claims" / "week1" / "index.yaml")  # written all the same
+    assert main(["baseline", "docs", "x/*.md"]) == 2
+    assert not (mkdocs / "lessoncheck-baseline.json").exists()

@@ -320,6 +320,24 @@ def test_a_file_named_is_taken_as_named_and_a_missing_one_is_kept_for_its_comman
     assert collect([Path("docs")], selection) == [Path("docs/b.md")]
     named = [Path("docs/drafts/a.md"), Path("notes.txt"), Path("gone.md")]
     assert collect(named, selection) == named
+    (tmp_path / "folder.md").mkdir()  # named like a file: its reader says it is not one
+    _tree(tmp_path, "folder.md/inside.md")
+    assert collect([Path("folder.md")], selection) == [Path("folder.md")]
+
+
+def test_with_a_problems_list_an_input_that_yields_nothing_does_not_stop_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path, "docs/a.md")
+    (tmp_path / "empty").mkdir()
+    problems: list[str] = []
+    found = collect([Path("empty"), Path("nope/*.md"), Path("docs")], LESSONS, problems)
+    assert found == [Path("docs/a.md")]
+    assert problems == [
+        "empty: no lesson files (" + ", ".join(LESSON_SUFFIXES) + ")",
+        "nope/*.md: the pattern matches no lesson files",
+    ]
 
 
 def test_include_and_exclude_are_relative_to_their_base(
