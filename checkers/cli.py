@@ -265,6 +265,14 @@ def _lesson_files(named: Sequence[Path], config: Config) -> tuple[list[Path], bo
             sys.stderr,
         )
         return EXIT_INPUT
+    if not named:
+        missing = [str(root) for root in config.roots if not root.is_dir()]
+        if missing:
+            _say(
+                f"lessoncheck: {config.path}: lesson-roots: no such folder: {', '.join(missing)}",
+                sys.stderr,
+            )
+            return EXIT_INPUT
     return _collected(list(named) or list(config.roots), config.lesson_selection())
 
 

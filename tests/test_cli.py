@@ -417,7 +417,9 @@ def test_extract_refuses_when_every_place_holds_another_lessons_claims(
         assert (mkdocs / place).read_text(encoding="utf-8") == other
 
 
-def test_lesson_roots_and_claims_folder_come_from_the_configuration(mkdocs: Path) -> None:
+def test_lesson_roots_and_claims_folder_come_from_the_configuration(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (mkdocs / ".lessoncheck.toml").write_text(
         'lesson-roots = ["docs/week2"]\nclaims-folder = "checks"\n', encoding="utf-8"
     )
@@ -428,6 +430,10 @@ def test_lesson_roots_and_claims_folder_come_from_the_configuration(mkdocs: Path
     assert main(["extract", "docs/week1/index.md"]) == 0
     assert _ids(mkdocs / "checks" / "week1" / "index.yaml")  # under no root: the default rule
     assert main(["check", "-q"]) == 1  # the configured claims folder by default
+    (mkdocs / ".lessoncheck.toml").write_text('lesson-roots = ["lessons"]\n', encoding="utf-8")
+    capsys.readouterr()
+    assert main(["scan"]) == 2
+    assert "lesson-roots: no such folder: lessons" in capsys.readouterr().err
 
 
 def test_scan_takes_folders_and_globs_with_the_configured_filters(
