@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from checkers import __version__
 from checkers.baseline import DEFAULT_FILE, Baseline, BaselineError, Comparison
 from checkers.config import Config, ConfigError, project_config
-from checkers.files import LESSON_SUFFIXES
+from checkers.files import CLAIM_FILES, CLAIM_SUFFIXES, Selection, collect, real_path
 from checkers.finding import Finding, fails_run, summary_line
 from checkers.parallel import map_each, map_files
 from checkers.progress import for_command
@@ -39,25 +39,49 @@ __all__ = ["main"]
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
 
 
+_CLAIMS_HELP = (
+    "claim files, folders of them or quoted globs ('claims/**/*.yaml') (default: the "
+    "configuration's claims-folder, claims/)"
+)
+_LESSONS_HELP = (
+    "lesson files, folders of them or quoted globs ('docs/**/*.md'); a folder or glob yields "
+    "the configured formats, include and exclude, never hidden folders, node_modules or the "
+    "claims folder (default: the configuration's lesson-roots)"
+)
+
+
+_EPILOG = """\
+inputs:
+  files, folders or quoted globs ('docs/**/*.md', 'claims/**/*.yaml'); folders are walked
+  in sorted order, skipping hidden folders, node_modules and (for lessons) the claims folder.
+  A claim file mirrors its lesson's path below the lesson root: site/week1/index.md has
+  claims/week1/index.yaml.
+
+configuration ([tool.lessoncheck] in pyproject.toml, or .lessoncheck.toml):
+  strict, ignore, per-path-ignores, lesson-roots, claims-folder, include, exclude, formats
+
+exit codes:
+  0 every claim holds; 1 a claim fails or is stale (extract --check: claims out of date;
+  fix --diff: something to rewrite); 2 usage or input error (a claim or lesson that cannot be
+  read, a glob that matches nothing, a folder without lessons, a broken configuration)
+"""
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="lessoncheck",
         description="Fact-check the worked numbers in course lessons.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"lessoncheck {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser("check", help="run claim files without pytest")
-    check.add_argument(
-        "claims",
-        nargs="*",
-        type=Path,
-        default=[Path("claims")],
-        help="claim files or folders of them (default: claims/)",
-    )
+    check.add_argument("claims", nargs="*", type=Path, help=_CLAIMS_HELP)
     _report_options(check)
 
     scan = commands.add_parser("scan", help="draft claims from lessons and check them at once")
-    scan.add_argument("lessons", nargs="+", type=Path, help="lesson Markdown files")
+    scan.add_argument("lessons", nargs="*", type=Path, help=_LESSONS_HELP)
     scan.add_argument(
         "--stats",
         action="store_true",
@@ -67,14 +91,14 @@ def _parser() -> argparse.ArgumentParser:
     _report_options(scan)
 
     extract = commands.add_parser("extract", help="write or update draft claim files")
-    extract.add_argument("lessons", nargs="+", type=Path, help="lesson Markdown files")
+    extract.add_argument("lessons", nargs="*", type=Path, help=_LESSONS_HELP)
     extract.add_argument(
         "-o",
         "--output",
         type=Path,
-        default=Path("claims"),
         metavar="DIR",
-        help="folder of claim files (default: claims/)",
+        help="folder of claim files (default: the configuration's claims-folder, claims/); "
+        "site/week1/index.md gets DIR/week1/index.yaml (its path below its lesson root)",
     )
     extract.add_argument(
         "--check",
@@ -89,9 +113,9 @@ def _parser() -> argparse.ArgumentParser:
         "inputs",
         nargs="*",
         type=Path,
-        default=[Path("claims")],
         metavar="CLAIMS",
-        help="claim files or folders of them (default: claims/); lesson .md files are scanned",
+        help=_CLAIMS_HELP + "; lesson files (and folders or globs outside the claims folder) "
+        "are scanned instead",
     )
     baseline.add_argument(
         "-o",
@@ -103,13 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     fix = commands.add_parser("fix", help="rewrite wrong numbers in the lessons (and claims)")
-    fix.add_argument(
-        "claims",
-        nargs="*",
-        type=Path,
-        default=[Path("claims")],
-        help="claim files or folders of them (default: claims/)",
-    )
+    fix.add_argument("claims", nargs="*", type=Path, help=_CLAIMS_HELP)
     mode = fix.add_mutually_exclusive_group()
     mode.add_argument(
         "--diff",
@@ -224,6 +242,62 @@ def _config(start: Path) -> Config | int:
         return EXIT_INPUT
 
 
+def _claim_files(named: Sequence[Path], config: Config) -> tuple[list[Path], bool] | int:
+    """The claim files (and folders of them) a command was given, globs expanded, and whether
+    an input yielded nothing (said why; the rest still run, the command exits 2); the
+    configuration's claims folder when none were given; EXIT_INPUT (said why) when a path is
+    missing or no input yielded anything."""
+    paths = list(named) or [config.claims_dir]
+    if _missing([p for p in paths if not any(c in str(p) for c in "*?[")]):
+        return EXIT_INPUT
+    return _collected(paths, CLAIM_FILES)
+
+
+def _lesson_files(named: Sequence[Path], config: Config) -> tuple[list[Path], bool] | int:
+    """The lesson files a command was given, folders walked and globs expanded
+    (:func:`checkers.files.collect` with the configuration's formats, include and exclude),
+    and whether an input yielded none (as :func:`_claim_files`); the configured lesson roots
+    when none were given."""
+    if not named and not config.roots:
+        _say(
+            "lessoncheck: name lesson files, folders or globs (or set lesson-roots in "
+            "the project configuration)",
+            sys.stderr,
+        )
+        return EXIT_INPUT
+    if not named:
+        missing = [str(root) for root in config.roots if not root.is_dir()]
+        if missing:
+            _say(
+                f"lessoncheck: {config.path}: lesson-roots: no such folder: {', '.join(missing)}",
+                sys.stderr,
+            )
+            return EXIT_INPUT
+    return _collected(list(named) or list(config.roots), config.lesson_selection())
+
+
+def _collected(paths: list[Path], selection: Selection) -> tuple[list[Path], bool] | int:
+    problems: list[str] = []
+    found = collect(paths, selection, problems)
+    for problem in problems:
+        _say(f"lessoncheck: {problem}", sys.stderr)
+    if problems and not found:
+        return EXIT_INPUT
+    return found, bool(problems)
+
+
+def _names_lessons(path: Path, config: Config) -> bool:
+    """For ``baseline``, which takes both: whether ``path`` names lessons (to scan) rather than
+    claim files. A file by its suffix; a folder or a glob unless it is in the claims folder
+    or (a glob) names ``.yaml``/``.yml`` files."""
+    text = path.as_posix()
+    if path.is_file() or path.suffix.lower() in CLAIM_SUFFIXES:
+        return path.suffix.lower() in config.formats
+    claims_dir = real_path(config.claims_dir)
+    glob_head = Path(text.split("*")[0].split("?")[0].split("[")[0] or ".")
+    return not real_path(glob_head if not path.exists() else path).is_relative_to(claims_dir)
+
+
 def _missing(paths: Sequence[Path]) -> bool:
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -245,21 +319,24 @@ def _load_baseline(args: argparse.Namespace) -> Baseline | int | None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    if _missing(args.claims):
-        return EXIT_INPUT
-    baseline = _load_baseline(args)
-    if isinstance(baseline, int):
-        return baseline
     config = _config(Path.cwd())
     if isinstance(config, int):
         return config
+    claims = _claim_files(args.claims, config)
+    if isinstance(claims, int):
+        return claims
+    args.claims, partial = claims
+    baseline = _load_baseline(args)
+    if isinstance(baseline, int):
+        return baseline
     progress = for_command(sys.stderr, args.quiet, "claim files")
     try:
         findings = run_paths(list(args.claims), jobs=args.jobs, progress=progress)
     finally:
         if progress is not None:
             progress.close()
-    return _report(findings, args, config, baseline)
+    status = _report(findings, args, config, baseline)
+    return EXIT_INPUT if partial else status
 
 
 def _shown(finding: Finding) -> bool:
@@ -356,12 +433,16 @@ def _write_reports(
 def _scan(args: argparse.Namespace) -> int:
     from checkers.scan import scan_lesson
 
-    baseline = _load_baseline(args)
-    if isinstance(baseline, int):
-        return baseline
     config = _config(Path.cwd())
     if isinstance(config, int):
         return config
+    lessons = _lesson_files(args.lessons, config)
+    if isinstance(lessons, int):
+        return lessons
+    args.lessons, partial = lessons
+    baseline = _load_baseline(args)
+    if isinstance(baseline, int):
+        return baseline
     progress = for_command(sys.stderr, args.quiet, "lessons")
     coverage: list[LessonCoverage] | None = None
     try:
@@ -376,17 +457,35 @@ def _scan(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
-    return _report(findings, args, config, baseline, coverage)
+    status = _report(findings, args, config, baseline, coverage)
+    return EXIT_INPUT if partial else status
 
 
 def _baseline(args: argparse.Namespace) -> int:
     """Record the failures of the claims (and scanned lessons) named; report what it did."""
-    if _missing(args.inputs):
-        return EXIT_INPUT
+    config = _config(Path.cwd())
+    if isinstance(config, int):
+        return config
     from checkers.scan import scan_lesson
 
-    lessons = [p for p in args.inputs if p.is_file() and p.suffix.lower() in LESSON_SUFFIXES]
-    claims = [p for p in args.inputs if p not in lessons]
+    named_lessons = [p for p in args.inputs if _names_lessons(p, config)]
+    named_claims = [p for p in args.inputs if p not in named_lessons]
+    claims: list[Path] = []
+    lessons: list[Path] = []
+    partial = False
+    if named_claims or not args.inputs:
+        collected = _claim_files(named_claims, config)
+        if isinstance(collected, int):
+            return collected
+        claims, partial = collected
+    if named_lessons:
+        collected = _lesson_files(named_lessons, config)
+        if isinstance(collected, int):
+            return collected
+        lessons, partial = collected[0], partial or collected[1]
+    if partial:  # a baseline of part of the course would make the rest's failures "new"
+        _say("lessoncheck: no baseline written: an input yielded nothing (see above)", sys.stderr)
+        return EXIT_INPUT
     findings: list[Finding] = run_paths(claims) if claims else []
     for lesson in lessons:
         findings.extend(scan_lesson(lesson))
@@ -407,8 +506,15 @@ def _baseline(args: argparse.Namespace) -> int:
 
 
 def _fix(args: argparse.Namespace) -> int:
-    if _missing(args.claims):
-        return EXIT_INPUT
+    config = _config(Path.cwd())
+    if isinstance(config, int):
+        return config
+    claims = _claim_files(args.claims, config)
+    if isinstance(claims, int):
+        return claims
+    args.claims, partial = claims
+    if partial:
+        return EXIT_INPUT  # rewriting lessons from part of what was asked for is not asked for
     from checkers.fix import describe, plan_fix
 
     plan = plan_fix(list(args.claims))
@@ -460,11 +566,21 @@ def _print_diff(diff: str) -> int:
 def _extract(args: argparse.Namespace) -> int:
     from checkers.scan import extract_lesson
 
+    config = _config(Path.cwd())
+    if isinstance(config, int):
+        return config
+    collected = _lesson_files(args.lessons, config)
+    if isinstance(collected, int):
+        return collected
+    lessons, partial = collected
+    claims_dir = args.output if args.output is not None else config.claims_dir
     out_of_date = False
-    status = EXIT_OK
-    for lesson in args.lessons:
+    status = EXIT_INPUT if partial else EXIT_OK
+    for lesson in lessons:
         try:
-            outcome = extract_lesson(lesson, args.output, write=not args.check)
+            outcome = extract_lesson(
+                lesson, claims_dir, write=not args.check, roots=config.roots, base=config.root
+            )
         except Exception as error:  # a bug must cost this lesson, not the others
             outcome = f"{lesson}: internal error: {type(error).__name__}: {error}"
         if isinstance(outcome, str):
@@ -479,11 +595,12 @@ def _extract(args: argparse.Namespace) -> int:
             _say(
                 f"{verb} {outcome.path}: {len(outcome.added)} added, "
                 f"{len(outcome.removed)} removed (quote gone)"
+                + (f"; {outcome.note}" if outcome.note else "")
             )
     if status != EXIT_OK:
         return status
     if args.check and out_of_date:
-        _say("claims/ is out of date with content/; run `lessoncheck extract` and review")
+        _say(f"{claims_dir}/ is out of date with the lessons; run `lessoncheck extract` and review")
         return EXIT_FINDINGS
     return EXIT_OK
 

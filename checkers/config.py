@@ -6,10 +6,19 @@ Read by the CLI and the pytest plugin alike (:func:`find_config`, :func:`load_co
     strict = false                          # true: slips fail the run too, as with --strict
     ignore = ["content/drafts/**"]          # lessons (globs) whose failures are suppressed
     per-path-ignores = { "content/legacy/*.md" = ["softmax", "positional"] }   # by claim kind
+    lesson-roots = ["site"]                 # site/week1/index.md → claims/week1/index.yaml
+    claims-folder = "claims"                # where claim files live (the default)
+    include = ["site/**/*.md"]              # what folders and globs of lessons yield ...
+    exclude = ["site/drafts/**"]            # ... and what they never yield
+    formats = [".md", ".ipynb"]             # lesson suffixes a folder yields (default: all)
 
-Globs are relative to the folder of the configuration file, matched against a lesson's path
-(``**`` spans folders, ``*`` does not cross ``/``). A failure silenced here is reported as
-``suppressed`` (SARIF suppression kind ``external``), never dropped.
+Paths and globs are relative to the folder of the configuration file, globs matched against a
+lesson's path (``**`` spans folders, ``*`` does not cross ``/``: one reading of globs,
+:func:`checkers.files.glob_match`). A failure silenced here is reported as ``suppressed``
+(SARIF suppression kind ``external``), never dropped. ``include``, ``exclude`` and ``formats``
+choose what a folder or a glob named on the command line yields
+(:func:`checkers.files.collect`); a file named itself is always read. Where a lesson's claim
+file lives: :func:`checkers.files.claim_file_candidates`.
 
 The configuration is looked for in the starting folder and each folder above it, stopping at
 the project root (a folder with ``.git``): in each, ``.lessoncheck.toml`` first, then a
@@ -29,7 +38,12 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from checkers.catalog import KINDS
-from checkers.files import read_regular_file
+from checkers.files import (
+    LESSON_SUFFIXES,
+    Selection,
+    glob_match,
+    read_regular_file,
+)
 from checkers.finding import Finding, Suppression
 
 if sys.version_info >= (3, 11):
@@ -48,6 +62,11 @@ _KEYS = {
     "strict": "true or false",
     "ignore": "a list of path globs",
     "per-path-ignores": "a table of path glob = list of claim kinds",
+    "lesson-roots": "a list of folders inside the project (relative, no '..')",
+    "claims-folder": "a folder inside the project (relative, no '..')",
+    "include": "a list of path globs",
+    "exclude": "a list of path globs",
+    "formats": f"a list of lesson file suffixes ({', '.join(LESSON_SUFFIXES)})",
 }
 
 
@@ -67,6 +86,46 @@ class Config:
     """Globs of lessons whose failures are suppressed."""
     per_path_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """(glob, claim kinds): failures of those kinds in matching lessons are suppressed."""
+    lesson_roots: tuple[str, ...] = ()
+    """Folders lessons live in; a lesson's claim file mirrors its path below its root."""
+    claims_folder: str = "claims"
+    """The folder of claim files (relative to :attr:`root`)."""
+    include: tuple[str, ...] = ()
+    """Globs a lesson found in a folder or by a glob must match, when any are given."""
+    exclude: tuple[str, ...] = ()
+    """Globs of lessons a folder or a glob never yields."""
+    formats: tuple[str, ...] = LESSON_SUFFIXES
+    """Suffixes of the lesson files a folder or a glob yields."""
+
+    @property
+    def root(self) -> Path:
+        """The folder the configuration's paths and globs are relative to: its file's folder,
+        or without one the working folder (``claims/`` there, as before configurations)."""
+        return self.path.parent if self.path is not None else Path(os.path.abspath(Path.cwd()))
+
+    @property
+    def claims_dir(self) -> Path:
+        """The claims folder, relative to the working folder when inside it (as messages and
+        ``lesson:`` fields name files)."""
+        return _from_cwd(self.root / self.claims_folder)
+
+    @property
+    def roots(self) -> tuple[Path, ...]:
+        """The lesson roots as folders (``lesson-roots``; none when not configured)."""
+        return tuple(_from_cwd(self.root / folder) for folder in self.lesson_roots)
+
+    def lesson_selection(self) -> Selection:
+        """Which files a folder or glob of lessons yields: the configured formats, include and
+        exclude globs; never anything in the claims folder; an empty folder is an error."""
+        return Selection(
+            suffixes=self.formats,
+            what="lesson files",
+            include=self.include,
+            exclude=self.exclude,
+            base=self.root,
+            skip=(self.claims_dir,),
+            required=True,
+        )
 
     def suppression(self, finding: Finding) -> Suppression | None:
         """Why the configuration silences ``finding``, or None (only failures are silenced)."""
@@ -77,10 +136,10 @@ class Config:
             return None
         name = self.path.name
         for pattern in self.ignore:
-            if _glob_match(where, pattern):
+            if glob_match(where, pattern):
                 return Suppression("external", f"{name}: ignore {pattern!r}")
         for pattern, kinds in self.per_path_ignores:
-            if finding.kind in kinds and _glob_match(where, pattern):
+            if finding.kind in kinds and glob_match(where, pattern):
                 return Suppression(
                     "external", f"{name}: per-path-ignores {pattern!r} = {finding.kind}"
                 )
@@ -109,35 +168,10 @@ class Config:
         return None if relative.startswith("..") else PurePosixPath(Path(relative)).as_posix()
 
 
-def _glob_match(path: str, pattern: str) -> bool:
-    return _glob_regex(pattern).fullmatch(path) is not None
-
-
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """``**`` any folders (or none), ``*`` and ``?`` within one path part, a trailing ``/``
-    everything below that folder."""
-    pattern = pattern.strip().removeprefix("./")
-    if pattern.endswith("/"):
-        pattern += "**"
-    out = []
-    index = 0
-    while index < len(pattern):
-        if pattern.startswith("**/", index):
-            out.append("(?:.*/)?")
-            index += 3
-        elif pattern.startswith("**", index):
-            out.append(".*")
-            index += 2
-        elif pattern[index] == "*":
-            out.append("[^/]*")
-            index += 1
-        elif pattern[index] == "?":
-            out.append("[^/]")
-            index += 1
-        else:
-            out.append(re.escape(pattern[index]))
-            index += 1
-    return re.compile("".join(out))
+def _from_cwd(path: Path) -> Path:
+    absolute = Path(os.path.abspath(path))
+    here = Path(os.path.abspath(Path.cwd()))
+    return absolute.relative_to(here) if absolute.is_relative_to(here) else absolute
 
 
 def find_config(start: Path) -> Path | None:
@@ -223,12 +257,47 @@ def load_config(path: Path) -> Config:
                 f"unknown claim kind {unknown[0]!r} for {pattern!r} "
                 f"(known: {', '.join(sorted(KINDS))})"
             )
+    globs = {}
+    for key in ("include", "exclude"):
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
+            raise wrong(key)
+        globs[key] = tuple(value)
+    roots = table.get("lesson-roots", [])
+    if not isinstance(roots, list) or not all(_inside_project(r) for r in roots):
+        raise wrong("lesson-roots")
+    claims_folder = table.get("claims-folder", "claims")
+    if not _inside_project(claims_folder):
+        raise wrong("claims-folder")
+    formats = table.get("formats", list(LESSON_SUFFIXES))
+    if not isinstance(formats, list) or not formats or not all(isinstance(f, str) for f in formats):
+        raise wrong("formats")
+    suffixes = tuple(dict.fromkeys("." + f.strip().lower().removeprefix(".") for f in formats))
+    unknown_format = next((f for f in suffixes if f not in LESSON_SUFFIXES), None)
+    if unknown_format is not None:
+        raise ConfigError(
+            f"{path}:{_line_of(text, section, 'formats')}: unknown lesson format "
+            f"{unknown_format!r} (known: {', '.join(LESSON_SUFFIXES)})"
+        )
     return Config(
         path=path,
         strict=strict,
         ignore=tuple(ignore),
         per_path_ignores=tuple((p, tuple(k)) for p, k in per_path.items()),
+        lesson_roots=tuple(PurePosixPath(r).as_posix() for r in roots),
+        claims_folder=PurePosixPath(claims_folder).as_posix(),
+        include=globs["include"],
+        exclude=globs["exclude"],
+        formats=suffixes,
     )
+
+
+def _inside_project(value: object) -> bool:
+    """A folder named relative to the configuration's folder that stays below it."""
+    if not isinstance(value, str) or not value.strip() or "\x00" in value:
+        return False
+    folder = PurePosixPath(value.replace("\\", "/"))
+    return not folder.is_absolute() and ".." not in folder.parts
 
 
 def project_config(start: Path) -> Config:

@@ -13,20 +13,31 @@ Used by lesson and claim loading, ``scan``/``extract``, ``fix``, the baseline an
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
+import re
 import shutil
 import stat
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
 
 __all__ = [
+    "CLAIM_FILES",
+    "CLAIM_SUFFIXES",
     "LESSON_SUFFIXES",
     "MAX_LESSON_BYTES",
+    "NoMatch",
     "NotText",
+    "Selection",
     "WriteError",
+    "claim_file_candidates",
+    "collect",
     "decode_text",
     "escapes",
+    "glob_match",
     "inside",
     "link_outside_working_folder",
     "not_a_lesson",
@@ -49,6 +60,17 @@ Markdown parsing, drafting) is linear or budgeted in the lesson's size, so this 
 LESSON_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd", ".ipynb")
 """How a lesson file's name ends: the Markdown and notebook formats courses are written in. Any
 other file (``.git/config``, ``.env``, a key, ``README.txt``) is never read as a lesson."""
+
+CLAIM_SUFFIXES = (".yaml", ".yml")
+"""How a claim file's name ends."""
+
+SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages"})
+"""Folders a walk never enters (besides every hidden one: ``.git``, ``.venv``, ``.github``):
+installed packages and caches, never lessons or claims."""
+
+MAX_WALKED = 200_000
+"""Entries (files and folders) one walk looks at: ``lessoncheck scan /`` must end, with an
+error, rather than walk a whole disk."""
 
 PROJECT_MARKERS = (".git", "pyproject.toml")
 """Files whose folder is taken as the project root (see :func:`search_root`)."""
@@ -474,3 +496,213 @@ def resolve_lesson(near: Path, name: str) -> tuple[Path, Path] | str:
     if refused is not None:
         return f"lesson {name!r} {refused}; only lesson files are read"
     return found
+
+
+# ------------------------------------------------------------------------------ paths globs
+
+
+def glob_match(path: str, pattern: str) -> bool:
+    """Whether the ``/``-separated relative ``path`` matches the glob ``pattern``: ``**`` any
+    folders (or none), ``*`` and ``?`` within one path part, a trailing ``/`` everything below
+    that folder, a leading ``./`` ignored. The one reading of path globs (the configuration's
+    ``ignore``, ``include``, ``exclude``)."""
+    return _glob_regex(pattern).fullmatch(path) is not None
+
+
+@lru_cache(maxsize=1024)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    pattern = pattern.strip().removeprefix("./")
+    if pattern.endswith("/"):
+        pattern += "**"
+    out = []
+    index = 0
+    while index < len(pattern):
+        if pattern.startswith("**/", index):
+            out.append("(?:.*/)?")
+            index += 3
+        elif pattern.startswith("**", index):
+            out.append(".*")
+            index += 2
+        elif pattern[index] == "*":
+            out.append("[^/]*")
+            index += 1
+        elif pattern[index] == "?":
+            out.append("[^/]")
+            index += 1
+        else:
+            out.append(re.escape(pattern[index]))
+            index += 1
+    return re.compile("".join(out))
+
+
+_MAGIC = re.compile(r"[*?\[]")
+
+
+class NoMatch(ValueError):
+    """A glob that matches no file, a folder holding none of the files asked for, or a walk
+    beyond :data:`MAX_WALKED` entries; the message names the pattern or folder."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which files a folder or a glob named on the command line yields (:func:`collect`)."""
+
+    suffixes: tuple[str, ...]
+    """How the files' names end (:data:`LESSON_SUFFIXES`, :data:`CLAIM_SUFFIXES`), lower case."""
+    what: str
+    """What they are, for messages: ``lesson files``, ``claim files``."""
+    include: tuple[str, ...] = ()
+    """Globs (relative to ``base``) a file must match, when any are given."""
+    exclude: tuple[str, ...] = ()
+    """Globs (relative to ``base``) of files never taken."""
+    base: Path | None = None
+    """The folder ``include`` and ``exclude`` are relative to (the configuration's); files
+    outside it are taken on their suffix alone. None: the working folder."""
+    skip: tuple[Path, ...] = ()
+    """Folders never entered (the claims folder, when walking for lessons)."""
+    required: bool = False
+    """A folder holding none of the files is an error (for lessons: scanning an empty folder
+    must not pass silently), not an empty list."""
+
+    def takes(self, path: Path) -> bool:
+        """Whether a file found in a folder or by a glob is one of those asked for."""
+        if path.name.startswith(".") or path.suffix.lower() not in self.suffixes:
+            return False
+        if not (self.include or self.exclude):
+            return True
+        base = Path(os.path.abspath(self.base or Path.cwd()))
+        absolute = Path(os.path.abspath(path))
+        if not absolute.is_relative_to(base):
+            return True
+        relative = PurePosixPath(absolute.relative_to(base)).as_posix()
+        if self.include and not any(glob_match(relative, p) for p in self.include):
+            return False
+        return not any(glob_match(relative, p) for p in self.exclude)
+
+
+CLAIM_FILES = Selection(CLAIM_SUFFIXES, "claim files")
+"""What a folder or glob of claim files yields."""
+
+
+def collect(
+    inputs: Sequence[Path], selection: Selection, problems: list[str] | None = None
+) -> list[Path]:
+    """The files a command was given: every file named as it was named (the operator chose it:
+    its own reader says when it cannot be read), every folder walked and every glob expanded to
+    the files ``selection`` takes; in the order given, each folder's and glob's files sorted,
+    no file twice. A path that exists nowhere is kept (the command says it is missing), and so
+    is a folder whose name ends in one of ``selection.suffixes`` (``directory.md/``): its name
+    says it is a file, and its reader says it is not a regular one.
+
+    A walk enters no hidden folder, none of :data:`SKIPPED_FOLDERS`, none of
+    ``selection.skip``, and follows no link to a folder (a committed link must not lead a walk
+    out of the checkout or round in a loop). A glob that matches no file, a folder holding none
+    when ``selection.required``, or a walk beyond :data:`MAX_WALKED` entries is a
+    :class:`NoMatch`: raised, or with ``problems`` given, its message appended there and the
+    other inputs still collected (one bad input must not stop the rest)."""
+    skip = {real_path(folder) for folder in selection.skip}
+    found: list[Path] = []
+    budget = [MAX_WALKED]
+    for given in inputs:
+        try:
+            found.extend(_collect_one(given, selection, skip, budget))
+        except NoMatch as error:
+            if problems is None:
+                raise
+            problems.append(str(error))
+    return list(dict.fromkeys(found))
+
+
+def _collect_one(
+    given: Path, selection: Selection, skip: set[Path], budget: list[int]
+) -> list[Path]:
+    if given.is_dir() and given.suffix.lower() not in selection.suffixes:
+        files = _walk(given, selection, skip, budget)
+        if not files and selection.required:
+            raise NoMatch(f"{given}: no {selection.what} ({', '.join(selection.suffixes)})")
+        return files
+    if given.exists() or given.is_symlink() or not _MAGIC.search(str(given)):
+        return [given]
+    files = _expand(str(given), selection, skip, budget)
+    if not files:
+        raise NoMatch(f"{given}: the pattern matches no {selection.what}")
+    return files
+
+
+def _walk(top: Path, selection: Selection, skip: set[Path], budget: list[int]) -> list[Path]:
+    found: list[Path] = []
+    for folder, folders, names in os.walk(top):  # links to folders are not followed
+        budget[0] -= len(folders) + len(names)
+        if budget[0] < 0:
+            raise NoMatch(f"{top}: more than {MAX_WALKED:,} entries to look at; name a folder")
+        folders[:] = sorted(
+            name
+            for name in folders
+            if not name.startswith(".")
+            and name not in SKIPPED_FOLDERS
+            and real_path(Path(folder) / name) not in skip
+        )
+        found.extend(p for p in map(Path(folder).joinpath, names) if selection.takes(p))
+    return sorted(found)
+
+
+def _expand(pattern: str, selection: Selection, skip: set[Path], budget: list[int]) -> list[Path]:
+    """The files a glob names (``**`` spans folders; hidden names match only a pattern that
+    starts them with a dot), folders it names walked; skipped folders stay skipped."""
+    found: list[Path] = []
+    for match in glob.iglob(pattern, recursive=True):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise NoMatch(f"{pattern}: more than {MAX_WALKED:,} entries to look at")
+        path = Path(match)
+        folders = path.parts[:-1]
+        if any(
+            part in SKIPPED_FOLDERS or (part.startswith(".") and part not in (".", ".."))
+            for part in folders
+        ):
+            continue
+        if any(real_path(Path(*path.parts[: i + 1])) in skip for i in range(len(folders))):
+            continue
+        if path.is_dir():
+            if real_path(path) not in skip:
+                found.extend(_walk(path, selection, skip, budget))
+        elif selection.takes(path):
+            found.append(path)
+    return sorted(dict.fromkeys(found))
+
+
+# ------------------------------------------------------------------------------ claim paths
+
+
+def claim_file_candidates(
+    lesson: Path, claims_dir: Path, roots: Sequence[Path], base: Path
+) -> list[Path]:
+    """Where the claims of ``lesson`` may live, the preferred place first (see the README,
+    "Claim files"). The lesson's path below its lesson root, under ``claims_dir``, with
+    ``.yaml`` for its suffix: ``site/week1/index.md`` → ``claims/week1/index.yaml``. The lesson
+    root is the deepest of ``roots`` (the configuration's ``lesson-roots``) holding it, else
+    the first folder below ``base`` on its path (``content/``, ``docs/``: where courses keep
+    lessons), else ``base`` for a lesson directly in it. Then the lesson's whole path below
+    ``base`` (where ``extract`` writes when the first place holds another lesson's claims:
+    ``site/intro.md`` and ``blog/intro.md``), then the flat name of earlier versions,
+    ``claims/<name>.yaml``, still read. A lesson outside ``base`` has the flat name only.
+
+    The rule depends on the lesson alone, never on which other lessons a run names, so the
+    same lesson always maps to the same file."""
+    absolute = real_path(lesson.parent) / lesson.name
+    project = real_path(base)
+    flat = claims_dir / f"{lesson.stem}.yaml"
+    if not absolute.is_relative_to(project):
+        return [flat]
+    below = absolute.relative_to(project)
+    holding = [real_path(root) for root in roots if absolute.is_relative_to(real_path(root))]
+    if holding:
+        relative = absolute.relative_to(max(holding, key=lambda root: len(root.parts)))
+    else:
+        relative = Path(*below.parts[1:]) if len(below.parts) > 1 else below
+    candidates = [
+        claims_dir / relative.with_suffix(".yaml"),
+        claims_dir / below.with_suffix(".yaml"),
+        flat,
+    ]
+    return list(dict.fromkeys(candidates))

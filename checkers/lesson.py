@@ -167,6 +167,19 @@ class Lesson:
 
     def anchor(self, quote: str, occurrence: int | None = None) -> Anchor:
         """Find ``quote``; raise :class:`AnchorError` when it is gone or ambiguous."""
+        start, _, count = self._locate(quote, occurrence)
+        line, column = self.position(self.offsets[start])
+        return Anchor(line=line, column=column, occurrences=count)
+
+    def span(self, quote: str, occurrence: int | None = None) -> tuple[int, int]:
+        """Source (start, end) offsets of the text ``quote`` anchors to, from its first to just
+        after its last character, found as :meth:`anchor` finds it (same errors): what a claim
+        stands on, whichever lines of a wrapped paragraph or a fenced block it spans."""
+        start, length, _ = self._locate(quote, occurrence)
+        return self.offsets[start], self.offsets[start + length - 1] + 1
+
+    def _locate(self, quote: str, occurrence: int | None) -> tuple[int, int, int]:
+        """(folded start, folded length, occurrences) of ``quote``'s anchored occurrence."""
         needle = fold_text(quote)
         if not needle:
             raise AnchorError("the quote is empty", stale=False)
@@ -194,8 +207,7 @@ class Lesson:
                 f"occurrence {index} requested but the quote occurs {len(found)} time(s)",
                 stale=True,
             )
-        line, column = self.position(self.offsets[found[index - 1]])
-        return Anchor(line=line, column=column, occurrences=len(found))
+        return found[index - 1], len(needle), len(found)
 
     def occurrences(self, needle: str) -> tuple[int, ...]:
         """Folded offsets where ``needle`` (already folded) starts, the first

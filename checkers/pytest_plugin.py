@@ -167,11 +167,31 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         return None
     session = parent.session
     if not session.isinitpath(file_path):
-        if file_path.parent.name != parent.config.getoption("--claims-dir-name"):
+        named = _in_claims_folder(file_path, session)
+        if named is None:
             return None
-        if not session.isinitpath(file_path.parent) and not _declares_claims(file_path):
+        if not named and not _declares_claims(file_path):
             return None
     return _claims_file_node(parent, file_path)
+
+
+def _in_claims_folder(file_path: Path, session: pytest.Session) -> bool | None:
+    """None when no folder above ``file_path`` (inside pytest's root folder) bears the claims
+    folder name; else whether that folder, or one between it and the file, was named on the
+    command line. Claim files mirror their lessons' folders (``claims/week1/index.yaml``), so
+    a claims folder is searched to any depth."""
+    name = session.config.getoption("--claims-dir-name")
+    root = session.config.rootpath
+    named = False
+    for folder in file_path.parents:
+        if not folder.is_relative_to(root):
+            return None
+        named = named or session.isinitpath(folder)
+        if folder.name == name:
+            return named
+        if folder == root:
+            return None
+    return None
 
 
 _SNIFF_CHARS = 65_536

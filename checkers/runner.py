@@ -19,6 +19,7 @@ from typing import Any
 
 from checkers.claims import Claim, ClaimsFile, Problem, load_claims_file
 from checkers.expr import ExprError
+from checkers.files import CLAIM_FILES, collect
 from checkers.finding import FILE_LABEL, Finding, Verdict, problem_finding, relative_to_root
 from checkers.kinds.base import Outcome, error, printed_text
 from checkers.lesson_marks import NO_MARKS, apply_marks, read_marks
@@ -344,14 +345,10 @@ def run_file(claims_file: ClaimsFile) -> list[Finding]:
 
 
 def iter_claim_files(paths: list[Path]) -> list[Path]:
-    """Claim files named directly, or found (``*.yaml``, ``*.yml``) in named folders, sorted."""
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml")))
-        else:
-            found.append(path)
-    return found
+    """Claim files named directly, or found (``*.yaml``, ``*.yml``) in named folders or by
+    globs, as :func:`checkers.files.collect` walks them (each folder's files sorted); raises
+    :class:`checkers.files.NoMatch` for a glob that matches nothing."""
+    return collect(paths, CLAIM_FILES)
 
 
 def run_paths(paths: list[Path], jobs: int = 1, progress: Progress | None = None) -> list[Finding]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import codecs
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from checkers import safeyaml
 from checkers.claims import build_claims_file, decode_claims, read_claims_bytes
@@ -17,7 +18,14 @@ from checkers.extract import draft_claims, drafts_of, to_claim_data
 from checkers.extract.coverage import LessonCoverage, lesson_coverage
 from checkers.extract.document import parse_document
 from checkers.extract.merge import BOM, MergeRefused, MergeResult, merge_claims
-from checkers.files import link_outside_working_folder, real_path, report_root, write_atomic
+from checkers.files import (
+    claim_file_candidates,
+    link_outside_working_folder,
+    real_path,
+    report_root,
+    resolve_lesson,
+    write_atomic,
+)
 from checkers.finding import Finding
 from checkers.lesson import Lesson, LessonError, load_lesson
 from checkers.runner import run_file
@@ -117,29 +125,111 @@ def _scan(
     return findings, lesson_coverage(_lesson_ref(path), document, lesson, claims, verdicts)
 
 
-def extract_lesson(path: Path, claims_dir: Path, *, write: bool) -> MergeResult | str:
-    """Merge drafts for one lesson into ``claims_dir/<lesson>.yaml``; a string on failure."""
+def extract_lesson(
+    path: Path,
+    claims_dir: Path,
+    *,
+    write: bool,
+    roots: Sequence[Path] = (),
+    base: Path | None = None,
+) -> MergeResult | str:
+    """Merge drafts for one lesson into its claim file under ``claims_dir``; a string (naming
+    the file) when the lesson or its claim file cannot be used.
+
+    The claim file is the one :func:`checkers.files.claim_file_candidates` names for the
+    lesson (``roots``: the configured lesson roots; ``base``: the project folder, the
+    configuration's, by default the working folder): the first that exists and
+    records this lesson in its ``lesson:``, else the first place no other lesson's claims hold.
+    A claim file that records another lesson is never written to (``site/intro.md`` and
+    ``blog/intro.md`` must not share one), nor one that cannot be read."""
     lesson = _read_lesson(path)
     if isinstance(lesson, str):
         return lesson
-    target = claims_dir / f"{path.stem}.yaml"
-    old_text = _existing_claims(claims_dir, target)
-    if isinstance(old_text, _Refused):
-        return old_text.message
+    project = base if base is not None else Path.cwd()
+    ref = _recorded_ref(path, project)
+    chosen = _claim_file(path, ref, claim_file_candidates(path, claims_dir, roots, project))
+    if isinstance(chosen, _Refused):
+        return chosen.message
+    target, old_text, note = chosen
     found = draft_claims(lesson.text)
-    drafts = list(zip(to_claim_data(lesson, found), (d.line for d in found), strict=True))
-    ref = os.path.relpath(real_path(path), real_path(Path.cwd()))
+    drafts = to_claim_data(lesson, found)
     try:
-        result = merge_claims(target, old_text, Path(ref).as_posix(), lesson, drafts, verify=write)
+        result = merge_claims(target, old_text, ref, lesson, drafts, verify=write)
     except safeyaml.YamlError as error:
         return f"{_located(target, error.position)}: {error.message}; fix it before extracting"
     except MergeRefused as error:
         return f"{target}: {error}; nothing was changed (add the drafts by hand)"
     if old_text is None and not result.added:
         result.changed = False  # nothing found: no empty claim file
+    result.note = note
     if write and result.changed:
         write_atomic(target, result.text)
     return result
+
+
+def _recorded_ref(path: Path, project: Path) -> str:
+    """The lesson as its claim file's ``lesson:`` records it: relative to the project folder
+    (the loader looks it up from the claim file's folder upwards, so this finds it from any
+    claim file inside the project), else relative to the working folder."""
+    lesson = real_path(path.parent) / path.name
+    if lesson.is_relative_to(real_path(project)):
+        return lesson.relative_to(real_path(project)).as_posix()
+    return Path(os.path.relpath(lesson, real_path(Path.cwd()))).as_posix()
+
+
+def _claim_file(
+    path: Path, ref: str, candidates: Sequence[Path]
+) -> tuple[Path, str | None, str] | _Refused:
+    """(claim file, its text or None when new, a note when it is not the usual place) for the
+    lesson at ``path`` among ``candidates`` (preferred first), or why none may be written."""
+    taken: list[str] = []
+    free: list[Path] = []
+    for index, candidate in enumerate(candidates):
+        if not candidate.exists() and not candidate.is_symlink():
+            free.append(candidate)
+            continue
+        text = _existing_claims(candidate.parent, candidate)
+        if isinstance(text, _Refused):
+            return text  # never passed over: it may hold this lesson's claims
+        owner = _owner(text)
+        if owner is not None and _same_lesson(candidate, owner, path, ref):
+            return candidate, text, _note(taken) if index else ""
+        if owner is None and index == 0:
+            return candidate, text, ""  # the usual place, recording no lesson yet
+        if owner is not None:
+            taken.append(f"{candidate} holds the claims of {owner}")
+    if not free:
+        return _Refused(
+            f"{path}: {'; '.join(taken)}: no claim file left for this lesson; nothing was "
+            "written (set `lesson-roots` in the project configuration, or rename a lesson)"
+        )
+    return free[0], None, _note(taken) if free[0] != candidates[0] else ""
+
+
+def _note(taken: Sequence[str]) -> str:
+    return f"not the usual claim file: {'; '.join(taken)}" if taken else ""
+
+
+def _owner(text: str | None) -> str | None:
+    """The lesson a claim file records (its ``lesson:`` as written), None when it records
+    none (an empty or comment-only file). Unreadable YAML is reported by the merge."""
+    if text is None:
+        return None
+    try:
+        data = safeyaml.load(text.removeprefix(BOM)).data
+    except safeyaml.YamlError:
+        return None
+    recorded = data.get("lesson") if isinstance(data, dict) else None
+    return recorded if isinstance(recorded, str) and recorded else None
+
+
+def _same_lesson(claims_path: Path, recorded: str, path: Path, ref: str) -> bool:
+    """Whether a claim file's ``lesson: recorded`` is the lesson at ``path``: the file the
+    loader would find for it is that lesson, or (not found) it is written as ``ref``."""
+    found = resolve_lesson(claims_path, recorded)
+    if isinstance(found, str):
+        return PurePosixPath(recorded).as_posix().removeprefix("./") == ref
+    return real_path(found[0]) == real_path(path)
 
 
 @dataclass(frozen=True)

@@ -308,3 +308,189 @@ def test_a_broken_configuration_is_an_input_error_naming_file_and_line(
     err = capsys.readouterr().err
     assert f"lessoncheck: {project / '.lessoncheck.toml'}:2: unknown key 'sctrict'" in err
     assert "Traceback" not in err
+
+
+# ---------------------------------------------------- course layouts: folders, globs, claim paths
+
+WEEK1 = "# Week 1\n\nTwo heads of 64 give 2 × 64 = 128 dimensions.\n"
+WEEK2 = "# Week 2\n\nA batch of 8 × 512 = 4096 tokens, and 3 × 7 = 22 is a slip of ours.\n"
+
+
+@pytest.fixture
+def mkdocs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A course laid out as MkDocs lays it out: one index.md per folder."""
+    (tmp_path / ".git").mkdir()
+    for week, text in (("week1", WEEK1), ("week2", WEEK2)):
+        (tmp_path / "docs" / week).mkdir(parents=True)
+        (tmp_path / "docs" / week / "index.md").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _ids(path: Path) -> list[str]:
+    from checkers import safeyaml
+
+    data = safeyaml.load(path.read_text(encoding="utf-8")).data
+    return [str(claim["id"]) for claim in data["claims"]]
+
+
+def test_two_index_md_in_two_folders_keep_their_own_claims_over_two_runs(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["extract", "docs/week1/index.md"]) == 0
+    assert main(["extract", "docs/week2/index.md"]) == 0
+    week1, week2 = mkdocs / "claims/week1/index.yaml", mkdocs / "claims/week2/index.yaml"
+    assert "lesson: docs/week1/index.md" in week1.read_text(encoding="utf-8")
+    assert "lesson: docs/week2/index.md" in week2.read_text(encoding="utf-8")
+    first = (_ids(week1), _ids(week2))
+    assert len(first[0]) == 1 and len(first[1]) == 2
+    out = capsys.readouterr().out
+    assert "removed" in out and "1 removed" not in out and "2 removed" not in out
+    # Both at once, and again: nothing lost, nothing duplicated, nothing to update.
+    assert main(["extract", "docs/week1/index.md", "docs/week2/index.md"]) == 0
+    assert main(["extract", "docs"]) == 0
+    assert (_ids(week1), _ids(week2)) == first
+    assert main(["extract", "--check", "docs"]) == 0
+    assert not (mkdocs / "claims" / "index.yaml").exists()
+    # check walks the nested claims folder: 2 × 64 and 8 × 512 hold, 3 × 7 = 22 does not.
+    capsys.readouterr()
+    assert main(["check"]) == 1
+    assert capsys.readouterr().out.strip().endswith("2 passed, 1 failed, 0 stale, 0 errors")
+
+
+def test_a_flat_claim_file_of_earlier_versions_is_still_the_lessons(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (mkdocs / "claims").mkdir()
+    flat = mkdocs / "claims" / "index.yaml"
+    flat.write_text(
+        "lesson: docs/week1/index.md\nclaims:\n  - id: heads\n    kind: arithmetic\n"
+        "    quote: 2 × 64 = 128\n    expression: 2 × 64\n    claimed: 128\n",
+        encoding="utf-8",
+    )
+    before = flat.read_text(encoding="utf-8")
+    assert main(["extract", "docs/week1/index.md", "docs/week2/index.md"]) == 0
+    assert flat.read_text(encoding="utf-8") == before  # its one statement is claimed already
+    # week2 gets its usual file; the flat one (week1's) is not in its way, so nothing to say.
+    assert (
+        capsys.readouterr().out
+        == "updated claims/week2/index.yaml: 2 added, 0 removed (quote gone)\n"
+    )
+    assert not (mkdocs / "claims" / "week1" / "index.yaml").exists()
+    assert len(_ids(mkdocs / "claims" / "week2" / "index.yaml")) == 2
+    assert main(["extract", "--check", "docs"]) == 0
+
+
+def test_another_lessons_claim_file_is_never_written_to(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/week1/index.md and blog/week1/index.md both map to claims/week1/index.yaml: the
+    second goes to its whole path, says so, and neither loses a claim over further runs."""
+    (mkdocs / "blog" / "week1").mkdir(parents=True)
+    (mkdocs / "blog" / "week1" / "index.md").write_text(WEEK2, encoding="utf-8")
+    assert main(["extract", "docs/week1/index.md"]) == 0
+    usual = mkdocs / "claims" / "week1" / "index.yaml"
+    before = usual.read_bytes()
+    assert main(["extract", "blog/week1/index.md"]) == 0
+    assert usual.read_bytes() == before
+    out = capsys.readouterr().out
+    assert "updated claims/blog/week1/index.yaml: 2 added" in out
+    assert "claims/week1/index.yaml holds the claims of docs/week1/index.md" in out
+    assert main(["extract", "docs/week1/index.md", "blog/week1/index.md"]) == 0
+    assert usual.read_bytes() == before
+    assert len(_ids(mkdocs / "claims" / "blog" / "week1" / "index.yaml")) == 2
+    assert main(["extract", "--check", "docs/week1", "blog"]) == 0
+
+
+def test_extract_refuses_when_every_place_holds_another_lessons_claims(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = "lesson: notes/index.md\nclaims: []\n"
+    for place in ("claims/week1/index.yaml", "claims/docs/week1/index.yaml", "claims/index.yaml"):
+        (mkdocs / place).parent.mkdir(parents=True, exist_ok=True)
+        (mkdocs / place).write_text(other, encoding="utf-8")
+    assert main(["extract", "docs/week1/index.md"]) == 2
+    err = capsys.readouterr().err
+    assert "docs/week1/index.md: claims/week1/index.yaml holds the claims of notes/index.md" in err
+    assert "nothing was written" in err and "lesson-roots" in err
+    for place in ("claims/week1/index.yaml", "claims/docs/week1/index.yaml", "claims/index.yaml"):
+        assert (mkdocs / place).read_text(encoding="utf-8") == other
+
+
+def test_lesson_roots_and_claims_folder_come_from_the_configuration(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (mkdocs / ".lessoncheck.toml").write_text(
+        'lesson-roots = ["docs/week2"]\nclaims-folder = "checks"\n', encoding="utf-8"
+    )
+    # No lessons named: the lesson roots are scanned and extracted.
+    assert main(["scan", "-q"]) == 1
+    assert main(["extract"]) == 0
+    assert _ids(mkdocs / "checks" / "index.yaml")  # below its root docs/week2: index.md
+    assert main(["extract", "docs/week1/index.md"]) == 0
+    assert _ids(mkdocs / "checks" / "week1" / "index.yaml")  # under no root: the default rule
+    assert main(["check", "-q"]) == 1  # the configured claims folder by default
+    (mkdocs / ".lessoncheck.toml").write_text('lesson-roots = ["lessons"]\n', encoding="utf-8")
+    capsys.readouterr()
+    assert main(["scan"]) == 2
+    assert "lesson-roots: no such folder: lessons" in capsys.readouterr().err
+
+
+def test_scan_takes_folders_and_globs_with_the_configured_filters(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for hidden in ("docs/node_modules/pkg/readme.md", "docs/.cache/x.md", "claims/notes.md"):
+        (mkdocs / hidden).parent.mkdir(parents=True, exist_ok=True)
+        (mkdocs / hidden).write_text("1 + 1 = 3\n", encoding="utf-8")
+    assert main(["scan", ".", "--json", "r.json"]) == 1
+    sources = {f["source"] for f in json.loads((mkdocs / "r.json").read_text())["findings"]}
+    assert sources == {"docs/week1/index.md", "docs/week2/index.md"}
+    (mkdocs / "pyproject.toml").write_text(
+        '[tool.lessoncheck]\nexclude = ["docs/week2/**"]\n', encoding="utf-8"
+    )
+    capsys.readouterr()
+    assert main(["scan", "docs/**/*.md"]) == 0  # week2 (with the slip) excluded
+    assert main(["scan", "docs/week2/index.md", "-q"]) == 1  # but named, it is read
+    capsys.readouterr()
+    assert main(["scan", "docs/**/*.qmd"]) == 2
+    assert "docs/**/*.qmd: the pattern matches no lesson files" in capsys.readouterr().err
+    (mkdocs / "empty").mkdir()
+    assert main(["extract", "empty"]) == 2
+    assert "empty: no lesson files" in capsys.readouterr().err
+
+
+def test_check_fix_and_baseline_take_globs_and_folders(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["extract", "docs"]) == 0
+    assert main(["check", "-q", "claims/week1/*.yaml"]) == 0
+    assert main(["check", "-q", "claims/**/*.yaml"]) == 1
+    capsys.readouterr()
+    assert main(["check", "claims/**/*.yml"]) == 2
+    assert "claims/**/*.yml: the pattern matches no claim files" in capsys.readouterr().err
+    assert main(["baseline", "claims/week2"]) == 0
+    recorded = json.loads((mkdocs / "lessoncheck-baseline.json").read_text(encoding="utf-8"))
+    assert len(recorded["entries"]) == 1
+    assert main(["baseline", "docs", "-o", "scanned.json"]) == 0  # a folder of lessons: scanned
+    assert len(json.loads((mkdocs / "scanned.json").read_text())["entries"]) == 1
+    assert main(["fix", "--diff", "claims/**/*.yaml"]) == 1
+    assert main(["fix", "--write", "claims"]) == 0
+    assert "3 × 7 = 21" in (mkdocs / "docs/week2/index.md").read_text(encoding="utf-8")
+    assert main(["extract", "--check", "docs"]) == 0
+
+
+def test_an_input_that_yields_nothing_is_an_error_and_the_others_still_run(
+    mkdocs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (mkdocs / "empty").mkdir()
+    (mkdocs / "docs" / "folder.md").mkdir()  # named like a lesson: read as one, and refused
+    assert main(["scan", "empty", "docs/week2/index.md", "docs/folder.md", "x/**/*.md"]) == 2
+    captured = capsys.readouterr()
+    assert "empty: no lesson files" in captured.err
+    assert "x/**/*.md: the pattern matches no lesson files" in captured.err
+    assert "docs/folder.md: cannot read lesson: not a regular file" in captured.out
+    assert "docs/week2/index.md:3" in captured.out  # the slip, still reported
+    assert main(["extract", "docs/week1", "x/*.md"]) == 2
+    assert _ids(mkdocs / "claims" / "week1" / "index.yaml")  # written all the same
+    assert main(["baseline", "docs", "x/*.md"]) == 2
+    assert not (mkdocs / "lessoncheck-baseline.json").exists()

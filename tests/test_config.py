@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from checkers.config import Config, ConfigError, find_config, load_config, project_config
+from checkers.files import LESSON_SUFFIXES
 from checkers.finding import Finding
 
 
@@ -74,6 +75,18 @@ def test_no_configuration_above_the_project_root(tmp_path: Path) -> None:
             '[per-path-ignores]\n"content/*.md" = ["sofmax"]\n',
             ".lessoncheck.toml:2: unknown claim kind 'sofmax' for 'content/*.md'",
         ),
+        ('strict = true\nlesson-roots = "docs"\n', ".lessoncheck.toml:2: lesson-roots must be"),
+        ('lesson-roots = ["../outside"]\n', ".lessoncheck.toml:1: lesson-roots must be"),
+        ('lesson-roots = ["/etc"]\n', ".lessoncheck.toml:1: lesson-roots must be"),
+        ('\nclaims-folder = ["claims"]\n', ".lessoncheck.toml:2: claims-folder must be"),
+        ('claims-folder = "../claims"\n', ".lessoncheck.toml:1: claims-folder must be"),
+        ("include = 'docs/**'\n", ".lessoncheck.toml:1: include must be a list of path globs"),
+        ("exclude = ['']\n", ".lessoncheck.toml:1: exclude must be a list of path globs"),
+        ("formats = []\n", ".lessoncheck.toml:1: formats must be a list of lesson file"),
+        (
+            "strict = false\nformats = ['.md', '.rst']\n",
+            ".lessoncheck.toml:2: unknown lesson format '.rst' (known: .md,",
+        ),
     ],
 )
 def test_bad_configuration_names_file_and_line(tmp_path: Path, text: str, expected: str) -> None:
@@ -138,3 +151,47 @@ def test_globs_are_relative_to_the_configuration_file(
     config = load_config(course / ".lessoncheck.toml")
     assert config.apply([_finding("course/old/x.md")])[0].verdict == "suppressed"
     assert config.apply([_finding("old/x.md")])[0].verdict == "fail"  # outside its folder
+
+
+def test_layout_keys_are_read_relative_to_the_configuration_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    course = tmp_path / "course"
+    course.mkdir()
+    (course / "pyproject.toml").write_text(
+        "[tool.lessoncheck]\n"
+        'lesson-roots = ["docs", "notebooks/"]\n'
+        'claims-folder = "checks/claims"\n'
+        'include = ["docs/**"]\n'
+        'exclude = ["docs/drafts/**"]\n'
+        'formats = ["md", ".IPYNB"]\n'
+        "strict = true\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    config = project_config(course)
+    assert config.strict
+    assert config.root == course
+    assert config.claims_dir == Path("course/checks/claims")
+    assert config.roots == (Path("course/docs"), Path("course/notebooks"))
+    assert config.formats == (".md", ".ipynb")
+    selection = config.lesson_selection()
+    assert selection.takes(course / "docs" / "week1" / "index.md")
+    assert not selection.takes(course / "docs" / "drafts" / "index.md")  # excluded
+    assert not selection.takes(course / "notes" / "index.md")  # not included
+    assert not selection.takes(course / "docs" / "index.mdx")  # not a configured format
+    assert selection.skip == (Path("course/checks/claims"),)
+
+
+def test_without_a_configuration_the_layout_is_the_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "docs").mkdir()
+    monkeypatch.chdir(tmp_path / "docs")
+    config = project_config(Path.cwd())
+    assert config.root == tmp_path / "docs"  # the working folder, as before configurations
+    assert config.claims_dir == Path("claims")
+    assert config.roots == ()
+    assert config.lesson_selection().suffixes == LESSON_SUFFIXES

@@ -12,9 +12,16 @@ import pytest
 
 from checkers.cli import main
 from checkers.files import (
+    CLAIM_FILES,
+    LESSON_SUFFIXES,
+    NoMatch,
     NotText,
+    Selection,
+    claim_file_candidates,
+    collect,
     decode_text,
     escapes,
+    glob_match,
     inside,
     link_outside_working_folder,
     not_a_lesson,
@@ -228,3 +235,196 @@ def test_a_refused_link_is_reported_under_its_own_name(checkout: Path) -> None:
     assert main(["scan", "content/linked.md", "--json", "scan.json"]) == 2
     (finding,) = json.loads((checkout / "scan.json").read_text(encoding="utf-8"))["findings"]
     assert finding["source"] == "content/linked.md"  # not .git/config, where it leads
+
+
+# ------------------------------------------------------------------- walking folders and globs
+
+
+def _tree(root: Path, *names: str) -> None:
+    for name in names:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("# x\n", encoding="utf-8")
+
+
+LESSONS = Selection(LESSON_SUFFIXES, "lesson files", required=True)
+
+
+def test_a_folder_yields_its_lessons_in_a_fixed_order_skipping_what_is_not_a_lesson(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _tree(
+        tmp_path,
+        "docs/b.md",
+        "docs/a.mdx",
+        "docs/week2/index.md",
+        "docs/week1/index.md",
+        "docs/week1/notes.txt",
+        "docs/.drafts/hidden.md",
+        "docs/.hidden.md",
+        "docs/node_modules/pkg/readme.md",
+        "docs/claims/readme.md",
+    )
+    selection = Selection(LESSON_SUFFIXES, "lesson files", skip=(Path("docs/claims"),))
+    found = collect([Path("docs")], selection)
+    assert [p.as_posix() for p in found] == [
+        "docs/a.mdx",
+        "docs/b.md",
+        "docs/week1/index.md",
+        "docs/week2/index.md",
+    ]
+    # Named twice (a folder and a file in it): each file once, where it first came.
+    again = collect([Path("docs/week2/index.md"), Path("docs")], selection)
+    assert again[0] == Path("docs/week2/index.md") and len(again) == 4
+
+
+def test_a_link_to_a_folder_is_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path, "docs/a.md", "elsewhere/b.md")
+    (tmp_path / "docs" / "loop").symlink_to(tmp_path / "docs")
+    (tmp_path / "docs" / "out").symlink_to(tmp_path / "elsewhere")
+    assert collect([Path("docs")], LESSONS) == [Path("docs/a.md")]
+
+
+def test_globs_expand_recursively_and_one_that_matches_nothing_names_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path, "docs/week1/index.md", "docs/week2/index.md", "docs/x.ipynb", "docs/.a/c.md")
+    assert collect([Path("docs/**/index.md")], LESSONS) == [
+        Path("docs/week1/index.md"),
+        Path("docs/week2/index.md"),
+    ]
+    assert collect([Path("docs/*")], LESSONS) == [
+        Path("docs/week1/index.md"),
+        Path("docs/week2/index.md"),
+        Path("docs/x.ipynb"),
+    ]
+    with pytest.raises(NoMatch, match=r"docs/\*\*/\*\.qmd: the pattern matches no lesson files"):
+        collect([Path("docs/**/*.qmd")], LESSONS)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(NoMatch, match=r"empty: no lesson files \(\.md"):
+        collect([Path("empty")], LESSONS)
+    assert collect([Path("empty")], CLAIM_FILES) == []  # claims/ may be empty at first
+
+
+def test_a_file_named_is_taken_as_named_and_a_missing_one_is_kept_for_its_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path, "docs/drafts/a.md", "docs/b.md", "notes.txt")
+    selection = Selection(LESSON_SUFFIXES, "lesson files", exclude=("docs/drafts/**",))
+    assert collect([Path("docs")], selection) == [Path("docs/b.md")]
+    named = [Path("docs/drafts/a.md"), Path("notes.txt"), Path("gone.md")]
+    assert collect(named, selection) == named
+    (tmp_path / "folder.md").mkdir()  # named like a file: its reader says it is not one
+    _tree(tmp_path, "folder.md/inside.md")
+    assert collect([Path("folder.md")], selection) == [Path("folder.md")]
+
+
+def test_with_a_problems_list_an_input_that_yields_nothing_does_not_stop_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _tree(tmp_path, "docs/a.md")
+    (tmp_path / "empty").mkdir()
+    problems: list[str] = []
+    found = collect([Path("empty"), Path("nope/*.md"), Path("docs")], LESSONS, problems)
+    assert found == [Path("docs/a.md")]
+    assert problems == [
+        "empty: no lesson files (" + ", ".join(LESSON_SUFFIXES) + ")",
+        "nope/*.md: the pattern matches no lesson files",
+    ]
+
+
+def test_include_and_exclude_are_relative_to_their_base(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _tree(tmp_path, "course/docs/a.md", "course/docs/old/b.md", "course/blog/c.md")
+    monkeypatch.chdir(tmp_path)
+    selection = Selection(
+        LESSON_SUFFIXES,
+        "lesson files",
+        include=("docs/**",),
+        exclude=("docs/old/",),
+        base=tmp_path / "course",
+    )
+    assert collect([Path("course")], selection) == [Path("course/docs/a.md")]
+
+
+def test_claim_files_are_found_at_any_depth(tmp_path: Path) -> None:
+    _tree(tmp_path, "claims/a.yaml", "claims/week1/index.yaml", "claims/week2/x.yml", "claims/n.md")
+    found = collect([tmp_path / "claims"], CLAIM_FILES)
+    assert [p.relative_to(tmp_path).as_posix() for p in found] == [
+        "claims/a.yaml",
+        "claims/week1/index.yaml",
+        "claims/week2/x.yml",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("lesson", "roots", "expected"),
+    [
+        # The first folder is the lesson root: the seed layout keeps its flat files.
+        ("content/x.md", (), ["claims/x.yaml", "claims/content/x.yaml"]),
+        (
+            "docs/week1/index.md",
+            (),
+            ["claims/week1/index.yaml", "claims/docs/week1/index.yaml", "claims/index.yaml"],
+        ),
+        ("lesson.md", (), ["claims/lesson.yaml"]),
+        (
+            "site/docs/week1/index.ipynb",
+            ("site/docs",),
+            [
+                "claims/week1/index.yaml",
+                "claims/site/docs/week1/index.yaml",
+                "claims/index.yaml",
+            ],
+        ),
+        # The deepest root holding the lesson wins.
+        (
+            "site/docs/a/b.md",
+            ("site", "site/docs"),
+            ["claims/a/b.yaml", "claims/site/docs/a/b.yaml", "claims/b.yaml"],
+        ),
+        # Not under any configured root: the default rule.
+        ("blog/post.md", ("docs",), ["claims/post.yaml", "claims/blog/post.yaml"]),
+    ],
+)
+def test_a_claim_file_mirrors_the_lesson_path_below_its_root(
+    tmp_path: Path, lesson: str, roots: tuple[str, ...], expected: list[str]
+) -> None:
+    _tree(tmp_path, lesson)
+    candidates = claim_file_candidates(
+        tmp_path / lesson, Path("claims"), [tmp_path / r for r in roots], tmp_path
+    )
+    assert [c.as_posix() for c in candidates] == expected
+
+
+def test_a_lesson_outside_the_project_has_the_flat_name(tmp_path: Path) -> None:
+    _tree(tmp_path, "project/x", "elsewhere/deep/lesson.md")
+    lesson = tmp_path / "elsewhere" / "deep" / "lesson.md"
+    assert claim_file_candidates(lesson, Path("claims"), [], tmp_path / "project") == [
+        Path("claims/lesson.yaml")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "pattern", "matches"),
+    [
+        ("docs/a/b.md", "docs/**", True),
+        ("docs/a/b.md", "docs/*.md", False),
+        ("docs/b.md", "docs/*.md", True),
+        ("docs/a/b.md", "**/b.md", True),
+        ("b.md", "**/b.md", True),
+        ("docs/old/b.md", "docs/old/", True),
+        ("docs/older/b.md", "docs/old/", False),
+        ("docs/b.md", "./docs/?.md", True),
+    ],
+)
+def test_glob_match(path: str, pattern: str, matches: bool) -> None:
+    assert glob_match(path, pattern) is matches

@@ -78,3 +78,18 @@ def test_a_lesson_given_as_text_is_not_read(tmp_path: Path) -> None:
     assert lesson.path == path and lesson.text == "score = 0.80\n"
     assert lesson.anchor("score = 0.80").line == 1
     assert not path.exists()
+
+
+def test_span_is_the_source_range_a_quote_anchors_to_across_lines() -> None:
+    text = "Intro line.\nThe sum is 2 + 3\n  = 5 here, and 2 + 3 = 5 again.\n"
+    lesson = Lesson.from_text(Path("x.md"), text)
+    start, end = lesson.span("2 + 3 = 5", occurrence=1)
+    assert text[start:end] == "2 + 3\n  = 5"
+    start, end = lesson.span("2 + 3 = 5", occurrence=2)
+    assert text[start:end] == "2 + 3 = 5" and lesson.position(start) == (3, 17)
+    with pytest.raises(AnchorError) as ambiguous:
+        lesson.span("2 + 3 = 5")
+    assert not ambiguous.value.stale
+    with pytest.raises(AnchorError) as gone:
+        lesson.span("2 + 3 = 6")
+    assert gone.value.stale

@@ -222,6 +222,24 @@ def test_only_claim_files_are_collected_from_folders_found_on_the_way(
     result.assert_outcomes(passed=3, failed=2)
 
 
+def test_claim_files_in_subfolders_of_a_claims_folder_are_collected(
+    course: pytest.Pytester,
+) -> None:
+    """Claim files mirror their lessons' folders (``claims/week1/index.yaml``)."""
+    (course.path / "claims" / "week1").mkdir()
+    (course.path / "claims" / "week1" / "index.yaml").write_text(CLAIMS, encoding="utf-8")
+    (course.path / "claims" / "week1" / "broken.yaml").write_text("{[: no\n", encoding="utf-8")
+    collected = course.runpytest("claims/", "--collect-only", "-q").stdout.str()
+    assert "claims/week1/index.yaml::dot-right" in collected
+    assert "claims/demo.yaml::dot-right" in collected
+    assert "claims/week1/broken.yaml" in collected  # named (its folder was): an error, not skipped
+    # Found on the way (the whole project), a YAML file below a claims folder that does not
+    # declare itself a claim file is someone else's.
+    collected = course.runpytest("--collect-only", "-q").stdout.str()
+    assert "claims/week1/index.yaml::dot-right" in collected
+    assert "broken" not in collected
+
+
 @pytest.mark.slow
 def test_python_in_a_claims_folder_is_refused_before_pytest_imports_it(
     course: pytest.Pytester,

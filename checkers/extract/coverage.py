@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checkers.extract.document import Block, Document
-from checkers.lesson import MAX_OCCURRENCES, Lesson, fold_text
+from checkers.lesson import AnchorError, Lesson
 from checkers.numbers import Token, number_tokens
 
 __all__ = [
@@ -219,15 +219,10 @@ def _checked_spans(
         verdict = verdicts.get(str(claim.get("id")))
         if verdict is None or verdict in UNCHECKED_VERDICTS:
             continue
-        needle = fold_text(str(claim.get("quote", "")))
-        if not needle:
+        try:
+            spans.append(lesson.span(str(claim.get("quote", "")), claim.get("occurrence") or 1))
+        except AnchorError:
             continue
-        occurrence = int(claim.get("occurrence") or 1)
-        found = lesson.occurrences(needle)[:MAX_OCCURRENCES]
-        if not 1 <= occurrence <= len(found):
-            continue
-        start = found[occurrence - 1]
-        spans.append((lesson.offsets[start], lesson.offsets[start + len(needle) - 1] + 1))
     spans.sort()
     merged: list[tuple[int, int]] = []
     for start, end in spans:

@@ -49,32 +49,47 @@ class MergeResult:
     """Ids of auto claims dropped because their quote left the lesson."""
     vanished: list[str] = field(default_factory=list)
     """Ids of reviewed claims whose quote left the lesson (kept; they fail as stale)."""
+    note: str = ""
+    """Why the claim file is not the lesson's usual one (another lesson's claims are there)."""
 
 
 class MergeRefused(ValueError):
     """The claim file's claims cannot be edited in place; says where and what to do instead."""
 
 
-def _place(lesson: Lesson, claim: dict[str, Any]) -> tuple[str, int]:
-    """(folded quote, lesson line) of an existing claim; line 0 when it does not anchor."""
+Span = tuple[int, int]
+"""Source (start, end) offsets of the lesson text a quote anchors to."""
+
+
+def _place(lesson: Lesson, claim: dict[str, Any]) -> tuple[str, Span | None]:
+    """(folded quote, anchored span) of a claim or draft; no span when its quote does not
+    anchor (stale, or repeated without ``occurrence:``)."""
     quote = str(claim.get("quote", ""))
     occurrence = claim.get("occurrence")
     try:
-        line = lesson.anchor(quote, int(occurrence) if occurrence else None).line
+        span = lesson.span(quote, int(occurrence) if occurrence else None)
     except (AnchorError, ValueError, TypeError):
-        line = 0
-    return fold(quote)[0], line
+        span = None
+    return fold(quote)[0], span
 
 
-def _covered(place: tuple[str, int], existing: Sequence[tuple[str, int]]) -> bool:
-    """A draft is covered by a claim that quotes the same text (or more of it) at the same line,
-    so a hand-written claim is never shadowed by an auto draft of the same sentence."""
-    quote, line = place
-    return any(
-        (quote in other or other in quote) and (other_line in (line, 0) or line == 0)
-        for other, other_line in existing
-        if other
-    )
+def _covered(place: tuple[str, Span | None], existing: Sequence[tuple[str, Span | None]]) -> bool:
+    """A draft is covered by a claim that stands on the same stretch of the lesson, on more of
+    it or on part of it: a hand-written claim is never shadowed by an auto draft of the same
+    statement, whichever line of a wrapped paragraph or fenced block either quote starts on.
+    Compared by anchored span (where each quote sits), not by line; a quote that does not
+    anchor is compared by its text alone, which errs towards adding nothing."""
+    quote, span = place
+    for other, other_span in existing:
+        if not other:
+            continue
+        if span is not None and other_span is not None:
+            inner, outer = sorted((span, other_span), key=lambda s: s[1] - s[0])
+            if outer[0] <= inner[0] and inner[1] <= outer[1]:
+                return True
+        elif quote in other or other in quote:
+            return True
+    return False
 
 
 def merge_claims(
@@ -82,12 +97,13 @@ def merge_claims(
     old_text: str | None,
     lesson_ref: str,
     lesson: Lesson,
-    drafts: Sequence[tuple[dict[str, Any], int]],
+    drafts: Sequence[dict[str, Any]],
     *,
     verify: bool = True,
 ) -> MergeResult:
-    """Merge drafted claim mappings (with their lesson lines) into the claim file whose text
-    is ``old_text`` (None when it does not exist yet; a leading byte-order mark is kept).
+    """Merge drafted claim mappings (as :func:`checkers.extract.to_claim_data` makes them,
+    ``occurrence:`` included) into the claim file whose text is ``old_text`` (None when it
+    does not exist yet; a leading byte-order mark is kept).
 
     ``verify`` reads the edited text back before it may be written (:func:`_verify`); a caller
     that only counts what would change (``extract --check``) skips it, since reading back a
@@ -123,8 +139,8 @@ def merge_claims(
     covered = [_place(lesson, c) for c in kept if isinstance(c, dict)]
     existing_ids = {str(c.get("id")) for c in kept if isinstance(c, dict)}
     added: list[dict[str, Any]] = []
-    for draft, line in drafts:
-        place = (fold(draft["quote"])[0], line)
+    for draft in drafts:
+        place = _place(lesson, draft)
         if draft["id"] in existing_ids or _covered(place, covered):
             continue
         added.append(draft)

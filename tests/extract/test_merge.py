@@ -237,3 +237,118 @@ def test_a_flow_list_of_claims_is_left_alone_with_a_reason(
     assert target.read_bytes() == before
     error = capsys.readouterr().err
     assert "claims/demo.yaml" in error and "[...] list" in error and "nothing was changed" in error
+
+
+# ------------------------------------------------------------------- drafts a claim already covers
+
+WRAPPED = """# Cache budget
+
+The cache for one token is small, and we can work it out
+step by step: 2 × 16 × 2048 × 2 bytes = 131,072 bytes, which
+is 128 KB per token; for four tokens 4 × 128 = 512 KB.
+
+```text
+total = 3 × 5
+      = 15
+```
+"""
+
+HAND_WRAPPED = """lesson: content/cache.md
+claims:
+  # written by hand; the quote is on the second line of a wrapped paragraph
+  - id: per-token
+    kind: arithmetic
+    quote: "2 × 16 × 2048 × 2 bytes = 131,072 bytes"
+    expression: 2 × 16 × 2048 × 2
+    claimed: 131072
+  # a quote over two lines of a fenced block; its number is on the second
+  - id: total
+    kind: arithmetic
+    quote: "total = 3 × 5 = 15"
+    expression: 3 × 5
+    claimed: 15
+"""
+
+
+def _claims_of(path: Path) -> list[dict[str, object]]:
+    data = safeyaml.load(path.read_text(encoding="utf-8")).data
+    return list(data["claims"])
+
+
+def test_a_claim_on_a_wrapped_line_or_over_lines_gets_no_auto_duplicate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "content").mkdir()
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "content" / "cache.md").write_text(WRAPPED, encoding="utf-8")
+    target = tmp_path / "claims" / "cache.yaml"
+    target.write_text(HAND_WRAPPED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["extract", "content/cache.md"]) == 0
+    claims = _claims_of(target)
+    auto = [c for c in claims if c.get("origin") == "auto"]
+    # The statement nobody claimed is drafted (its line is in the same paragraph) ...
+    assert [c["quote"] for c in auto] == ["4 × 128 = 512 KB"]
+    # ... the two hand-written ones are not drafted again, whichever line their number is on.
+    assert [c["id"] for c in claims if c.get("origin") != "auto"] == ["per-token", "total"]
+    assert main(["extract", "--check", "content/cache.md"]) == 0
+
+
+def test_a_claim_on_part_of_a_statement_covers_its_draft_and_an_unrelated_one_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "content").mkdir()
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "content" / "cache.md").write_text(WRAPPED, encoding="utf-8")
+    target = tmp_path / "claims" / "cache.yaml"
+    # A claim on the result alone ("= 15", on line 9) stands on part of the chain's span; a
+    # claim whose quote is elsewhere in the paragraph ("is 128 KB per token") covers nothing.
+    target.write_text(
+        "lesson: content/cache.md\nclaims:\n"
+        "  - id: fifteen\n    kind: arithmetic\n    quote: '= 15'\n"
+        "    expression: 3 × 5\n    claimed: 15\n"
+        "  - id: per-token-kb\n    kind: arithmetic\n    quote: is 128 KB per token\n"
+        "    expression: 131072 / 1024\n    claimed: 128\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["extract", "content/cache.md"]) == 0
+    auto = sorted(str(c["quote"]) for c in _claims_of(target) if c.get("origin") == "auto")
+    assert auto == ["2 × 16 × 2048 × 2 bytes = 131,072 bytes", "4 × 128 = 512 KB"]
+
+
+FIXABLE = """# Scores
+
+The first score is worked out on the next line, as a
+sum of two products: 0.5×0.4 + 0.3×0.2 = 0.30 for the pair.
+
+Then 6 × 7 = 41 closes the example.
+"""
+
+
+def test_fix_write_then_extract_check_is_clean(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "content").mkdir()
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "content" / "scores.md").write_text(FIXABLE, encoding="utf-8")
+    target = tmp_path / "claims" / "scores.yaml"
+    # One claim written by hand (its quote on a wrapped line), the other left to extract.
+    target.write_text(
+        "lesson: content/scores.md\nclaims:\n"
+        "  - id: score\n    kind: arithmetic\n    quote: 0.5×0.4 + 0.3×0.2 = 0.30\n"
+        "    expression: 0.5×0.4 + 0.3×0.2\n    claimed: 0.30\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["extract", "content/scores.md"]) == 0
+    before = _claims_of(target)
+    assert len(before) == 2
+    assert main(["check", "-q"]) == 1  # 0.30 (0.26) and 41 (42) are wrong
+    assert main(["fix", "--write"]) == 0
+    lesson = (tmp_path / "content" / "scores.md").read_text(encoding="utf-8")
+    assert "= 0.26 for the pair" in lesson and "6 × 7 = 42" in lesson
+    assert main(["extract", "--check", "content/scores.md"]) == 0
+    after = _claims_of(target)
+    assert [c["id"] for c in after] == [c["id"] for c in before]
+    assert [c.get("origin") for c in after] == [None, "auto"]
