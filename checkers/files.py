@@ -22,7 +22,9 @@ from pathlib import Path
 
 __all__ = [
     "LESSON_SUFFIXES",
+    "MARKDOWN_SUFFIXES",
     "MAX_LESSON_BYTES",
+    "NOTEBOOK_SUFFIX",
     "NotText",
     "WriteError",
     "decode_text",
@@ -46,9 +48,14 @@ MAX_LESSON_BYTES = 1_000_000
 """Largest lesson read; a long course chapter is under 100 KB. Everything downstream (folding,
 Markdown parsing, drafting) is linear or budgeted in the lesson's size, so this bounds it."""
 
-LESSON_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd", ".ipynb")
-"""How a lesson file's name ends: the Markdown and notebook formats courses are written in. Any
-other file (``.git/config``, ``.env``, a key, ``README.txt``) is never read as a lesson."""
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd")
+"""Lesson files that are Markdown text (CommonMark/GFM, MDX, Quarto)."""
+NOTEBOOK_SUFFIX = ".ipynb"
+"""Jupyter notebooks."""
+LESSON_SUFFIXES = (*MARKDOWN_SUFFIXES, NOTEBOOK_SUFFIX)
+"""How a lesson file's name ends: the formats :mod:`checkers.formats` reads (Markdown, MDX,
+Quarto, Jupyter notebooks). Any other file (``.git/config``, ``.env``, a key, ``README.txt``)
+is never read as a lesson."""
 
 PROJECT_MARKERS = (".git", "pyproject.toml")
 """Files whose folder is taken as the project root (see :func:`search_root`)."""

@@ -96,7 +96,7 @@ def _scan(
     lesson = _read_lesson(path)
     if isinstance(lesson, str):
         return [_error(path, lesson)], None
-    document = parse_document(lesson.text)
+    document = parse_document(lesson.readable)
     drafts = drafts_of(document)
     claims = to_claim_data(lesson, drafts)
     located = safeyaml.Located({"lesson": _lesson_ref(path), "claims": claims}, {})
@@ -126,7 +126,7 @@ def extract_lesson(path: Path, claims_dir: Path, *, write: bool) -> MergeResult 
     old_text = _existing_claims(claims_dir, target)
     if isinstance(old_text, _Refused):
         return old_text.message
-    found = draft_claims(lesson.text)
+    found = draft_claims(lesson.readable)
     drafts = list(zip(to_claim_data(lesson, found), (d.line for d in found), strict=True))
     ref = os.path.relpath(real_path(path), real_path(Path.cwd()))
     try:
