@@ -243,7 +243,8 @@ def _fenced_lines(lines: list[str]) -> list[bool]:
 def readable_text(suffix: str, text: str) -> str:
     """``text`` with what a reader of a ``suffix`` lesson does not see blanked (see the module
     docstring); the same length, the same line breaks."""
-    if "<" not in text and "{" not in text:
+    blanks_more = {".mdx": ("<", "{"), ".qmd": ("{",)}.get(suffix, ())
+    if "<!--" not in text and not any(char in text for char in blanks_more):
         return text  # nothing to blank: most lessons
     lines = text.split("\n")
     fenced = _fenced_lines(lines)
@@ -417,7 +418,7 @@ def _read_notebook(content: str) -> LessonSource:
     version = _pair(parsed, "nbformat")
     if not isinstance(version, int) or isinstance(version, bool):
         raise FormatError(
-            "not a Jupyter notebook: no \"nbformat\" version number at the top of the JSON"
+            'not a Jupyter notebook: no "nbformat" version number at the top of the JSON'
         )
     try:
         # nbformat raises its own errors, jsonschema's, and TypeError/KeyError/AttributeError

@@ -181,7 +181,9 @@ def installed(release: tuple[Path, str], tmp_path_factory: pytest.TempPathFactor
     venv = tmp_path_factory.mktemp("ci") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     install = next(step["run"] for step in steps() if "pip install" in step.get("run", ""))
-    result = run_bash(install.replace(PLACEHOLDER, clone.as_uri()), venv.parent, venv / "bin")
+    # pip's requirement parser wants a host in a file URL: file://localhost/...
+    pinned = install.replace(PLACEHOLDER, f"file://localhost{clone}")
+    result = run_bash(pinned, venv.parent, venv / "bin")
     assert result.returncode == 0, result.stdout + result.stderr
     return venv / "bin"
 
