@@ -150,9 +150,12 @@ class LessonSource:
         """The notebook cell a lesson line comes from; None outside notebooks."""
         return self.cells[line - 1] if 0 < line <= len(self.cells) else None
 
-    def file_position(self, line: int, column: int | None) -> tuple[int | None, int | None]:
-        """(line, column) in the file for a lesson (line, column): the same for Markdown; for
-        a notebook, the JSON line and column of that text."""
+    def file_position(
+        self, line: int, column: int | None, line_text: str
+    ) -> tuple[int | None, int | None]:
+        """(line, column) in the file for a lesson (line, column) on ``line_text``: the same
+        for Markdown; for a notebook, the JSON line and column of that text (None, None on a
+        line of its own between cells)."""
         if self.suffix != NOTEBOOK_SUFFIX:
             return line, column
         origin = self.cell_line(line)
@@ -160,7 +163,6 @@ class LessonSource:
             return None, None
         if column is None:
             return origin.file_line, None
-        line_text = self.text.split("\n", line)[line - 1]
         before = json.dumps(line_text[: column - 1], ensure_ascii=origin.escape_ascii)[1:-1]
         return origin.file_line, origin.file_column + len(before)
 
@@ -540,12 +542,10 @@ def _origins(
     for literal in literals:
         line = bisect.bisect_right(line_starts, literal.start)
         column = literal.start - line_starts[line - 1] + 2  # 1-based, after the quote
-        value = literal.value
-        offset = 0
-        for piece in value.split("\n")[: _line_count(value)]:
-            prefix = json.dumps(value[:offset], ensure_ascii=literal.escape_ascii)[1:-1]
-            found.append((line, column + len(prefix), literal.escape_ascii))
-            offset += len(piece) + 1
+        encoded = 0  # characters the literal's lines before this one take in the file
+        for piece in literal.value.split("\n")[: _line_count(literal.value)]:
+            found.append((line, column + encoded, literal.escape_ascii))
+            encoded += len(json.dumps(piece + "\n", ensure_ascii=literal.escape_ascii)) - 2
     return found
 
 

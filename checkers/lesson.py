@@ -195,7 +195,9 @@ class Lesson:
     def file_position(self, line: int, column: int | None) -> tuple[int | None, int | None]:
         """(line, column) in the lesson file of a (line, column) of :attr:`text`: the same but
         for notebooks, where it is the line of the ``.ipynb`` holding that text."""
-        return self.source.file_position(line, column)
+        start = self.line_starts[line - 1] if 0 < line <= len(self.line_starts) else 0
+        end = self.text.find("\n", start)
+        return self.source.file_position(line, column, self.text[start : end if end >= 0 else None])
 
     def cell_line(self, line: int) -> CellLine | None:
         """For a notebook, the cell and line a line of :attr:`text` comes from."""

@@ -264,11 +264,12 @@ def _in_file(lesson: Lesson, finding: Finding) -> Finding:
     a notebook, the line of the ``.ipynb`` that holds the statement and its cell and line."""
     if finding.location_kind != "lesson" or finding.line is None:
         return finding
+    if not lesson.source.cells:
+        return finding  # not a notebook: lesson text and file are one
     origin = lesson.cell_line(finding.line)
-    if origin is None:
-        return finding
     line, column = lesson.file_position(finding.line, finding.column)
-    return replace(finding, line=line, column=column, cell=origin.label())
+    label = origin.label() if origin is not None else None
+    return replace(finding, line=line, column=column, cell=label)
 
 
 def _recompute(run: FileRun, claim: Claim) -> Finding:
