@@ -28,7 +28,9 @@ __all__ = [
     "CLAIM_FILES",
     "CLAIM_SUFFIXES",
     "LESSON_SUFFIXES",
+    "MARKDOWN_SUFFIXES",
     "MAX_LESSON_BYTES",
+    "NOTEBOOK_SUFFIX",
     "NoMatch",
     "NotText",
     "Selection",
@@ -57,9 +59,14 @@ MAX_LESSON_BYTES = 1_000_000
 """Largest lesson read; a long course chapter is under 100 KB. Everything downstream (folding,
 Markdown parsing, drafting) is linear or budgeted in the lesson's size, so this bounds it."""
 
-LESSON_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd", ".ipynb")
-"""How a lesson file's name ends: the Markdown and notebook formats courses are written in. Any
-other file (``.git/config``, ``.env``, a key, ``README.txt``) is never read as a lesson."""
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx", ".qmd")
+"""Lesson files that are Markdown text (CommonMark/GFM, MDX, Quarto)."""
+NOTEBOOK_SUFFIX = ".ipynb"
+"""Jupyter notebooks."""
+LESSON_SUFFIXES = (*MARKDOWN_SUFFIXES, NOTEBOOK_SUFFIX)
+"""How a lesson file's name ends: the formats :mod:`checkers.formats` reads (Markdown, MDX,
+Quarto, Jupyter notebooks). Any other file (``.git/config``, ``.env``, a key, ``README.txt``)
+is never read as a lesson."""
 
 CLAIM_SUFFIXES = (".yaml", ".yml")
 """How a claim file's name ends."""

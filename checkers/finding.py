@@ -101,6 +101,9 @@ class Finding:
     """What silenced a ``suppressed`` finding."""
     marked: str | None = None
     """For ``marked_wrong``: how and where the author marked it (``❌ on line 40``)."""
+    cell: str | None = None
+    """For a notebook: the cell and line of the statement (``cell 3, line 2``, ``cell 4,
+    output 1, line 1``); ``line`` and ``column`` are then those of the ``.ipynb`` file."""
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for the JSON report (fields in declaration order)."""
@@ -133,7 +136,8 @@ class Finding:
     def where(self) -> str:
         """``content/lesson.md:143`` — what an editor jumps to."""
         if self.location_kind == "lesson":
-            return f"{self.source}:{self.line}" if self.line else self.source
+            where = f"{self.source}:{self.line}" if self.line else self.source
+            return f"{where} ({self.cell})" if self.cell else where
         if self.line and self.column:
             return f"{self.claims_file}:{self.line}:{self.column}"
         return self.claims_file

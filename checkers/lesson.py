@@ -32,6 +32,7 @@ from checkers.files import (
     read_regular_file,
     search_root,
 )
+from checkers.formats import CellLine, FormatError, LessonSource, read_source
 
 __all__ = [
     "MAX_OCCURRENCES",
@@ -117,6 +118,10 @@ class Anchor:
     """How many times the quote occurs in the lesson."""
 
 
+class LessonError(ValueError):
+    """A lesson file that cannot be read: not UTF-8 text, or not what its format expects."""
+
+
 class AnchorError(ValueError):
     """The quote could not be anchored; ``stale`` tells a vanished quote from an ambiguous one."""
 
@@ -140,6 +145,9 @@ class Lesson:
     """Source offset of each folded character."""
     line_starts: tuple[int, ...]
     """Source offset at which each line starts."""
+    source: LessonSource
+    """The file as its format reads it: what a reader sees of ``text`` (anchoring and
+    drafting read that), and for a notebook where each line lies in the file."""
     hint_budget: list[int] = field(default_factory=lambda: [HINT_BUDGET], compare=False)
     """What is left of :data:`HINT_BUDGET` (mutable: the lesson is cached and shared)."""
     found: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
@@ -150,15 +158,50 @@ class Lesson:
     """What is left of :data:`FOUND_BUDGET`."""
 
     @classmethod
-    def from_text(cls, path: Path, text: str) -> Lesson:
-        """Fold a lesson's text and index its lines."""
-        folded, offsets = fold(text)
+    def from_text(cls, path: Path, content: str) -> Lesson:
+        """The lesson in ``content`` (the file at ``path``, decoded), read by its format
+        (:func:`checkers.formats.read_source`; a notebook becomes Markdown text), folded and
+        indexed. Raises :class:`LessonError` when the file is not what its name says."""
+        try:
+            source = read_source(path, content)
+        except FormatError as error:
+            raise LessonError(f"{path}: {error}") from None
+        return cls.from_source(path, source)
+
+    @classmethod
+    def from_source(cls, path: Path, source: LessonSource) -> Lesson:
+        """Fold a lesson's readable text (what is hidden from readers never anchors a quote)
+        and index its lines."""
+        text = source.text
+        folded, offsets = fold(source.readable)
         starts = [0]
         newline = text.find("\n")
         while newline != -1:
             starts.append(newline + 1)
             newline = text.find("\n", newline + 1)
-        return cls(path, text, folded, tuple(offsets), tuple(starts))
+        return cls(path, text, folded, tuple(offsets), tuple(starts), source)
+
+    def edited(self, text: str) -> Lesson:
+        """This lesson with its text edited in place (numbers replaced, lines kept), as
+        ``fix`` checks a rewrite before writing it."""
+        return Lesson.from_source(self.path, self.source.with_text(text))
+
+    @property
+    def readable(self) -> str:
+        """The text with what no reader sees (comments, MDX tags) blanked, offsets kept: what
+        recognisers read."""
+        return self.source.readable
+
+    def file_position(self, line: int, column: int | None) -> tuple[int | None, int | None]:
+        """(line, column) in the lesson file of a (line, column) of :attr:`text`: the same but
+        for notebooks, where it is the line of the ``.ipynb`` holding that text."""
+        start = self.line_starts[line - 1] if 0 < line <= len(self.line_starts) else 0
+        end = self.text.find("\n", start)
+        return self.source.file_position(line, column, self.text[start : end if end >= 0 else None])
+
+    def cell_line(self, line: int) -> CellLine | None:
+        """For a notebook, the cell and line a line of :attr:`text` comes from."""
+        return self.source.cell_line(line)
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a source offset."""
@@ -261,10 +304,6 @@ class Lesson:
             line = self._lines[best_line - 1][1]
             hint = f"; closest is line {best_line}: {line.strip()[:120]!r}"
         return f"the quote is no longer in {self.path.name} (was the sentence edited?){hint}"
-
-
-class LessonError(ValueError):
-    """A lesson file that cannot be read as UTF-8 text."""
 
 
 @lru_cache(maxsize=256)

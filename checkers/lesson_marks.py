@@ -38,7 +38,9 @@ Suppression comments (HTML comments, invisible in rendered Markdown):
 - ``<!-- lessoncheck: ignore-start -->`` … ``<!-- lessoncheck: ignore-end -->`` silences the
   lines between (an unterminated start runs to the end of the lesson);
 - text after the directive is kept as the reason: ``<!-- lessoncheck: ignore as printed in the
-  paper -->``.
+  paper -->``;
+- in MDX, where HTML comments are not allowed, the same directives as JSX comments:
+  ``{/* lessoncheck: ignore */}``.
 
 Written by hand: no Markdown library reports where a judgement about a statement reaches; the
 scan is one pass over the lines, after one search that most lessons fail (no mark at all).
@@ -153,7 +155,9 @@ _ANY_MARK = re.compile(
     f"[{_CROSSES}]|lessoncheck|wrong|incorrect|erroneous|mistaken|错|不对|有误|不正确",
     re.IGNORECASE,
 )
-_DIRECTIVE = re.compile(r"<!--\s*lessoncheck\s*:\s*(ignore(?:-start|-end)?)\b(.*?)-->")
+_DIRECTIVE = re.compile(
+    r"(<!--|\{/\*)\s*lessoncheck\s*:\s*(ignore(?:-start|-end)?)\b(.*?)(?:-->|\*/\})"
+)
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:\s+|$)")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _COLON_AFTER = re.compile(r"\s*[*_]*\s*[:：]")
@@ -260,8 +264,9 @@ def _ignore_directives(line: str, number: int) -> tuple[list[tuple[str, str]], b
     line holds anything besides them."""
     directives = []
     for match in _DIRECTIVE.finditer(line):
-        name, reason = match.group(1), " ".join(match.group(2).split())
-        where = f"<!-- lessoncheck: {name} --> on line {number}" + (
+        opener, name, reason = match.group(1), match.group(2), " ".join(match.group(3).split())
+        closer = "-->" if opener == "<!--" else "*/}"
+        where = f"{opener} lessoncheck: {name} {closer} on line {number}" + (
             f" ({reason})" if reason else ""
         )
         directives.append((name, where))

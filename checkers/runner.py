@@ -22,6 +22,7 @@ from checkers.expr import ExprError
 from checkers.files import CLAIM_FILES, collect
 from checkers.finding import FILE_LABEL, Finding, Verdict, problem_finding, relative_to_root
 from checkers.kinds.base import Outcome, error, printed_text
+from checkers.lesson import Lesson
 from checkers.lesson_marks import NO_MARKS, apply_marks, read_marks
 from checkers.numbers import Printed, apply_corrections
 from checkers.parallel import Progress, map_files
@@ -254,7 +255,22 @@ def _check(run: FileRun, claim: Claim) -> Finding:
     """The claim's finding as its lesson's marks leave it (every finding passes here)."""
     finding = _recompute(run, claim)
     lesson = run.claims_file.lesson_document
-    return apply_marks(finding, read_marks(lesson.text) if lesson is not None else NO_MARKS)
+    if lesson is None:
+        return apply_marks(finding, NO_MARKS)
+    return _in_file(lesson, apply_marks(finding, read_marks(lesson.text)))
+
+
+def _in_file(lesson: Lesson, finding: Finding) -> Finding:
+    """The finding located in the lesson file rather than its text: the same for Markdown; for
+    a notebook, the line of the ``.ipynb`` that holds the statement and its cell and line."""
+    if finding.location_kind != "lesson" or finding.line is None:
+        return finding
+    if not lesson.source.cells:
+        return finding  # not a notebook: lesson text and file are one
+    origin = lesson.cell_line(finding.line)
+    line, column = lesson.file_position(finding.line, finding.column)
+    label = origin.label() if origin is not None else None
+    return replace(finding, line=line, column=column, cell=label)
 
 
 def _recompute(run: FileRun, claim: Claim) -> Finding:

@@ -104,7 +104,7 @@ def _scan(
     lesson = _read_lesson(path)
     if isinstance(lesson, str):
         return [_error(path, lesson)], None
-    document = parse_document(lesson.text)
+    document = parse_document(lesson.readable)
     drafts = drafts_of(document)
     claims = to_claim_data(lesson, drafts)
     located = safeyaml.Located({"lesson": _lesson_ref(path), "claims": claims}, {})
@@ -151,7 +151,7 @@ def extract_lesson(
     if isinstance(chosen, _Refused):
         return chosen.message
     target, old_text, note = chosen
-    found = draft_claims(lesson.text)
+    found = draft_claims(lesson.readable)
     drafts = to_claim_data(lesson, found)
     try:
         result = merge_claims(target, old_text, ref, lesson, drafts, verify=write)

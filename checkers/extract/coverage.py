@@ -292,8 +292,8 @@ def _column(lesson: Lesson, number: int, text: str, cursor: dict[int, int]) -> i
     starts = lesson.line_starts
     if not 0 < number <= len(starts):
         return None
-    end = starts[number] if number < len(starts) else len(lesson.text)
-    source = lesson.text[starts[number - 1] : end]
+    end = starts[number] if number < len(starts) else len(lesson.readable)
+    source = lesson.readable[starts[number - 1] : end]
     found = source.find(text, cursor.get(number, 0))
     if found == -1:
         found = source.find(text)

@@ -27,6 +27,7 @@ from checkers.fix.claim_edits import (
 from checkers.fix.plan import FixPlan, FixProblem, NotFixed, Rewrite, display
 from checkers.fix.tokens import norm, number_changes, replace_numbers, styled
 from checkers.fix.workspace import Key, Snapshot, Workspace
+from checkers.formats import FormatError, apply_edits
 from checkers.lesson import Lesson, fold
 from checkers.numbers import Printed, Token, number_tokens
 
@@ -333,6 +334,9 @@ class _Planner:
         tokens = number_tokens(quote)
         placed = lesson_ranges(lesson, start, quote, indexes)
         for index, token in zip(indexes, placed, strict=True):
+            refused = lesson.source.edit_refusal(token.start)
+            if refused is not None:
+                raise FixProblem(f"the number {token.text} cannot be rewritten: {refused}")
             new = styled(changes[index], token.text)
             span = (token.start, token.end)
             if edit.replacements.get(span, new) != new:
@@ -461,7 +465,7 @@ class _Planner:
         text = lesson.text
         for (start, end), new in sorted(edit.replacements.items(), reverse=True):
             text = text[:start] + new + text[end:]
-        rewritten = Lesson.from_text(edit.lesson, text)
+        rewritten = lesson.edited(text)
 
         def moved(offset: int) -> int:
             return offset + sum(
@@ -499,19 +503,28 @@ class _Planner:
         """Apply a round's edits together: each lesson and each claim file is rewritten once
         per round, not once per edit (their spans and claims do not overlap: see _round)."""
         replacements: dict[Path, dict[tuple[int, int], str]] = {}
-        by_file: dict[Path, dict[str, dict[str, dict[int, str]]]] = {}
-        values: dict[Path, dict[str, dict[str, str]]] = {}
         for edit in batch:
             replacements.setdefault(edit.lesson, {}).update(edit.replacements)
+        lessons: dict[Path, str] = {}
+        refused: dict[Path, str] = {}
+        for lesson, spans in replacements.items():
+            # The spans are of the lesson's text; its format writes them into the file (a
+            # notebook's JSON strings) or refuses, and then none of that lesson's edits is made.
+            try:
+                lessons[lesson] = apply_edits(lesson, self.text(lesson), spans)
+            except FormatError as error:
+                refused[lesson] = f"{display(lesson)}: {error}"
+        for edit in batch:
+            for key in edit.touched if edit.lesson in refused else ():
+                self._refuse(key, refused[edit.lesson])
+        by_file: dict[Path, dict[str, dict[str, dict[int, str]]]] = {}
+        values: dict[Path, dict[str, dict[str, str]]] = {}
+        for edit in (edit for edit in batch if edit.lesson not in refused):
             for (path, claim_id), fields in edit.fields.items():
                 by_file.setdefault(path, {})[claim_id] = fields
                 values.setdefault(path, {})[claim_id] = edit.values.get((path, claim_id), {})
             self.rewrites.extend(edit.rewrites)
-        for lesson, spans in replacements.items():
-            text = self.text(lesson)
-            for (start, end), new in sorted(spans.items(), reverse=True):
-                text = text[:start] + new + text[end:]
-            self.texts[lesson] = text
+        self.texts.update(lessons)
         for path, changes in by_file.items():
             self.texts[path] = edit_claim_file(self.text(path), changes, values[path])
 
@@ -645,6 +658,7 @@ def _hints(workspace: Workspace, planner: _Planner, after: Snapshot) -> list[str
             continue
         rewrites = [r for r in planner.rewrites if r.lesson == display(path) and r.old != r.new]
         lesson = Lesson.from_text(path, text)
+        text = lesson.text  # a notebook's lesson text, not its JSON
         covered: list[tuple[int, int]] = []
         for key, claim in after.claims.items():
             if workspace.lesson_of.get(key[0]) != path or workspace.label(key) not in rewritten:
