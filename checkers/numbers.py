@@ -590,7 +590,8 @@ _TOKEN = re.compile(
 # more than three digits after a separator ("1,0000") is no grouping at all.
 _GROUPED = re.compile(
     rf"[1-9１-９][{_DIGIT}]{{0,2}}"
-    rf"(?:(?:(?:,|，|\{{,\}})[{_DIGIT}]{{3}})+|(?:[\u2009\u202f][{_DIGIT}]{{3}})+|(?: [{_DIGIT}]{{3}}){{2,}})"
+    rf"(?:(?:(?:,|，|\{{,\}})[{_DIGIT}]{{3}})+|(?:[\u2009\u202f][{_DIGIT}]{{3}})+"
+    rf"|(?: [{_DIGIT}]{{3}}){{2,}})"
     rf"(?![{_DIGIT}])(?!(?:[,，]|\{{,\}}|[\u2009\u202f ])[{_DIGIT}])"
 )
 _GROUPED_TOKEN = re.compile(

@@ -49,10 +49,10 @@ from checkers.numbers import (
     NumberError,
     byte_units,
     compare,
-    read_binary,
     group_scientific,
     parse_printed,
     parse_printed_vector,
+    read_binary,
     significant_digits,
 )
 from checkers.readings import KILO, changed_by_storage

@@ -71,9 +71,10 @@ _FRACTION_SHARE = re.compile(
     r"\s*[(（]\s*(?:≈\s*|~\s*)?(\d+(?:\.\d+)?)\s*%\s*[)）]"
 )
 # 占: "141 层中有 39 层，占 28%" (the whole before 中), "39 层，占全部 141 层的 28%" (after 占).
-_ZH_WORD = r"[\u4e00-\u9fff]{1,3}"
+_ZH_WORD = r"[\u4e00-\u9fff]{1,6}?"
 _ZH_WHOLE_FIRST = re.compile(
-    r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s*(" + _ZH_WORD + r")?\s*(?:之中|中|里|当中)[，,]?\s*(?:有|共有)?\s*"
+    r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s*(" + _ZH_WORD + r")?\s*(?:之中|中|里|当中)[，,]?\s*"
+    r"(?:有|共有)?\s*"
     r"(\d[\d,]*(?:\.\d+)?)\s*(" + _ZH_WORD + r")?\s*[，,]?\s*(?:占|约占)\s*(\d+(?:\.\d+)?)\s*%"
 )
 _ZH_WHOLE_AFTER = re.compile(
@@ -84,7 +85,8 @@ _ZH_WHOLE_AFTER = re.compile(
 # "A is x% smaller than B": the two quantities with one unit, and nothing else between.
 _UNIT_AFTER = r"(\s*(?:[KMGT]i?B|[KMBT](?![A-Za-z])|\s(?:tokens?|parameters|params|layers|steps)))?"
 _THAN = re.compile(
-    r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)" + _UNIT_AFTER + r"[^\d%]{0,40}?\b(?:is|are|was|were|uses?|needs?|has|have)\s+"
+    r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)" + _UNIT_AFTER
+    + r"[^\d%]{0,40}?\b(?:is|are|was|were|uses?|needs?|has|have)\s+"
     r"(\d+(?:\.\d+)?)\s*%\s+(smaller|less|fewer|lower|cheaper|larger|more|bigger|higher)\s+than\s+"
     r"(?:the\s+|a\s+|an\s+)?(\d[\d,]*(?:\.\d+)?)" + _UNIT_AFTER + r"(?!\w|[.,]\d)"
 )
@@ -292,8 +294,9 @@ def _stated_shares(sentence: str, line: int) -> list[Draft]:
 
 
 def _same_word(first: str | None, second: str | None) -> bool:
-    """Two counts' unit words agree: equal, or one of them left out (``39 层 … 141 层``)."""
-    return not first or not second or first == second
+    """Two counts' unit words agree: equal, one of them left out (``39 层 … 141 层``), or a
+    measure word and its noun (``96 个注意力头中有 24 个``)."""
+    return not first or not second or first.startswith(second) or second.startswith(first)
 
 
 def _than(sentence: str, line: int) -> Draft | None:
