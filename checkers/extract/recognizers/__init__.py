@@ -14,6 +14,7 @@ from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
     chains,
     dtype_savings,
+    formula_values,
     heads,
     memory_tables,
     model_tables,
@@ -22,6 +23,7 @@ from checkers.extract.recognizers import (
     positional,
     softmax_rows,
     table_formulas,
+    totals,
 )
 
 __all__ = ["ALL_RECOGNIZERS", "Recognizer"]
@@ -46,5 +48,7 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "heads": heads,
     "dtype_savings": dtype_savings,
     "param_memory": param_memory,
+    "totals": totals,
+    "formula_values": formula_values,
 }
 """Recogniser name → module."""

@@ -483,7 +483,16 @@ def _stands_for(printed_text: str, value: float) -> bool:
     readings = [printed, read_binary(printed)]
     if printed.unit is not None and printed.unit.family in ("bytes", "count"):
         readings.append(parse_printed(printed_text[: -len(printed.unit.symbol)].strip()))
-    return any(compare(reading, value).ok for reading in readings)
+    return any(
+        compare(reading, value).ok and abs(reading.value - value) <= _RUNNING_CLOSE * abs(value)
+        for reading in readings
+    )
+
+
+_RUNNING_CLOSE = 0.025
+"""How close (relative) the value a side starts with must be to the side before it for the
+side to continue from it: ``1/(1 + e^(-3)) = 1/(1 + 0.050)`` starts with 1, a rounding of
+0.9526 to a whole number, and is the same value written another way, not a continuation."""
 
 
 def _claimed_text(claimed: str, value: float | tuple[float, ...]) -> str:
