@@ -27,3 +27,6 @@ def test_scan_reads_what_the_prose_states(case: dict[str, Any], tmp_path: Path) 
     assert [f.claimed for f in failing] == case["failing"], messages
     if "says" in case:
         assert any(case["says"] in f.message for f in failing), messages
+    if "passes_saying" in case:  # a step that carries an earlier error says so, and passes
+        passing = [f.message for f in findings if f.verdict == "pass"]
+        assert any(case["passes_saying"] in message for message in passing), messages

@@ -118,9 +118,7 @@ _SCALED_QUANTITY = (
     r"|[kKMBT])(?![A-Za-z])"
 )
 _LABEL_WORDS = r"(?:\s+[A-Za-z][A-Za-z'-]+){1,3}(?:\s*\([^()]*[A-Za-z]{3}[^()]*\))?"
-_LABEL_BRACKET = (
-    r"\s*(?:\([^()]*[A-Za-z]{3}[^()]*\)|[(（][^()（）]*[\u4e00-\u9fff][^()（）]*[)）])"
-)
+_LABEL_BRACKET = r"\s*(?:\([^()]*[A-Za-z]{3}[^()]*\)|[(（][^()（）]*[\u4e00-\u9fff][^()（）]*[)）])"
 _SCALED_LABEL = re.compile(
     "(" + _SCALED_QUANTITY + ")(" + _LABEL_WORDS + "|" + _LABEL_BRACKET + r")(?=\s*[×*/+−-])"
 )
@@ -151,6 +149,8 @@ def _without_trailing_label(text: str) -> str:
         return text  # "3 apples": a plain number's word may be a variable or the subject
     kept = _drop_label(match)
     return text if kept == match.group(0) else text[: match.start()] + kept
+
+
 _SCALE = {
     "one": "1",
     "G": "1e9",
@@ -333,14 +333,23 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
     """The longest evaluable end of ``text`` (the side before a relation), unless the
     statement reaches back past it (:func:`_reaches_back`)."""
     first = len(text.rstrip()) - _MAX_SIDE - 1  # earlier starts give sides too long (_prefix)
+    # Every candidate ends where the text does, so a label after its last quantity ("26B core +
+    # 14B MTP (trained) ≈ 37B") is found once, not once per start.
+    unlabelled = (
+        _without_trailing_label(text.rstrip())
+        if text.rstrip()[-1:].isalpha() or (text.rstrip()[-1:] in ")）")
+        else None
+    )
     for start in _starts(text):
         if start < first:
             continue
         piece = text[start:].strip()
         found = _evaluable(piece)
-        if found is None and (piece[-1:].isalpha() or piece[-1:] in ")）"):
-            piece = _without_trailing_label(piece)  # "26B core + 14B MTP (trained) ≈ 37B"
-            found = _evaluable(piece) if piece != text[start:].strip() else None
+        if found is None and unlabelled is not None and start < len(unlabelled):
+            shorter = unlabelled[start:].strip()
+            if shorter != piece:
+                found = _evaluable(shorter)
+                piece = shorter
             if found is not None and found[1]:
                 found = None  # "32K context = 1B …": a labelled number alone is no statement
         if found is not None:
@@ -623,6 +632,8 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every evaluable equation chain in the lesson."""
     prefixes = document.byte_prefixes
     rounded: set[str] = set()  # results printed with decimals so far, without their sign
+    results: dict[str, tuple[int, str]] = {}  # a result printed so far → (section, expression)
+    section_of = {line.number: block.section for block, line in document.lines()}
     _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
         if not (_RELATION.search(source) or "\\" in source):
@@ -637,8 +648,16 @@ def recognize(document: Document) -> Iterator[Draft]:
             carried = _carried(draft.fields["expression"], rounded)
             if carried:
                 draft = dataclasses.replace(draft, fields={**draft.fields, "carried": carried})
+            section = section_of.get(line, -1)
+            upstream = _upstream(draft.fields["expression"], results, section)
+            if upstream:
+                draft = dataclasses.replace(draft, fields={**draft.fields, "upstream": upstream})
             if _rounds(draft):
                 rounded.add(str(draft.fields["claimed"]).lstrip("-−+"))
+            claimed = draft.fields["claimed"]
+            if isinstance(claimed, str) and _CARRIED_RESULT.fullmatch(claimed.lstrip("-−+")):
+                first = split_chain(str(draft.fields["expression"]))[0][1]
+                results[claimed.lstrip("-−+")] = (section, first)
             yield draft
 
 
@@ -662,6 +681,46 @@ def _rounds(draft: Draft) -> bool:
     except (ExprError, ArithmeticError, ValueError):
         return False
     return isinstance(value, float) and abs(value - float(printed)) > 1e-12 * abs(value)
+
+
+_CARRIED_RESULT = re.compile(r"\d+\.\d+|\d{3,}")
+"""A result a later statement may take as its input and be said to carry: printed with
+decimals or with three digits or more (a ``2`` or ``6`` recurs by coincidence)."""
+
+
+def _literals(expression: str) -> list[str]:
+    """The literals of an expression as written, without sign, in order."""
+    try:
+        tree = parse(split_chain(expression)[0][1])
+    except ExprError:
+        return []
+    found: list[str] = []
+    stack: list[Node] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Number):
+            found.append(node.text.lstrip("-−+"))
+        elif isinstance(node, Binary):
+            stack += (node.right, node.left)
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Call):
+            stack += reversed(node.args)
+    return found
+
+
+def _upstream(
+    expression: object, results: dict[str, tuple[int, str]], section: int
+) -> dict[str, str]:
+    """The literals of ``expression`` that an earlier statement of the same section printed as
+    its result, with that statement's expression (the arithmetic kind's ``upstream``)."""
+    if not results or not isinstance(expression, str):
+        return {}
+    return {
+        literal: results[literal][1]
+        for literal in _literals(expression)
+        if literal in results and results[literal][0] == section
+    }
 
 
 def _carried(expression: object, rounded: set[str]) -> list[str]:

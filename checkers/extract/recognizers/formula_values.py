@@ -194,10 +194,18 @@ def _section_drafts(paragraphs: list[tuple[str, int]]) -> Iterator[Draft]:
         )
         noun = value.group(4)
         if noun:
-            yield from _follow_on(text, line, value.end(), claimed, noun)
+            # What the stated value was computed from, in its unit, so that a follow-on that
+            # goes on from a wrong value is reported as carrying that error.
+            computed = f"({formula.text}){factor}"
+            for name, number in where.items():
+                computed = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w.])", number, computed)
+            source = f"{computed} / {value.group(2)}"
+            yield from _follow_on(text, line, value.end(), claimed, noun, source)
 
 
-def _follow_on(text: str, line: int, start: int, per_value: str, noun: str) -> Iterator[Draft]:
+def _follow_on(
+    text: str, line: int, start: int, per_value: str, noun: str, source: str
+) -> Iterator[Draft]:
     """``A 64-layer model is 51 GB`` right after ``800 MB/layer``: the stated value × 64."""
     match = _follow_on_pattern(noun.lower()).search(text, start)
     if match is None or re.search(r"(?<![A-Za-z\d])\d", text[start : match.start()]):
@@ -212,6 +220,7 @@ def _follow_on(text: str, line: int, start: int, per_value: str, noun: str) -> I
             "expression": f"({number}*{unit}) × {count}",
             "claimed": f"{match.group(2)} {match.group(3)}",
             "prefixes": "either",
+            "upstream": {number.replace(",", ""): source},
         },
         confidence=0.6,
         recognizer=NAME,
@@ -229,5 +238,5 @@ def recognize(document: Document) -> Iterator[Draft]:
         return
     for section in document.sections():
         paragraphs = _paragraphs(section)
-        if any("=" in text for text, _ in paragraphs):
-            yield from _section_drafts(paragraphs)
+        if any("=" in text and _ASSIGNMENT.search(text) for text, _ in paragraphs):
+            yield from _section_drafts(paragraphs)  # formulas are read only where values are
