@@ -200,10 +200,26 @@ def _entries(document: Document, blocks: Sequence[Block]) -> list[list[_Entry]]:
             current.append(_Entry(text, block.line, top, False))
             runs.append(current)
             current = []
-        runs.append([_Entry(line.text.strip(), line.number, 0, False) for line in block.lines])
+        runs.extend(_line_runs(block))
     if current:
         runs.append(current)
     return runs
+
+
+_BORDER = re.compile(r"[─━═]{2}|^\s*[┌└├╔╚╠+]-|^\s*[┌└├╔╚╠]")
+_BOX_EDGES = "│┃║| \t"
+
+
+def _line_runs(block: Block) -> list[list[_Entry]]:
+    """The lines of a block as runs of entries: a box's border or title line (``┌── budget 24
+    GiB ──┐``) is not a component and ends a run; a box's side bars are not text."""
+    runs: list[list[_Entry]] = [[]]
+    for line in block.lines:
+        if _BORDER.search(line.text):
+            runs.append([])
+            continue
+        runs[-1].append(_Entry(line.text.strip(_BOX_EDGES), line.number, 0, False))
+    return [run for run in runs if run]
 
 
 def _drafts_in_run(run: list[_Entry]) -> Iterator[Draft]:
