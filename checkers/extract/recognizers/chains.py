@@ -117,14 +117,18 @@ _SCALED_QUANTITY = (
     r"\d(?:\s*(?:[KMGTP]i?B|bytes?|字节|万亿|千万|百万|亿|万|thousand|million|billion|trillion)"
     r"|[kKMBT])(?![A-Za-z])"
 )
-_LABEL_WORDS = r"(?:\s+[A-Za-z][A-Za-z'-]+){1,3}(?:\s*\([^()]*[A-Za-z]{3}[^()]*\))?"
-_LABEL_BRACKET = r"\s*(?:\([^()]*[A-Za-z]{3}[^()]*\)|[(（][^()（）]*[\u4e00-\u9fff][^()（）]*[)）])"
+_LABEL_WORDS = (
+    r"(?:(?:\s+[A-Za-z][A-Za-z'-]+){1,3}|\s*[\u4e00-\u9fff]{1,6})"
+    r"(?:\s*(?:\([^()]*[A-Za-z]{2}[^()]*\)|（[^（）]*）))?"
+)
+_LABEL_BRACKET = r"\s*(?:\([^()]*[A-Za-z]{2}[^()]*\)|[(（][^()（）]*[\u4e00-\u9fff][^()（）]*[)）])"
 _SCALED_LABEL = re.compile(
     "(" + _SCALED_QUANTITY + ")(" + _LABEL_WORDS + "|" + _LABEL_BRACKET + r")(?=\s*[×*/+−-])"
 )
 _TRAILING_LABEL = re.compile(
     "(" + _SCALED_QUANTITY + r"|\d)(" + _LABEL_WORDS + "|" + _LABEL_BRACKET + r")\s*$"
 )
+_CJK_OPERATOR = re.compile(r"[乘加减除倍约]")
 _NOT_LABELS = frozenset(
     {"times", "plus", "minus", "over", "divided", "and", "or", "vs", "versus", "than", "to"}
 )
@@ -132,8 +136,9 @@ _NOT_LABELS = frozenset(
 
 def _drop_label(match: re.Match[str]) -> str:
     """The quantity of ``match`` without its label, unless the label is arithmetic."""
-    words = {word.lower() for word in re.findall(r"[A-Za-z]+", match.group(2).split("(")[0])}
-    if words & _NOT_LABELS or words & _KNOWN_LOWER:
+    label = match.group(2).split("(")[0]
+    words = {word.lower() for word in re.findall(r"[A-Za-z]+", label)}
+    if words & _NOT_LABELS or words & _KNOWN_LOWER or _CJK_OPERATOR.search(label):
         return match.group(0)
     return match.group(1)
 
