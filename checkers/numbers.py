@@ -569,8 +569,10 @@ class Token:
 
     @property
     def norm(self) -> str:
-        """The number as compared: full-width folded, unicode minus as ``-``."""
-        return self.text.translate(_TOKEN_FOLD)
+        """The number as compared: full-width folded, unicode minus as ``-``, the spaces of a
+        grouped number (``1 048 576``) removed, as quotes are folded."""
+        folded = self.text.translate(_TOKEN_FOLD)
+        return "".join(folded.split()) if " " in folded or "\u2009" in folded else folded
 
 
 _TOKEN_FOLD = {**_FULL_WIDTH, ord("−"): "-", ord("–"): "-"}
@@ -582,9 +584,72 @@ _TOKEN = re.compile(
 )
 
 
+# A whole part written in groups of three: "4,096", LaTeX's "262{,}144", or thin spaces
+# ("1 048 576", U+2009/U+202F; plain spaces only with two groups or more, since "batch 1 048"
+# does not occur but "sizes 8 256" may). The first group has no leading zero, and a group of
+# more than three digits after a separator ("1,0000") is no grouping at all.
+_GROUPED = re.compile(
+    rf"[1-9１-９][{_DIGIT}]{{0,2}}"
+    rf"(?:(?:(?:,|，|\{{,\}})[{_DIGIT}]{{3}})+|(?:[\u2009\u202f][{_DIGIT}]{{3}})+"
+    rf"|(?: [{_DIGIT}]{{3}}){{2,}})"
+    rf"(?![{_DIGIT}])(?!(?:[,，]|\{{,\}}|[\u2009\u202f ])[{_DIGIT}])"
+)
+_GROUPED_TOKEN = re.compile(
+    rf"(?<![{_DIGIT}A-Za-z_.．])(?:(?<![{_DIGIT}A-Za-z_)\]）］])[-−])?"
+    + _GROUPED.pattern
+    + rf"(?:[.．][{_DIGIT}]+)?"
+)
+
+
 def number_tokens(text: str) -> list[Token]:
-    """The printed numbers of ``text`` in order (``x1``, ``W₂`` and ``10⁻⁵``'s exponent are not)."""
-    return [Token(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+    """The printed numbers of ``text`` in order (``x1``, ``W₂`` and ``10⁻⁵``'s exponent are not).
+
+    A number written with thousands separators (``4,096``, ``262{,}144``, ``1 048 576``) is one
+    token, as :mod:`checkers.expr` reads it, except where a comma separates items: inside
+    ``[…]`` or a call's ``f(…)`` (``[1,000, 2]``, ``range(1,100)``), as in the expression
+    grammar.
+    """
+    tokens = [Token(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
+    if not _SEPARATOR.search(text):
+        return tokens  # most texts: no separator between digits, so no grouped number
+    grouped = [m for m in _GROUPED_TOKEN.finditer(text) if not _in_item_list(text, m.start())]
+    if not grouped:
+        return tokens
+    merged: list[Token] = []
+    index = 0
+    for match in grouped:
+        while index < len(tokens) and tokens[index].end <= match.start():
+            merged.append(tokens[index])
+            index += 1
+        while index < len(tokens) and tokens[index].start < match.end():
+            index += 1  # the pieces of the grouped number
+        merged.append(Token(match.start(), match.end(), match.group()))
+    merged.extend(tokens[index:])
+    return merged
+
+
+_SEPARATOR = re.compile(rf"[{_DIGIT}](?:[,，\u2009\u202f ]|\{{,\}})[{_DIGIT}]")
+
+
+def _in_item_list(text: str, position: int) -> bool:
+    """True when ``position`` is inside ``[…]`` or a call's ``(…)``, where commas separate
+    items. Looks back to the nearest unclosed bracket on the same line only (bounded, so a
+    hostile line costs a fixed amount per number)."""
+    depth = 0
+    start = max(text.rfind("\n", 0, position) + 1, position - 200)
+    for index in range(position - 1, start - 1, -1):
+        char = text[index]
+        if char in ")]）］":
+            depth += 1
+        elif char in "([（［":
+            if depth:
+                depth -= 1
+                continue
+            if char in "[［":
+                return True
+            before = text[index - 1 : index]
+            return before.isalnum() or before == "_"
+    return False
 
 
 _NUMBER_EDGE = r"(?<![\d.])"

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ("[-0.42, −1.0] and (2-5)", ["-0.42", "−1.0", "2", "5"]),  # binary minus is not a sign
         ("W₂ x² 10000^1 Q_猫[0]", ["10000", "1", "0"]),
         ("０．５２ = 0.52", ["０．５２", "0.52"]),
-        ("1.5B, 30%, 4,096", ["1.5", "30", "4", "096"]),
+        ("1.5B, 30%, 4,096", ["1.5", "30", "4,096"]),  # one number, as expressions read it
     ],
 )
 def test_number_tokens(text: str, numbers: list[str]) -> None:
@@ -48,6 +48,8 @@ def test_number_changes_only_for_number_replacements() -> None:
     assert number_changes("i = 0, 1, ..., d/2", "i = 0, 1, ..., d/2 − 1") is None
     assert number_changes("E = d_k", "E = 0") is None
     assert number_changes("a = 1", "a = 1") == {}
+    # A grouped number is one number: 1,000 → 999 is a replacement, not two numbers and one.
+    assert number_changes("x = 1,000 tokens", "x = 999 tokens") == {0: "999"}
 
 
 # ---------------------------------------------------------------------------------------------

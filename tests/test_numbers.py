@@ -15,6 +15,7 @@ from checkers.numbers import (
     format_like,
     group_scientific,
     is_slip,
+    number_tokens,
     parse_printed,
     parse_printed_vector,
     printed_tolerance,
@@ -207,3 +208,29 @@ def test_read_binary_count_reads_k_as_1024() -> None:
     assert read_binary_count(parse_printed("32k")).value == 32768
     assert read_binary_count(parse_printed("1.5B")).value == 1.5e9  # not a K count: unchanged
     assert read_binary_count(parse_printed("4096")).value == 4096
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("4,096 and 1,024,000 tokens", ["4,096", "1,024,000"]),
+        ("$262{,}144$ and 1 048 576 bytes", ["262{,}144", "1 048 576"]),
+        ("１，０２４ 个", ["１，０２４"]),
+        ("-1,234.5 and (1,024 tokens)", ["-1,234.5", "1,024"]),
+        # Commas that separate items, and groupings that are not thousands, stay apart.
+        ("[1,000, 2] and range(1,100)", ["1", "000", "2", "1", "100"]),
+        ("1,0000 or 3,4,5 or 0,123", ["1", "0000", "3", "4", "5", "0", "123"]),
+        ("sizes 8 256 and 16 512", ["8", "256", "16", "512"]),  # one plain space: two numbers
+    ],
+)
+def test_a_grouped_number_is_one_token_where_commas_cannot_separate_items(
+    text: str, numbers: list[str]
+) -> None:
+    tokens = number_tokens(text)
+    assert [t.text for t in tokens] == numbers
+    assert all(text[t.start : t.end] == t.text for t in tokens)
+
+
+def test_a_grouped_token_compares_without_its_spaces() -> None:
+    (token,) = number_tokens("1 048 576")
+    assert token.norm == "1048576"

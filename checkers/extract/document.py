@@ -109,6 +109,12 @@ class Document:
         lines = self._source_lines
         return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
+    def raw_line(self, number: int) -> str:
+        """The lesson's line ``number`` (1-based) exactly as written, indentation kept (a list
+        item's nesting is its marker's indentation); "" when out of range."""
+        lines = self._source_lines
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
     @cached_property
     def _source_lines(self) -> list[str]:
         # Split once: recognisers ask for a line per table row, and a hostile lesson has

@@ -20,6 +20,12 @@ YAML fields:
     Optional literals of the expression (as written, without sign) that the lesson printed
     earlier as a rounded result (``cos(4) = -0.654``, then ``-0.654 * 4 = -2.615``): each may
     stand for the unrounded value it was printed from.
+``upstream``
+    Optional, for literals of the expression that an earlier statement of the lesson printed
+    as its result: literal → that statement's expression (``{"0.35": "1/3"}``). When that
+    statement is wrong (1/3 is not 0.35), this one is reported as carrying its error: it holds
+    as printed "but carries the error of 1/3 ≈ 0.35", or it fails as printed and holds from the
+    true upstream value, which is the earlier statement's mistake, not a second one.
 ``stored_as``
     Optional floating-point types the lesson computes in (``[fp32]``): a literal outside a
     type's normal range is also read as the type stores it (``log(1e-45)`` in float32).
@@ -44,11 +50,22 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from checkers.expr import Binary, ExprError, Node, Number, evaluate, parse, split_chain
+from checkers.expr import (
+    Binary,
+    Call,
+    ExprError,
+    Node,
+    Number,
+    Unary,
+    evaluate,
+    parse,
+    split_chain,
+)
 from checkers.intervals import printed_interval
 from checkers.kinds.base import (
     Context,
@@ -95,6 +112,19 @@ class Input(KindInput):
     stored_as: tuple[Literal["fp32", "fp16", "bf16"], ...] = ()
     """Floating-point types the lesson computes in: a literal outside a type's normal range is
     also read as that type stores it (``log(1e-45)`` in float32)."""
+    upstream: dict[str, str] = Field(default_factory=dict)
+    """Literals of the expression (as written, without sign) that an earlier statement printed
+    as its result, each with that statement's expression (``{"0.35": "1/3"}``): an error of
+    the earlier statement is reported as carried here, not as a second mistake."""
+
+    @field_validator("upstream")
+    @classmethod
+    def _upstream_parses(cls, value: dict[str, str]) -> dict[str, str]:
+        for literal, expression in value.items():
+            if len(expression) > 2000:
+                raise ValueError(f"upstream expression of {literal} is too long")
+            parse(expression)  # an ExprError (a ValueError) names the column
+        return value
 
     @field_validator("where")
     @classmethod
@@ -135,6 +165,10 @@ def check(fields: Input, context: Context) -> Outcome:
         stored_as=fields.stored_as,
     )
     plain = _check_reading(fields, context, readings[0])
+    if fields.upstream:
+        carried_error = _carried_error(fields, context, readings[0], plain)
+        if carried_error is not None:
+            return carried_error
     if plain.ok or (len(readings) == 1 and not fields.carried):
         return plain
     tree = parse(split_chain(fields.expression)[0][1])
@@ -178,6 +212,79 @@ def check(fields: Input, context: Context) -> Outcome:
         )
     tried = "; ".join(r.describe(tree) for r in readings[1:])
     return dataclasses.replace(plain, message=f"{plain.message} (nor with {tried})")
+
+
+def _with_values(node: Node, values: Mapping[str, Fraction]) -> Node:
+    """The tree with each literal whose text is a key of ``values`` replaced by that value."""
+    if isinstance(node, Number):
+        key = node.text.lstrip("-−+")
+        return dataclasses.replace(node, value=values[key]) if key in values else node
+    if isinstance(node, Binary):
+        return dataclasses.replace(
+            node, left=_with_values(node.left, values), right=_with_values(node.right, values)
+        )
+    if isinstance(node, Unary):
+        return dataclasses.replace(node, operand=_with_values(node.operand, values))
+    if isinstance(node, Call):
+        return dataclasses.replace(node, args=tuple(_with_values(a, values) for a in node.args))
+    return node
+
+
+def _carried_error(
+    fields: Input, context: Context, reading: Reading, plain: Outcome
+) -> Outcome | None:
+    """The outcome when a literal carries the error of the statement that printed it, or None.
+
+    ``1/3 ≈ 0.35`` is wrong; ``3 × 0.35 = 1.05`` is right from the printed 0.35 and carries
+    that error (it passes, and says so); ``3 × 0.35 = 1.00`` is wrong as printed but right from
+    the true 1/3: the mistake is the earlier statement's, reported there, not here again."""
+    if isinstance(fields.claimed, tuple) or plain.verdict == "error":
+        return None
+    variables = _variables(fields, context, reading)
+    wrong: dict[str, tuple[str, float]] = {}  # literal → (upstream expression, its true value)
+    for literal, expression in fields.upstream.items():
+        try:
+            true_value = evaluate(parse(expression), variables)
+            printed = parse_printed(literal)
+        except (ExprError, NumberError, ArithmeticError, ValueError):
+            continue
+        if isinstance(true_value, float) and not compare(printed, true_value).ok:
+            wrong[literal] = (" ".join(expression.split()), true_value)
+    if not wrong:
+        return None
+    tree = parse(split_chain(fields.expression)[0][1])
+    try:
+        value = evaluate(
+            _with_values(tree, {k: Fraction(v) for k, (_, v) in wrong.items()}), variables
+        )
+    except (ExprError, ArithmeticError, ValueError):
+        return None
+    if isinstance(value, tuple):
+        return None
+    from_true = compare(fields.claimed, value, context.tolerance)
+    upstream = "; ".join(
+        f"{expression} is {true:.6g}, printed {literal}"
+        for literal, (expression, true) in wrong.items()
+    )
+    what = " ".join(split_chain(fields.expression)[0][1].split())
+    if plain.ok:
+        return dataclasses.replace(
+            plain,
+            message=f"{plain.message}, but carries the error of an earlier step ({upstream}): "
+            f"from the true value it would be {from_true.describe()}",
+        )
+    if from_true.ok:
+        return dataclasses.replace(
+            plain,
+            verdict="pass",
+            severity="error",
+            corrections=(),
+            details=(),
+            message=f"{what} = {fields.claimed.text} holds from the true value of an earlier step "
+            f"({upstream}), not from its printed value: that step's error is carried here, not "
+            f"a second mistake (as printed it is {plain.expected})",
+        )
+    return None
 
 
 def _carried_unrounded(fields: Input, context: Context, tree: Node, reading: Reading) -> str | None:

@@ -72,6 +72,13 @@ def test_the_declared_hooks() -> None:
     assert printed_text(row.printed) == "[0.5, 0.5]"
 
 
+def test_step_corrections_count_a_grouped_number_once() -> None:
+    """``1,024`` is one number token, as the expression reads it: the printed step after it
+    is found and corrected (it was two tokens, and the steps did not line up)."""
+    chain = arithmetic.Input.model_validate({"expression": "1,024 × 3 = 3,000", "claimed": "3,072"})
+    assert chain.step_corrections({}) == {2: "3,072"}
+
+
 # Severity: a fail is a slip only when every failing comparison is one.
 def _check(expression: str, claimed: object, **fields: object) -> Outcome:
     data = {"expression": expression, "claimed": claimed, **fields}

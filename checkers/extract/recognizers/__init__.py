@@ -14,6 +14,7 @@ from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
     chains,
     dtype_savings,
+    formula_values,
     heads,
     memory_tables,
     model_tables,
@@ -23,6 +24,7 @@ from checkers.extract.recognizers import (
     relations,
     softmax_rows,
     table_formulas,
+    totals,
 )
 
 __all__ = ["ALL_RECOGNIZERS", "Recognizer"]
@@ -48,5 +50,7 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "dtype_savings": dtype_savings,
     "param_memory": param_memory,
     "relations": relations,
+    "totals": totals,
+    "formula_values": formula_values,
 }
 """Recogniser name → module."""

@@ -48,9 +48,11 @@ from checkers.numbers import (
     UNITS,
     NumberError,
     byte_units,
+    compare,
     group_scientific,
     parse_printed,
     parse_printed_vector,
+    read_binary,
     significant_digits,
 )
 from checkers.readings import KILO, changed_by_storage
@@ -59,11 +61,16 @@ __all__ = ["recognize"]
 
 NAME = "chains"
 
+_APPROX_WORD = r"(?:~|∼|约|about|roughly|approximately|around)"
 _RELATION = re.compile(
-    r"约等于|约为|约(?=\s*[-−+]?\d)|(?<![<>!=:+\-*/])(?:=|＝)(?![=>])|[≈≃≅≒]"
+    # "= ~15.9B", "= about 40B": an equals sign whose value is printed as approximate is one
+    # relation, ≈, so the value reads to its significant figures (tried before a plain "=").
+    r"(?<![<>!=:+\-*/])(?:=|＝)\s*" + _APPROX_WORD + r"(?=\s*[-−+]?\d)"
+    r"|约等于|约为|约(?=\s*[-−+]?\d)|(?<![<>!=:+\-*/])(?:=|＝)(?![=>])|[≈≃≅≒]"
     # "(?<![\s,])": the spaces before "which" are matched from the first one only, so a line
     # of a million spaces costs a million steps, not a million squared.
-    r"|(?:,|(?<![\s,]))\s*which is (?:about|roughly|approximately|around)(?=\s*[-−+]?\d)"
+    r"|(?:,|(?<![\s,]))\s*(?:which |that )?(?:is|are|comes to|totals) "
+    r"(?:about|roughly|approximately|around)(?=\s*[-−+]?\d)"
 )
 _MAX_SIDE = 240
 _MAX_EXPRESSION = 2000  # longest expression an arithmetic claim accepts
@@ -101,6 +108,54 @@ _NOUN_LABEL = re.compile(r"(?<=\d)\s+[a-z]{3,}(?=\s*[×*/+−-])")
 _BRACKET_LABEL = re.compile(
     r"(?<=\d)\s*\((?=[^()]*[A-Za-z]{3})[^()\d]*(?:\d+[^()\d]*)*\)(?=\s*[×*/+−-])"
 )
+# A quantity with a scale or unit ("26B", "14 GB", "70 亿") names what it counts after it, in
+# any case and up to three words or a bracket ("26B core + 14B MTP", "28 GB (weights) +
+# 14 GB (grads)", "2 GB per layer × 32"): after a scaled quantity a word cannot be a factor
+# (nobody writes 14B × MTP as "14B MTP"). Words that are arithmetic themselves (times, plus…)
+# or known names (functions, units) are not labels, and the quantity keeps its unit.
+_SCALED_QUANTITY = (
+    r"\d(?:\s*(?:[KMGTP]i?B|bytes?|字节|万亿|千万|百万|亿|万|thousand|million|billion|trillion)"
+    r"|[kKMBT])(?![A-Za-z])"
+)
+_LABEL_WORDS = (
+    r"(?:(?:\s+[A-Za-z][A-Za-z'-]+){1,3}|\s*[\u4e00-\u9fff]{1,6})"
+    r"(?:\s*(?:\([^()]*[A-Za-z]{2}[^()]*\)|（[^（）]*）))?"
+)
+_LABEL_BRACKET = r"\s*(?:\([^()]*[A-Za-z]{2}[^()]*\)|[(（][^()（）]*[\u4e00-\u9fff][^()（）]*[)）])"
+_SCALED_LABEL = re.compile(
+    "(" + _SCALED_QUANTITY + ")(" + _LABEL_WORDS + "|" + _LABEL_BRACKET + r")(?=\s*[×*/+−-])"
+)
+_TRAILING_LABEL = re.compile(
+    "(" + _SCALED_QUANTITY + r"|\d)(" + _LABEL_WORDS + "|" + _LABEL_BRACKET + r")\s*$"
+)
+_CJK_OPERATOR = re.compile(r"[乘加减除倍约]")
+_NOT_LABELS = frozenset(
+    {"times", "plus", "minus", "over", "divided", "and", "or", "vs", "versus", "than", "to"}
+)
+
+
+def _drop_label(match: re.Match[str]) -> str:
+    """The quantity of ``match`` without its label, unless the label is arithmetic."""
+    label = match.group(2).split("(")[0]
+    words = {word.lower() for word in re.findall(r"[A-Za-z]+", label)}
+    if words & _NOT_LABELS or words & _KNOWN_LOWER or _CJK_OPERATOR.search(label):
+        return match.group(0)
+    return match.group(1)
+
+
+def _without_trailing_label(text: str) -> str:
+    """``text`` without a label after its last quantity (``14B MTP (trained)``, ``3 × 56 GB
+    (Adam)``): the side of a relation ends at the quantity, not at the words about it. A label
+    after a plain number must be a bracket or be preceded by a scaled quantity's unit."""
+    match = _TRAILING_LABEL.search(text)
+    if match is None:
+        return text
+    if not re.search(_SCALED_QUANTITY + "$", match.group(1)) and "(" not in match.group(2):
+        return text  # "3 apples": a plain number's word may be a variable or the subject
+    kept = _drop_label(match)
+    return text if kept == match.group(0) else text[: match.start()] + kept
+
+
 _SCALE = {
     "one": "1",
     "G": "1e9",
@@ -142,6 +197,7 @@ _ASCII_WORD = re.compile(
     r"(?<![A-Za-z0-9_.])(?<![^\x00-\x7f])[A-Za-z_][A-Za-z0-9_]*(?![A-Za-z0-9_])(?![^\x00-\x7f])"
 )
 _KNOWN_WORDS = FUNCTIONS | {"e", "pi", "inf"} | _UNIT_NAMES
+_KNOWN_LOWER = frozenset(word.lower() for word in _KNOWN_WORDS) | {"kb", "mb", "gb", "tb"}
 
 
 def _has_free_word(candidate: str) -> bool:
@@ -152,6 +208,7 @@ def _as_expression(text: str) -> str:
     """Lesson notation that our grammar reads differently: ``2 x 3``, units after numbers."""
     if not any(char.isalpha() or char == "×" for char in text):
         return text  # every rewrite below needs a letter (a unit, a noun) or "×"
+    text = _SCALED_LABEL.sub(_drop_label, text)
     text = group_scientific(_MULTIPLY_X.sub(" × ", _BRACKET_LABEL.sub("", text)))
     text = _BYTE_UNIT.sub(r"(\1*\2)", text)
     text = _BYTES_WORD.sub(r"\1", text)
@@ -196,8 +253,10 @@ def _evaluable(text: str) -> tuple[float | tuple[float, ...], bool] | None:
 def _evaluate_side(text: str) -> tuple[float | tuple[float, ...], bool] | None:
     """The work of :func:`_evaluable`, a pure function of the text: lessons repeat their
     numbers (``√d_k``, ``0.78``), and each is read once. The budget is still charged per try."""
-    if _FOREIGN_IDEOGRAPH.search(text):
-        return None
+    if _FOREIGN_IDEOGRAPH.search(text) and _FOREIGN_IDEOGRAPH.search(
+        _SCALED_LABEL.sub(_drop_label, text)
+    ):
+        return None  # an ideograph outside a label ("120 亿（主干）+ …" has it in a label)
     if text[-1] in "×倍xX%":
         # "64×", "8 倍": a printed ratio our grammar does not read as arithmetic.
         try:
@@ -279,11 +338,25 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
     """The longest evaluable end of ``text`` (the side before a relation), unless the
     statement reaches back past it (:func:`_reaches_back`)."""
     first = len(text.rstrip()) - _MAX_SIDE - 1  # earlier starts give sides too long (_prefix)
+    # Every candidate ends where the text does, so a label after its last quantity ("26B core +
+    # 14B MTP (trained) ≈ 37B") is found once, not once per start.
+    unlabelled = (
+        _without_trailing_label(text.rstrip())
+        if text.rstrip()[-1:].isalpha() or (text.rstrip()[-1:] in ")）")
+        else None
+    )
     for start in _starts(text):
         if start < first:
             continue
         piece = text[start:].strip()
         found = _evaluable(piece)
+        if found is None and unlabelled is not None and start < len(unlabelled):
+            shorter = unlabelled[start:].strip()
+            if shorter != piece:
+                found = _evaluable(shorter)
+                piece = shorter
+            if found is not None and found[1]:
+                found = None  # "32K context = 1B …": a labelled number alone is no statement
         if found is not None:
             if _reaches_back(text[:start], piece):
                 return None
@@ -313,8 +386,17 @@ def _operand_end(text: str) -> bool:
     return bool(_NUMBER_END.search(text) or _NAME_END.search(text))
 
 
+_OPERATOR_WORD = re.compile(
+    r"(?:\b(?:times|plus|minus|over|divided\s+by|multiplied\s+by|by)|乘以|乘|加上|加|减去|减|除以)\s*$",
+    re.IGNORECASE,
+)
+
+
 def _reaches_back(before: str, side: str) -> bool:
-    """True when the text before a side belongs to its statement (see :data:`_OPERATORS`)."""
+    """True when the text before a side belongs to its statement (see :data:`_OPERATORS`);
+    an operator written as a word (``20B times 2 + 4B``) is one too."""
+    if _OPERATOR_WORD.search(before[-24:]):
+        return True
     if before[-1:] in ",." and before[-2:-1].isdigit() and side[:1].isdigit():
         return True  # 85,|054,464: the side starts inside a number
     if before[-1:] in "([":
@@ -355,12 +437,17 @@ def _chains(text: str) -> Iterator[list[_Side]]:
         if whole is not None:
             stripped = piece.strip()
             start = offset + len(piece) - len(piece.lstrip())
-            chain.append(_Side(stripped, start, start + len(stripped), before, *whole))
+            side = _Side(stripped, start, start + len(stripped), before, *whole)
+            done, chain = _running(chain, side)
+            if done is not None:
+                yield done
             continue
         if not first:
             head = _prefix(piece, offset, before)
             if head is not None:
-                chain.append(head)
+                done, chain = _running(chain, head)
+                if done is not None:
+                    yield done
         if len(chain) >= 2:
             yield chain
         chain = []
@@ -370,6 +457,56 @@ def _chains(text: str) -> Iterator[list[_Side]]:
                 chain.append(tail)
     if len(chain) >= 2:
         yield chain
+
+
+_LEAD = re.compile(
+    r"([-−]?\d[\d,]*(?:\.\d+)?(?:\s*(?:[KMGTP]i?B|bytes?|字节|万亿|亿|万)(?![A-Za-z])|[kKMBT](?![A-Za-z]))?)"
+    r"(?:" + _LABEL_BRACKET + r")?\s*[×*/÷+−-]"
+)
+
+
+def _running(chain: list[_Side], side: _Side) -> tuple[list[_Side] | None, list[_Side]]:
+    """(a finished chain or None, the chain to go on with) once ``side`` is added.
+
+    ``2 × 3 = 6 × 4 = 24`` is a running computation, not a chain whose sides are all equal: the
+    side ``6 × 4`` starts with the value of the one before it (``6``, or ``32MB (per layer) ×
+    32`` after a product of 33,554,432 bytes) and goes on from it. The chain then ends at that
+    value, ``2 × 3 = 6``, and a new one starts, ``6 × 4 = 24``."""
+    lead = _LEAD.match(side.text)
+    if not chain or side.printed or lead is None or isinstance(chain[-1].value, tuple):
+        return None, [*chain, side]
+    if not _stands_for(lead.group(1), chain[-1].value):
+        return None, [*chain, side]
+    value = _evaluable(lead.group(1))
+    if value is None:
+        return None, [*chain, side]
+    end = side.start + len(lead.group(1))
+    result = _Side(lead.group(1), side.start, end, side.relation, value[0], True)
+    done = [*chain, result] if len(chain) >= 1 else None
+    return done, [dataclasses.replace(side, relation="")]
+
+
+def _stands_for(printed_text: str, value: float) -> bool:
+    """True when the printed number is ``value`` at its printed precision, its unit read as
+    written, as powers of 1024 (``32MB`` for 33,554,432 bytes), or left implied (``6 GB`` after
+    ``2 × 3``)."""
+    try:
+        printed = parse_printed(printed_text)
+    except NumberError:
+        return False
+    readings = [printed, read_binary(printed)]
+    if printed.unit is not None and printed.unit.family in ("bytes", "count"):
+        readings.append(parse_printed(printed_text[: -len(printed.unit.symbol)].strip()))
+    return any(
+        compare(reading, value).ok and abs(reading.value - value) <= _RUNNING_CLOSE * abs(value)
+        for reading in readings
+    )
+
+
+_RUNNING_CLOSE = 0.025
+"""How close (relative) the value a side starts with must be to the side before it for the
+side to continue from it: ``1/(1 + e^(-3)) = 1/(1 + 0.050)`` starts with 1, a rounding of
+0.9526 to a whole number, and is the same value written another way, not a continuation."""
 
 
 def _claimed_text(claimed: str, value: float | tuple[float, ...]) -> str:
@@ -500,6 +637,8 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every evaluable equation chain in the lesson."""
     prefixes = document.byte_prefixes
     rounded: set[str] = set()  # results printed with decimals so far, without their sign
+    results: dict[str, tuple[int, str]] = {}  # a result printed so far → (section, expression)
+    section_of = {line.number: block.section for block, line in document.lines()}
     _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
         if not (_RELATION.search(source) or "\\" in source):
@@ -514,8 +653,16 @@ def recognize(document: Document) -> Iterator[Draft]:
             carried = _carried(draft.fields["expression"], rounded)
             if carried:
                 draft = dataclasses.replace(draft, fields={**draft.fields, "carried": carried})
+            section = section_of.get(line, -1)
+            upstream = _upstream(draft.fields["expression"], results, section)
+            if upstream:
+                draft = dataclasses.replace(draft, fields={**draft.fields, "upstream": upstream})
             if _rounds(draft):
                 rounded.add(str(draft.fields["claimed"]).lstrip("-−+"))
+            claimed = draft.fields["claimed"]
+            if isinstance(claimed, str) and _CARRIED_RESULT.fullmatch(claimed.lstrip("-−+")):
+                first = split_chain(str(draft.fields["expression"]))[0][1]
+                results[claimed.lstrip("-−+")] = (section, first)
             yield draft
 
 
@@ -539,6 +686,46 @@ def _rounds(draft: Draft) -> bool:
     except (ExprError, ArithmeticError, ValueError):
         return False
     return isinstance(value, float) and abs(value - float(printed)) > 1e-12 * abs(value)
+
+
+_CARRIED_RESULT = re.compile(r"\d+\.\d+|\d{3,}")
+"""A result a later statement may take as its input and be said to carry: printed with
+decimals or with three digits or more (a ``2`` or ``6`` recurs by coincidence)."""
+
+
+def _literals(expression: str) -> list[str]:
+    """The literals of an expression as written, without sign, in order."""
+    try:
+        tree = parse(split_chain(expression)[0][1])
+    except ExprError:
+        return []
+    found: list[str] = []
+    stack: list[Node] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Number):
+            found.append(node.text.lstrip("-−+"))
+        elif isinstance(node, Binary):
+            stack += (node.right, node.left)
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Call):
+            stack += reversed(node.args)
+    return found
+
+
+def _upstream(
+    expression: object, results: dict[str, tuple[int, str]], section: int
+) -> dict[str, str]:
+    """The literals of ``expression`` that an earlier statement of the same section printed as
+    its result, with that statement's expression (the arithmetic kind's ``upstream``)."""
+    if not results or not isinstance(expression, str):
+        return {}
+    return {
+        literal: results[literal][1]
+        for literal in _literals(expression)
+        if literal in results and results[literal][0] == section
+    }
 
 
 def _carried(expression: object, rounded: set[str]) -> list[str]:

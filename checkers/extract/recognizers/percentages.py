@@ -8,7 +8,12 @@ Recognises, within one sentence:
 * ``from A to B`` / ``从 A 降到 B`` with a percentage: a decrease 1 − B/A, an increase B/A − 1
   (``提升``, ``增加``, ``increase``, ``more``, ``faster``, ``growth``);
 * the same two counts with a ratio ``N×`` / ``N 倍`` / ``N-fold`` (``shrinks by 8×``,
-  ``快 3 倍``): the larger count over the smaller.
+  ``快 3 倍``): the larger count over the smaller;
+* shares with their part and whole in one clause: ``39 of 141 layers (28%)``, ``37B of 671B
+  total, i.e. 5.5%``, a fraction with its percentage in brackets (``ratio 13/47 (28%)``,
+  ``17B/400B (4.25%)``), ``141 层中有 39 层，占 28%`` and ``39 层，占全部 141 层的 28%``;
+* a difference stated against a second quantity of the same unit: ``the 7B model is 50%
+  smaller than the 14B one`` (1 − 7/14), ``24 GB is 50% more than 16 GB`` (24/16 − 1).
 
 Sentences with more or fewer than two such counts are left alone: which two a percentage
 compares would be a guess. The relation must be stated, in one clause of one sentence:
@@ -54,8 +59,36 @@ _FROM_TO = re.compile(
 # A number is matched from its first digit only ("(?<!\d)"), never again from each later
 # digit: the leftmost match is the same, and a lesson line of 500 000 digits stays linear.
 _PERCENT = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*%")
+# The two counts of a share carry the same scale or unit, or none ("37B of 671B", "39 of 141").
+_SCALE_SUFFIX = r"(?:\s*(?:[KMGT]i?B)|[KMBT])?"
 _SHARE_OF = re.compile(
-    r"(?<!\d)(?<!\d,)(\d[\d,]*(?:\.\d+)?)\s+of\s+(?:the\s+)?(\d[\d,]*(?:\.\d+)?)\b"
+    r"(?<!\d)(?<!\d,)(\d[\d,]*(?:\.\d+)?)(" + _SCALE_SUFFIX + r")\s+of\s+(?:the\s+)?"
+    r"(\d[\d,]*(?:\.\d+)?)(" + _SCALE_SUFFIX + r")(?![\w.])"
+)
+# "13/47 (28%)", "17B/400B (4.25%)": a fraction whose percentage follows it in brackets.
+_FRACTION_SHARE = re.compile(
+    r"(?<![\w.,/])(\d[\d,]*(?:\.\d+)?)([KMBT]?)\s*/\s*(\d[\d,]*(?:\.\d+)?)([KMBT]?)"
+    r"\s*[(（]\s*(?:≈\s*|~\s*)?(\d+(?:\.\d+)?)\s*%\s*[)）]"
+)
+# 占: "141 层中有 39 层，占 28%" (the whole before 中), "39 层，占全部 141 层的 28%" (after 占).
+_ZH_WORD = r"[\u4e00-\u9fff]{1,6}?"
+_ZH_WHOLE_FIRST = re.compile(
+    r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s*(" + _ZH_WORD + r")?\s*(?:之中|中|里|当中)[，,]?\s*"
+    r"(?:有|共有)?\s*"
+    r"(\d[\d,]*(?:\.\d+)?)\s*(" + _ZH_WORD + r")?\s*[，,]?\s*(?:占|约占)\s*(\d+(?:\.\d+)?)\s*%"
+)
+_ZH_WHOLE_AFTER = re.compile(
+    r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s*(" + _ZH_WORD + r")?\s*[，,]?\s*(?:占|约占)\s*"
+    r"(?:全部|总共|总|所有|整个|全体)?\s*(\d[\d,]*(?:\.\d+)?)\s*(" + _ZH_WORD + r")?\s*的\s*"
+    r"(\d+(?:\.\d+)?)\s*%"
+)
+# "A is x% smaller than B": the two quantities with one unit, and nothing else between.
+_UNIT_AFTER = r"(\s*(?:[KMGT]i?B|[KMBT](?![A-Za-z])|\s(?:tokens?|parameters|params|layers|steps)))?"
+_THAN = re.compile(
+    r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)" + _UNIT_AFTER
+    + r"[^\d%]{0,40}?\b(?:is|are|was|were|uses?|needs?|has|have)\s+"
+    r"(\d+(?:\.\d+)?)\s*%\s+(smaller|less|fewer|lower|cheaper|larger|more|bigger|higher)\s+than\s+"
+    r"(?:the\s+|a\s+|an\s+)?(\d[\d,]*(?:\.\d+)?)" + _UNIT_AFTER + r"(?!\w|[.,]\d)"
 )
 _ANY_NUMBER = re.compile(r"(?<![\d.,])\d[\d,]*(?:\.\d+)?(?![\d%])")
 _FRACTION_LEFT = re.compile(
@@ -203,9 +236,11 @@ def _share(sentence: str, line: int) -> Draft | None:
     percent = _PERCENT.search(sentence, whole.end()) if whole else None
     if whole is None or percent is None or len(_SHARE_OF.findall(sentence)) != 1:
         return None
+    if whole.group(2).strip() != whole.group(4).strip():
+        return None  # "3 of 7B": the part and the whole are not counted alike
     if not _single_value(sentence, percent):
         return None  # "161 of 500 tasks …, scores of 23–59%": a range is no share
-    total = whole.group(2)
+    total = whole.group(3)
     between = list(_ANY_NUMBER.finditer(sentence, whole.end(), percent.start()))
     if len(between) > 1 or any(_RANGE_AFTER.match(sentence, m.end()) for m in between):
         return None  # which of several numbers the percentage divides would be a guess
@@ -220,6 +255,71 @@ def _share(sentence: str, line: int) -> Draft | None:
         confidence=0.6,
         recognizer=NAME,
         slug=f"{part}-of-{total}",
+    )
+
+
+def _share_draft(
+    quote: str, line: int, part: str, whole: str, percent: str, slug: str
+) -> Draft | None:
+    if _number(whole) == 0 or _number(part) > _number(whole):
+        return None
+    return Draft(
+        kind="arithmetic",
+        quote=quote.strip(),
+        line=line,
+        fields={"expression": f"{part}/{whole}", "claimed": percent + "%"},
+        confidence=0.6,
+        recognizer=NAME,
+        slug=slug,
+    )
+
+
+def _stated_shares(sentence: str, line: int) -> list[Draft]:
+    """Shares whose part and whole the clause names together: ``13/47 (28%)``, ``141 层中有
+    39 层，占 28%``, ``39 层，占全部 141 层的 28%`` (a unit word on both counts must agree)."""
+    found: list[Draft | None] = []
+    for fraction in _FRACTION_SHARE.finditer(sentence):
+        if fraction.group(2) == fraction.group(4):
+            part, whole, percent = fraction.group(1), fraction.group(3), fraction.group(5)
+            found.append(_share_draft(fraction.group(0), line, part, whole, percent, "share"))
+    for first in _ZH_WHOLE_FIRST.finditer(sentence):
+        if _same_word(first.group(2), first.group(4)):
+            part, whole, percent = first.group(3), first.group(1), first.group(5)
+            found.append(_share_draft(first.group(0), line, part, whole, percent, "share"))
+    for after in _ZH_WHOLE_AFTER.finditer(sentence):
+        if _same_word(after.group(2), after.group(4)):
+            part, whole, percent = after.group(1), after.group(3), after.group(5)
+            found.append(_share_draft(after.group(0), line, part, whole, percent, "share"))
+    return [draft for draft in found if draft is not None]
+
+
+def _same_word(first: str | None, second: str | None) -> bool:
+    """Two counts' unit words agree: equal, one of them left out (``39 层 … 141 层``), or a
+    measure word and its noun (``96 个注意力头中有 24 个``)."""
+    return not first or not second or first.startswith(second) or second.startswith(first)
+
+
+def _than(sentence: str, line: int) -> Draft | None:
+    """``the 7B model is 50% smaller than the 14B model``: 1 − A/B; ``… 50% more than …``:
+    A/B − 1. Both quantities carry the same unit (or none)."""
+    match = _THAN.search(sentence)
+    if match is None or (match.group(2) or "").strip() != (match.group(6) or "").strip():
+        return None
+    first, second, percent = match.group(1), match.group(5), match.group(3)
+    if _YEAR.fullmatch(first) or _YEAR.fullmatch(second) or _number(second) == 0:
+        return None
+    down = match.group(4) in ("smaller", "less", "fewer", "lower", "cheaper")
+    if down != (_number(first) < _number(second)):
+        return None  # "14B is 50% smaller than 7B": not a relation between these two
+    expression = f"1 − {first}/{second}" if down else f"{first}/{second} − 1"
+    return Draft(
+        kind="arithmetic",
+        quote=match.group(0).strip(),
+        line=line,
+        fields={"expression": expression, "claimed": percent + "%"},
+        confidence=0.6,
+        recognizer=NAME,
+        slug=expression,
     )
 
 
@@ -256,9 +356,13 @@ def recognize(document: Document) -> Iterator[Draft]:
             sentence = match.group(0)
             if not (_PERCENT.search(sentence) or _RATIO.search(sentence)):
                 continue
-            special = _share(sentence, number) or _fraction_saving(sentence, number)
-            if special is not None:
-                yield special
+            share = _share(sentence, number)
+            special = [share] if share is not None else _stated_shares(sentence, number)
+            if not special:
+                other = _than(sentence, number) or _fraction_saving(sentence, number)
+                special = [other] if other is not None else []
+            if special:
+                yield from special
                 continue
             span = _FROM_TO.search(sentence)
             if span is not None:
