@@ -42,7 +42,7 @@ from checkers.expr import (
 )
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
-from checkers.extract.latex import plain
+from checkers.extract.latex import plain, widened
 from checkers.numbers import (
     BYTE_PREFIXES,
     UNITS,
@@ -487,7 +487,7 @@ def _draft(
         fields["stored_as"] = stored_as
     return Draft(
         kind="arithmetic",
-        quote=source[where[begin] : where[end - 1] + 1],
+        quote=source[slice(*widened(source, where[begin], where[end - 1] + 1))],
         line=line,
         fields=fields,
         confidence=0.8 if uses_function else 0.9,
