@@ -167,7 +167,13 @@ def _is_breaker(char: str) -> bool:
     """Characters at which an expression may start or end inside prose."""
     if char.isspace() or char in ',;:|"`，。；：、（）【】“”‘’《》！？$':
         return True
+    if _DIAGRAM.match(char):
+        return True  # a box border or an arrow of a diagram: never part of a number or operator
     return unicodedata.category(char) == "Lo"  # CJK ideographs and other letters without case
+
+
+# Box drawing, block elements, geometric shapes (►, ▶) and arrows (→, ⟶, ⤷).
+_DIAGRAM = re.compile("[\u2500-\u25ff\u2190-\u21ff\u27f0-\u27ff\u2900-\u297f]")
 
 
 @dataclass(frozen=True)
