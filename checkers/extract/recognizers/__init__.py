@@ -16,6 +16,7 @@ from checkers.extract.recognizers import (
     dtype_savings,
     heads,
     latex_matrices,
+    matrix_memory,
     memory_tables,
     model_tables,
     param_memory,
@@ -50,5 +51,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "dtype_savings": dtype_savings,
     "param_memory": param_memory,
     "relations": relations,
+    "matrix_memory": matrix_memory,
 }
 """Recogniser name → module."""
