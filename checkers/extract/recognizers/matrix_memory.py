@@ -42,6 +42,7 @@ _MEMORY = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"[;；。!?！？]|\.(?!\d)|,\s+(?:and|but|so|while)\b|，")
+_QUICK = re.compile(r"\d\s*[×xX*]\s*\d[^\n]*?[KMGT]i?B")
 _GAP = 80
 """Characters a clause may run from the shape to its memory."""
 
@@ -50,8 +51,8 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``arithmetic`` claims N × M × bytes per number = the printed memory."""
     prefixes = document.byte_prefixes
     for source, line in logical_lines(document):
-        if not any(unit in source for unit in ("B", "b")) or not _TYPE.search(source):
-            continue
+        if not _QUICK.search(source) or not _TYPE.search(source):
+            continue  # no shape and byte unit: most lines end here, at one cheap search
         text, where = plain(source)
         for shape in _SHAPE.finditer(text):
             rest = text[shape.end() : shape.end() + _GAP]
