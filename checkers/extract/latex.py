@@ -53,6 +53,14 @@ _COMMANDS: dict[str, str] = {
     "operatorname": "",
     "displaystyle": "",
     "rm": "",
+    "big": "",
+    "Big": "",
+    "bigg": "",
+    "Bigg": "",
+    "bigl": "",
+    "bigr": "",
+    "Bigl": "",
+    "Bigr": "",
     "bf": "",
     ",": " ",
     ";": " ",
@@ -146,7 +154,11 @@ def plain(text: str) -> tuple[str, list[int]]:
                 emit(")", bare.end(5) - 1)
                 index = bare.end()
                 continue
-            if name == "frac":
+            if name == "sqrt" and text[match.end() : match.end() + 1] == "[":
+                emit(match.group(0), index)  # \sqrt[3]{…}: a root we do not read
+                index = match.end()
+                continue
+            if name in ("frac", "dfrac", "tfrac"):
                 fractions.append([depth + 1, 0])
                 emit("(", index)
             elif name == "sigma" and text[match.end() : match.end() + 1] == "(":

@@ -10,8 +10,9 @@ in display math and in inline ``$…$``. Recognises, where the text states the r
   \\begin{bmatrix}…``), and whose result ``C`` is printed → a ``matrix_arithmetic`` claim per
   printed row of ``C`` (its quote and line are that row's), cells of the operands read as
   numbers or as the arithmetic written in them (``\\sin(\\frac{1}{10000^0})``);
-* once the lesson has stated ``d_model = N``: ``PE = [printed matrix]`` and ``X + PE = [printed
-  matrix]`` (``X`` printed or named in the section), with N columns and positions by row →
+* once the lesson has stated ``d_model = N``: ``PE(pos) = [printed row or column]`` (also
+  ``PE_{pos}``), ``PE = [printed matrix]`` and ``X + PE = [printed matrix]`` (``X`` printed or
+  named in the section), with N columns and positions by row →
   a ``positional`` claim per row (``added`` holds X's row), in whichever layout of the sines and
   cosines the lesson uses (``layout: either``). Positions count from the first row: from 0, or
   from 1 when the first row is PE(1) and not PE(0) (the first row decides; a first row that is
@@ -239,6 +240,10 @@ def _statement_drafts(
         alone = side.alone
         after = sides[index + 1] if index + 1 < len(sides) else None
         result = _printed_alone(after, matrices)
+        position = _pe_position(side)
+        if position is not None and result is not None:
+            yield from _pe_vector(result, position, document, stated)
+            continue
         if alone is not None and alone[0] == "name" and after is not None:
             target = after.alone
             if target is not None and target[0] == "matrix":
@@ -260,6 +265,52 @@ def _statement_drafts(
             added = _added_to_pe(side, matrices, named)
             if added is not None:
                 yield from _pe_drafts(result, added, document, stated)
+
+
+def _pe_position(side: _Side) -> int | None:
+    """N in a side that reads ``PE(N)`` or ``PE_N`` / ``PE_{N}``."""
+    tokens = side.tokens
+    if (
+        len(tokens) == 4
+        and tokens[0][0] == "name"
+        and _name(tokens[0][1]) in _PE_NAMES
+        and tokens[1:4:2] == (("op", "("), ("op", ")"))
+        and tokens[2][1].isdigit()
+    ):
+        return int(tokens[2][1])
+    if len(tokens) == 1 and tokens[0][0] == "name":
+        name, _, position = _name(tokens[0][1]).partition("_")
+        if name in _PE_NAMES and position.isdigit():
+            return int(position)
+    return None
+
+
+def _pe_vector(
+    printed: _Matrix, position: int, document: Document, stated: Stated
+) -> Iterator[Draft]:
+    """A ``positional`` claim for ``PE(pos) = [a row or a column of numbers]``."""
+    cells = printed.cells
+    if len(cells) > 1 and all(len(row) == 1 for row in cells):
+        values = [row[0] for row in cells]  # a column vector, read top to bottom
+    elif len(cells) == 1:
+        values = list(cells[0])
+    else:
+        return
+    quote, line = printed.rows[0]
+    d_model = d_model_before(stated, line, "")
+    if d_model is None or len(values) != int(d_model):
+        return
+    if len(cells) > 1:
+        quote = printed.rows[0][0]  # the claim is quoted at its first entry's line
+    yield Draft(
+        kind="positional",
+        quote=quote,
+        line=line,
+        fields={"d_model": d_model, "pos": str(position), "claimed": values, "layout": "either"},
+        confidence=0.7,
+        recognizer=NAME,
+        slug=f"pe-{position}",
+    )
 
 
 def _printed_alone(side: _Side | None, matrices: list[_Matrix | None]) -> _Matrix | None:
