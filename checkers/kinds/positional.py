@@ -349,7 +349,7 @@ def _check_sinusoidal(fields: Input, context: Context) -> Outcome:
         comparison = compare(fields.claimed, value, context.tolerance)
         if comparison.ok:
             break
-    if not comparison.ok:
+    if not comparison.ok and len(layouts) > 1:
         layout = layouts[0]
         value = sinusoidal_pe(pos, index, d_model, base, layout)
         comparison = compare(fields.claimed, value, context.tolerance)

@@ -160,6 +160,8 @@ def _math_texts(block: Block) -> Iterator[tuple[str, list[int]]]:
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft claims for matrices the lesson computes in LaTeX."""
+    if "\\begin" not in document.text:
+        return  # no environment anywhere: one search, not one per block
     named: dict[str, _Matrix] = {}
     section = -1
     stated: Stated | None = None

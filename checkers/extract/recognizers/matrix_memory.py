@@ -49,6 +49,8 @@ _GAP = 80
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``arithmetic`` claims N × M × bytes per number = the printed memory."""
+    if not _TYPE.search(document.text):
+        return  # no storage type named anywhere in the lesson
     prefixes = document.byte_prefixes
     for source, line in logical_lines(document):
         if not _QUICK.search(source) or not _TYPE.search(source):
