@@ -169,7 +169,10 @@ def plain(text: str) -> tuple[str, list[int]]:
                 emit(match.group(0), index)
             index = match.end()
         elif char == "$":
-            emit(" ", index)
+            # "$… 64.3$M": a unit written right after the closing dollar belongs to the number
+            glued = bool(out) and out[-1].isdigit()
+            if not (glued and text[index + 1 : index + 2].isalpha()):
+                emit(" ", index)
             index += 1
         elif char == "&" and (layout or _ALIGNED_RELATION.match(text, index)):
             index += 1  # an alignment point of aligned/align
