@@ -45,7 +45,7 @@ from checkers.kinds.base import (
     error,
     severity_of,
 )
-from checkers.kinds.matrices import Check, PrintedMatrix, combine
+from checkers.kinds.matrices import Check, PrintedMatrix, combine, number_text
 from checkers.numbers import compare
 
 __all__ = ["Input", "check"]
@@ -128,7 +128,8 @@ def check(fields: Input, context: Context) -> Outcome:
             compare(p, v, context.tolerance) for p, v in zip(printed, result[row], strict=True)
         )
         wrong = "; ".join(
-            f"cell ({row}, {column}) is {c.describe()}, not {c.printed.text} ({c.tolerance.reason})"
+            f"cell ({row}, {column}) is {number_text(c.recomputed, 6)} → {c.corrected}, "
+            f"not {c.printed.text} ({c.tolerance.reason})"
             for column, c in enumerate(comparisons)
             if not c.ok
         )

@@ -211,7 +211,9 @@ def _resolve(
             matrix = matrices[int(text[1:-1])]
             if matrix is None:
                 return None
-            name = f"M{int(text[1:-1]) + 1}"
+            # printed again under the name it was given above (x = […], then x_PE = […] + …)
+            same = [key for key, known in named.items() if known.cells == matrix.cells]
+            name = same[-1] if same else f"M{int(text[1:-1]) + 1}"
             operands[name] = matrix
             parts.append(name)
         elif kind == "name":
