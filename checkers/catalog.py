@@ -52,6 +52,10 @@ KINDS: dict[str, KindEntry] = {
         "checkers.kinds.masked_softmax",
         "Kind masked_softmax: weights after masking a score matrix, and the mask itself.",
     ),
+    "matrix_arithmetic": KindEntry(
+        "checkers.kinds.matrix_arithmetic",
+        "Kind matrix_arithmetic: a sum, product, multiple or transpose of printed matrices.",
+    ),
     "memory": KindEntry(
         "checkers.kinds.memory",
         "Kind memory: bytes of model weights, of a KV cache, or both, against a printed size.",

@@ -175,16 +175,27 @@ def rms_norm(x: Sequence[float], epsilon: float = 0.0) -> tuple[float, FloatArra
     return rms, normalised
 
 
-def sinusoidal_pe(pos: float, index: int, d_model: int, base: float = 10000.0) -> float:
+def sinusoidal_pe(
+    pos: float, index: int, d_model: int, base: float = 10000.0, layout: str = "interleaved"
+) -> float:
     """PE(pos, index) of "Attention Is All You Need" §3.5.
 
-    Even index 2i: sin(pos / base^(2i/d_model)); odd index 2i+1: cos(pos / base^(2i/d_model)).
+    ``interleaved`` (the paper): even index 2i is sin(pos / base^(2i/d_model)), odd index 2i+1
+    is cos of the same angle. ``halves`` (tensor2tensor, many tutorials): the first d_model/2
+    dimensions are the sines sin(pos / base^(2i/d_model)) for i = 0 … d_model/2 − 1, the last
+    d_model/2 the cosines of the same angles, in the same order.
     """
     if not 0 <= index < d_model:
         raise UndefinedError(f"dimension index {index} is outside 0..{d_model - 1}")
-    pair = index // 2
+    if layout == "halves":
+        half = d_model // 2
+        if d_model % 2:
+            raise UndefinedError(f"the sine/cosine halves need an even d_model, got {d_model}")
+        pair, sine = index % half, index < half
+    else:
+        pair, sine = index // 2, index % 2 == 0
     angle = pos / base ** (2 * pair / d_model)
-    return math.sin(angle) if index % 2 == 0 else math.cos(angle)
+    return math.sin(angle) if sine else math.cos(angle)
 
 
 def rope_angle(pos: float, pair: int, d_head: int, base: float = 10000.0) -> float:

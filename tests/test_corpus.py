@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow  # scans both corpora (22 lessons): seconds
 
 BLIND = Path(__file__).parent / "corpus_blind"
 
-BLIND_FOUND_FLOOR = 10
+BLIND_FOUND_FLOOR = 13
 """Planted mistakes of ``tests/corpus_blind`` that scan finds today (of 52)."""
 BLIND_FALSE_ALARM_CEILING = 2
 """False alarms scan raises on ``tests/corpus_blind`` today (in 10 lessons)."""
@@ -93,7 +93,7 @@ def test_the_keys_agree_with_the_lessons() -> None:
 
 
 def test_blind_corpus_does_not_fall_below_todays_figures(blind: Figures) -> None:
-    """A floor, not a target: today scan finds 10 of the blind corpus's 52 planted mistakes and
+    """A floor, not a target: today scan finds 13 of the blind corpus's 52 planted mistakes and
     raises 2 false alarms there. A change that finds fewer or raises more fails here; issues 14
     and 15 raise the floor (and lower the ceiling) as their recognisers land, to the acceptance
     of 90% recall and at most one false alarm per ten lessons."""

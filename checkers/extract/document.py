@@ -41,8 +41,10 @@ HARD_CHUNK_CHARS = 4 * CHUNK_CHARS
 """A piece that finds no such place is cut anyway at this size (at a line break): only a
 hostile lesson has none for 64 000 characters."""
 
-_CONTINUATION = re.compile(r"^\s*(?:=|＝|≈|≃|≅|≒)")
-_OPEN_RELATION = re.compile(r"(?:=|＝|≈|≃|≅|≒)\s*$")
+# "&=" and "&\approx" open the lines of a LaTeX aligned/align chain the way "=" opens a worked
+# calculation's; a line ending in "= \\" leaves its relation open.
+_CONTINUATION = re.compile(r"^\s*&?\s*(?:=|＝|≈|≃|≅|≒|\\approx(?![A-Za-z]))")
+_OPEN_RELATION = re.compile(r"(?:=|＝|≈|≃|≅|≒|\\approx)\s*&?\s*(?:\\\\)?\s*$")
 
 
 @dataclass(frozen=True)

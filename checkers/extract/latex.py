@@ -6,6 +6,13 @@ Lessons write ``$12 \\times 24 \\times 1024^2 = 301{,}989{,}888$``, ``$e^{0.5} �
 (``12 × 24 × 1024^2 = 301,989,888``) but quote the lesson as written, so :func:`plain` returns,
 for every character of its output, the offset of the source character it stands for.
 
+Also: ``\\text{GB}``, ``\\mathrm{M}`` and the other text commands keep their words without
+braces (``402\\text{M}`` reads ``402M``); a function applied to a bare number gets its brackets
+(``\\ln 32000`` → ``ln(32000)``, ``\\log_2 8`` → ``log2(8)``); ``\\cdots``/``\\ldots`` are an
+ellipsis; the alignment ``&`` and the line break ``\\\\`` of ``aligned``/``align`` vanish, as do
+``\\begin{aligned}`` and its kin (``\\begin{bmatrix}`` stays: a matrix is not arithmetic
+here, the ``latex_matrices`` recogniser reads it).
+
 Unknown commands are kept as written, so an expression that uses them does not parse and is
 skipped rather than guessed.
 
@@ -19,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["plain"]
+__all__ = ["plain", "widened"]
 
 _COMMANDS: dict[str, str] = {
     "times": "×",
@@ -45,6 +52,16 @@ _COMMANDS: dict[str, str] = {
     "text": "",
     "operatorname": "",
     "displaystyle": "",
+    "rm": "",
+    "big": "",
+    "Big": "",
+    "bigg": "",
+    "Bigg": "",
+    "bigl": "",
+    "bigr": "",
+    "Bigl": "",
+    "Bigr": "",
+    "bf": "",
     ",": " ",
     ";": " ",
     ":": " ",
@@ -54,7 +71,32 @@ _COMMANDS: dict[str, str] = {
     "$": "",
     "quad": " ",
     "qquad": " ",
+    "\\": " ",  # a line break of aligned/align: the chain goes on
+    "cdots": "⋯",
+    "ldots": "…",
+    "dots": "…",
+    "approxeq": "≈",
+    "thinspace": " ",
 }
+# Commands whose braced argument is words (units, labels), kept without the braces so that
+# "402\text{M}" is 402M, not 402(M).
+_TEXT_COMMANDS = frozenset(
+    {"text", "mathrm", "textrm", "mathbf", "textbf", "mathit", "boldsymbol", "mbox", "operatorname"}
+)
+# Functions that LaTeX applies to a bare argument (\ln 2, \sin 0.5): brackets are added.
+_BARE_FUNCTIONS = frozenset({"sin", "cos", "tan", "tanh", "exp", "ln", "log"})
+# Not before another factor of the argument (\sin 2\pi, \sin 2x, \ln 2^3): that is guessing.
+_BARE_ARGUMENT = re.compile(
+    r"(_(?:\{(2|10)\}|(2)))?(\s*)(\d+(?:\.\d+)?)(?![\d.,^_{(]|\s*(?:\\pi|[A-Za-z(]))"
+)
+# "&=" and "& \approx": the alignment point of a line of aligned/align, outside the environment's
+# first line too (a matrix separates cells with "&", never before a relation).
+_ALIGNED_RELATION = re.compile(r"&\s*(?:=|≈|\\approx)")
+# Environments that only lay out equations (their "&" and "\\" vanish); matrices are not here.
+_LAYOUT = re.compile(
+    r"\\(?:begin|end)\{(?:aligned|align\*?|alignat\*?|equation\*?|gather\*?|gathered|split|"
+    r"eqnarray\*?|multline\*?)\}(?:\{\d+\})?"
+)
 # DOTALL and "|$": a backslash before a line break or at the very end of a lesson is a
 # (one-character) command too, not a failed match.
 _COMMAND = re.compile(r"\\([A-Za-z]+|.|$)", re.DOTALL)
@@ -63,7 +105,7 @@ _COMMAND = re.compile(r"\\([A-Za-z]+|.|$)", re.DOTALL)
 def plain(text: str) -> tuple[str, list[int]]:
     """``text`` with inline LaTeX made plain, and the source offset of each output character."""
     emphasis = _emphasis(text) if ("**" in text or "__" in text) else set()
-    if "\\" not in text and "$" not in text and "{" not in text:
+    if "\\" not in text and "$" not in text and "{" not in text and "&" not in text:
         if not emphasis:
             return text, list(range(len(text)))
         return _without(text, sorted(emphasis))
@@ -72,6 +114,8 @@ def plain(text: str) -> tuple[str, list[int]]:
     # Open \frac groups: [brace depth of their arguments, 0 in the numerator / 1 in the
     # denominator], so "}{" between the two arguments becomes ")/(".
     fractions: list[list[int]] = []
+    quiet: set[int] = set()  # brace depths opened by a text command: no brackets emitted
+    layout = "&" in text and _LAYOUT.search(text) is not None
     depth = 0
     index = 0
 
@@ -87,10 +131,34 @@ def plain(text: str) -> tuple[str, list[int]]:
             emit(",", index)
             index += 3
         elif char == "\\":
+            environment = _LAYOUT.match(text, index)
+            if environment is not None:
+                emit(" ", index)
+                index = environment.end()
+                continue
             match = _COMMAND.match(text, index)
             assert match is not None
             name = match.group(1)
-            if name == "frac":
+            bare = _BARE_ARGUMENT.match(text, match.end()) if name in _BARE_FUNCTIONS else None
+            if name in _TEXT_COMMANDS and text[match.end() : match.end() + 1] == "{":
+                depth += 1
+                quiet.add(depth)
+                index = match.end() + 1
+                continue
+            if bare is not None and (bare.group(4) or not bare.group(1)):
+                # \ln 32000, \log_2 8: the argument's brackets, which the grammar needs
+                base = bare.group(2) or bare.group(3) or ""
+                emit(name + base + "(", index)
+                emit(bare.group(5), bare.start(5))
+                where[-len(bare.group(5)) :] = range(bare.start(5), bare.end(5))
+                emit(")", bare.end(5) - 1)
+                index = bare.end()
+                continue
+            if name == "sqrt" and text[match.end() : match.end() + 1] == "[":
+                emit(match.group(0), index)  # \sqrt[3]{…}: a root we do not read
+                index = match.end()
+                continue
+            if name in ("frac", "dfrac", "tfrac"):
                 fractions.append([depth + 1, 0])
                 emit("(", index)
             elif name == "sigma" and text[match.end() : match.end() + 1] == "(":
@@ -101,11 +169,20 @@ def plain(text: str) -> tuple[str, list[int]]:
                 emit(match.group(0), index)
             index = match.end()
         elif char == "$":
-            emit(" ", index)
+            # "$… 64.3$M": a unit written right after the closing dollar belongs to the number
+            glued = bool(out) and out[-1].isdigit()
+            if not (glued and text[index + 1 : index + 2].isalpha()):
+                emit(" ", index)
             index += 1
+        elif char == "&" and (layout or _ALIGNED_RELATION.match(text, index)):
+            index += 1  # an alignment point of aligned/align
         elif char == "{":
             depth += 1
             emit("(", index)
+            index += 1
+        elif char == "}" and depth in quiet:
+            quiet.discard(depth)
+            depth -= 1
             index += 1
         elif char == "}":
             frac = fractions[-1] if fractions and fractions[-1][0] == depth else None
@@ -166,3 +243,28 @@ def _emphasis(text: str) -> set[int]:
 def _operand(char: str, *, opening: bool = False) -> bool:
     """A character that an arithmetic operator may follow (or precede, when ``opening``)."""
     return char.isalnum() or char in ("([" if opening else ")]")
+
+
+_OPENING_COMMAND = re.compile(r"\\[A-Za-z]+\{$")
+
+
+def widened(source: str, start: int, stop: int) -> tuple[int, int]:
+    """``source[start:stop]`` widened to whole brace groups, for quoting: a claim read from
+    ``\\mathrm{7B} \\times 2 = 15\\,\\mathrm{GB}`` quotes ``\\mathrm{7B}`` and ``\\mathrm{GB}``
+    whole, not ``7B}`` and ``\\mathrm{GB``."""
+    unclosed = unopened = 0
+    for char in source[start:stop]:
+        if char == "{":
+            unclosed += 1
+        elif char == "}":
+            if unclosed:
+                unclosed -= 1
+            else:
+                unopened += 1
+    while unclosed and stop < len(source) and source[stop] == "}":
+        stop, unclosed = stop + 1, unclosed - 1
+    while unopened and start > 0 and source[start - 1] == "{":
+        command = _OPENING_COMMAND.search(source, max(0, start - 40), start)
+        start = command.start() if command is not None else start - 1
+        unopened -= 1
+    return start, stop

@@ -11,7 +11,13 @@ YAML fields (``encoding`` decides which others apply):
 Sinusoidal, one of four forms:
 
 * a value or vector — ``d_model``, ``pos``, ``index`` (one dimension, 0-based; omit it and
-  ``claimed`` is the whole vector PE(pos) of ``d_model`` entries) and ``claimed``;
+  ``claimed`` is the whole vector PE(pos) of ``d_model`` entries) and ``claimed``; with
+  ``added`` (a vector of ``d_model`` entries, a token's embedding as printed) ``claimed`` is the
+  sum x + PE(pos), as lessons print "x + PE";
+* ``layout``: ``interleaved`` (default, the paper: sin in even dimensions, cos in odd ones),
+  ``halves`` (all sines, then all cosines: tensor2tensor and many tutorials) or ``either`` (a
+  lesson that does not say which: the claim holds under whichever it matches, and the message
+  says which one);
 * a written formula step, on top of a value: ``written_exponent`` (the exponent the lesson put
   on 10000, e.g. ``1`` in ``sin(1 / 10000^1)``; the right one is 2i/d_model with i = index // 2),
   ``written_divisor`` (the divisor it wrote, e.g. ``10000^1`` or ``100``) and/or
@@ -92,6 +98,7 @@ _SINUSOIDAL_FIELDS = (
     "written_argument",
     "index_range_end",
     "table",
+    "added",
 )
 
 
@@ -138,6 +145,10 @@ class Input(KindInput):
     """The last i of "i = 0, 1, …, END": a number or an expression in d_model."""
     table: tuple[TableColumn, ...] | None = None
     """Printed PE vectors by position: ``{0: [...], 1: [...]}`` or ``[{pos, claimed}, ...]``."""
+    added: PrintedVector | None = None
+    """A vector PE(pos) is added to (a token's embedding): ``claimed`` is then x + PE(pos)."""
+    layout: Literal["interleaved", "halves", "either"] = "interleaved"
+    """Where the sines and cosines stand: alternating (the paper), in two halves, or either."""
     quote_order: Literal["by_position", "by_dimension"] = "by_position"
     """Order the table's numbers appear in the quote, for suggested corrections."""
     d_head: int | None = Field(default=None, ge=1)
@@ -196,7 +207,7 @@ class Input(KindInput):
                 ("pos", "index", "claimed", "table", "written_exponent", "written_divisor"),
                 "an index_range_end claim checks only the last i of the range",
             )
-            self._forbid(given, ("written_argument",), "index_range_end has no argument")
+            self._forbid(given, ("written_argument", "added"), "index_range_end has no argument")
             return
         if self.d_model is None:
             raise ValueError("d_model is required for sinusoidal values")
@@ -207,6 +218,7 @@ class Input(KindInput):
                 "a table claim lists its own positions and vectors",
             )
             self._forbid(given, ("written_argument",), "a table has no single argument")
+            self._forbid(given, ("added",), "added belongs to one vector PE(pos)")
             assert self.table is not None
             if not self.table:
                 raise ValueError("table needs at least one position")
@@ -236,8 +248,14 @@ class Input(KindInput):
                 ("written_exponent", "written_divisor", "written_argument"),
                 "a written formula step belongs to one dimension: give index",
             )
+            if self.added is not None and len(self.added) != self.d_model:
+                raise ValueError(
+                    f"added has {len(self.added)} values, but d_model = {self.d_model}"
+                )
         elif isinstance(self.claimed, tuple):
             raise ValueError("with index, claimed is one number PE(pos, index)")
+        else:
+            self._forbid(given, ("added",), "added is a whole vector: omit index")
 
     def _validate_rope(self, given: set[str]) -> None:
         self._forbid(given, _SINUSOIDAL_FIELDS + _ALIBI_FIELDS, "encoding is rope")
@@ -294,11 +312,17 @@ def check(fields: Input, context: Context) -> Outcome:
 # ---------------------------------------------------------------------------- sinusoidal
 
 
-def _pe_formula(pos: int, index: int, d_model: int, base: float) -> str:
+def _pe_formula(
+    pos: int, index: int, d_model: int, base: float, layout: str = "interleaved"
+) -> str:
     """``sin(1 / 10000^0.5) = sin(0.01)``: how PE(pos, index) is computed."""
-    exponent = Fraction(2 * (index // 2), d_model)
+    if layout == "halves":
+        pair, sine = index % (d_model // 2), index < d_model // 2
+    else:
+        pair, sine = index // 2, index % 2 == 0
+    exponent = Fraction(2 * pair, d_model)
     angle = pos / base ** float(exponent)
-    function = "sin" if index % 2 == 0 else "cos"
+    function = "sin" if sine else "cos"
     return (
         f"{function}({pos} / {_number(base)}^{_fraction_text(exponent)}) = "
         f"{function}({_number(angle)})"
@@ -310,14 +334,7 @@ def _check_sinusoidal(fields: Input, context: Context) -> Outcome:
     d_model, pos, base = fields.d_model, fields.pos, fields.base
     if fields.index is None:
         assert isinstance(fields.claimed, tuple)
-        values = [sinusoidal_pe(pos, j, d_model, base) for j in range(d_model)]
-        comparisons = [
-            compare(p, v, context.tolerance) for p, v in zip(fields.claimed, values, strict=True)
-        ]
-        details = [f"PE({pos}, {j}) = {_pe_formula(pos, j, d_model, base)}" for j in range(d_model)]
-        return _vector_outcome(
-            comparisons, f"PE({pos}) with d_model = {d_model}", "dimension", 0, details
-        )
+        return _check_vector(fields, fields.claimed, context)
     assert not isinstance(fields.claimed, tuple)
     index = fields.index
     if index >= d_model:
@@ -326,9 +343,17 @@ def _check_sinusoidal(fields: Input, context: Context) -> Outcome:
             f"d_model = {d_model}",
             fields.claimed.text,
         )
-    value = sinusoidal_pe(pos, index, d_model, base)
-    formula = _pe_formula(pos, index, d_model, base)
-    comparison = compare(fields.claimed, value, context.tolerance)
+    layouts = _layouts(fields.layout, d_model)
+    for layout in layouts:  # the last one tried, or the first that holds
+        value = sinusoidal_pe(pos, index, d_model, base, layout)
+        comparison = compare(fields.claimed, value, context.tolerance)
+        if comparison.ok:
+            break
+    if not comparison.ok and len(layouts) > 1:
+        layout = layouts[0]
+        value = sinusoidal_pe(pos, index, d_model, base, layout)
+        comparison = compare(fields.claimed, value, context.tolerance)
+    formula = _pe_formula(pos, index, d_model, base, layout)
     outcome = from_comparisons(
         [comparison],
         what=f"PE({pos}, {index}) with d_model = {d_model}",
@@ -352,6 +377,96 @@ def _check_sinusoidal(fields: Input, context: Context) -> Outcome:
         corrections=corrections,
         tolerance=outcome.tolerance + "; the exponent and divisor are exact",
     )
+
+
+LAYOUT_NAMES = {
+    "interleaved": "sin/cos interleaved, as in the paper",
+    "halves": "sines then cosines in two halves",
+}
+"""How a message names each layout of the sines and cosines."""
+_HINT_DIVISORS = (1.0, 10.0, 100.0, 1000.0, 10000.0)
+"""Divisors a wrong entry is tried with, to say which one the lesson used (pos/10 for pos/100)."""
+
+
+def _layouts(layout: str, d_model: int) -> tuple[str, ...]:
+    if layout != "either":
+        return (layout,)
+    return ("interleaved", "halves") if d_model % 2 == 0 else ("interleaved",)
+
+
+def _check_vector(fields: Input, claimed: tuple[Printed, ...], context: Context) -> Outcome:
+    """PE(pos) (or x + PE(pos)) under each layout the claim allows; the first that holds wins."""
+    assert fields.d_model is not None and fields.pos is not None
+    d_model, pos, base = fields.d_model, fields.pos, fields.base
+    added = [p.value for p in fields.added] if fields.added is not None else [0.0] * d_model
+    tried: list[tuple[str, list[Comparison]]] = []
+    for layout in _layouts(fields.layout, d_model):
+        values = [sinusoidal_pe(pos, j, d_model, base, layout) + added[j] for j in range(d_model)]
+        comparisons = [
+            compare(p, v, context.tolerance) for p, v in zip(claimed, values, strict=True)
+        ]
+        tried.append((layout, comparisons))
+        if all(c.ok for c in comparisons):
+            break
+    layout, comparisons = tried[-1] if all(c.ok for c in tried[-1][1]) else tried[0]
+    plus = "x + " if fields.added is not None else ""
+    holds = all(c.ok for c in comparisons)
+    matched = ", the layout that matched" if fields.layout == "either" and holds else ""
+    what = f"{plus}PE({pos}) with d_model = {d_model} ({LAYOUT_NAMES[layout]}{matched})"
+    details = [
+        f"PE({pos}, {j}) = {_pe_formula(pos, j, d_model, base, layout)}" for j in range(d_model)
+    ]
+    if fields.added is not None:
+        details.append("x = [" + ", ".join(p.text for p in fields.added) + "]")
+    outcome = _vector_outcome(comparisons, what, "dimension", 0, details)
+    if outcome.ok:
+        return outcome
+    notes = []
+    if len(tried) > 1:
+        notes.append(
+            f"nor does the other layout ({LAYOUT_NAMES[tried[1][0]]}) give the printed row"
+        )
+    hints = [
+        hint
+        for j, c in enumerate(comparisons)
+        if not c.ok
+        for hint in [_divisor_hint(claimed[j], pos, j, d_model, base, layout, added[j], context)]
+        if hint
+    ]
+    notes += hints
+    if not notes:
+        return outcome
+    return replace(outcome, message=f"{outcome.message}; " + "; ".join(notes))
+
+
+def _divisor_hint(
+    printed: Printed,
+    pos: int,
+    index: int,
+    d_model: int,
+    base: float,
+    layout: str,
+    added: float,
+    context: Context,
+) -> str:
+    """``dimension 2 matches sin(3/10)``: the divisor a wrong entry was computed with, if a
+    power of ten other than the right one gives it."""
+    if layout == "halves":
+        pair, function = index % (d_model // 2), ("sin" if index < d_model // 2 else "cos")
+    else:
+        pair, function = index // 2, ("sin" if index % 2 == 0 else "cos")
+    right = base ** (2 * pair / d_model)
+    apply = math.sin if function == "sin" else math.cos
+    for divisor in _HINT_DIVISORS:
+        if math.isclose(divisor, right, rel_tol=1e-9):
+            continue
+        near = compare(printed, apply(pos / divisor) + added, context.tolerance)
+        if near.ok or near.slip:  # a truncation of the wrong value is still its trace
+            return (
+                f"dimension {index} matches {function}({pos}/{_number(divisor)}), "
+                f"the divisor should be {_number(base)}^(2·{pair}/{d_model}) = {_number(right)}"
+            )
+    return ""
 
 
 def _written_steps(
@@ -451,7 +566,9 @@ def _check_table(fields: Input, context: Context) -> Outcome:
     for column in columns:
         for j, printed in enumerate(column.claimed):
             cells[(column.pos, j)] = compare(
-                printed, sinusoidal_pe(column.pos, j, d_model, base), context.tolerance
+                printed,
+                sinusoidal_pe(column.pos, j, d_model, base, _layouts(fields.layout, d_model)[0]),
+                context.tolerance,
             )
     position_major = [cells[(c.pos, j)] for c in columns for j in range(d_model)]
     quote_order = (

@@ -103,3 +103,14 @@ def test_bad_fields_are_refused_with_a_reason(fields: dict[str, Any], fragment: 
     with pytest.raises(ValidationError) as raised:
         positional.Input.model_validate(fields)
     assert fragment in str(raised.value)
+
+
+def test_an_added_vector_must_be_as_wide_as_the_encoding() -> None:
+    with pytest.raises(ValidationError, match="added has 3 values, but d_model = 4"):
+        positional.Input.model_validate(
+            {"d_model": 4, "pos": 1, "added": ["0.1", "0.2", "0.3"], "claimed": ["1"] * 4}
+        )
+    with pytest.raises(ValidationError, match="added is a whole vector"):
+        positional.Input.model_validate(
+            {"d_model": 4, "pos": 1, "index": 0, "added": ["0"], "claimed": "1"}
+        )

@@ -16,6 +16,8 @@ from checkers.extract.recognizers import (
     dtype_savings,
     formula_values,
     heads,
+    latex_matrices,
+    matrix_memory,
     memory_tables,
     model_tables,
     param_memory,
@@ -43,6 +45,7 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "percentages": percentages,
     "model_tables": model_tables,
     "positional": positional,
+    "latex_matrices": latex_matrices,
     "softmax_rows": softmax_rows,
     "table_formulas": table_formulas,
     "memory_tables": memory_tables,
@@ -52,5 +55,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "relations": relations,
     "totals": totals,
     "formula_values": formula_values,
+    "matrix_memory": matrix_memory,
 }
 """Recogniser name → module."""

@@ -42,7 +42,7 @@ from checkers.expr import (
 )
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
-from checkers.extract.latex import plain
+from checkers.extract.latex import plain, widened
 from checkers.numbers import (
     BYTE_PREFIXES,
     UNITS,
@@ -224,7 +224,13 @@ def _is_breaker(char: str) -> bool:
     """Characters at which an expression may start or end inside prose."""
     if char.isspace() or char in ',;:|"`，。；：、（）【】“”‘’《》！？$':
         return True
+    if _DIAGRAM.match(char):
+        return True  # a box border or an arrow of a diagram: never part of a number or operator
     return unicodedata.category(char) == "Lo"  # CJK ideographs and other letters without case
+
+
+# Box drawing, block elements, geometric shapes (►, ▶) and arrows (→, ⟶, ⤷).
+_DIAGRAM = re.compile("[\u2500-\u25ff\u2190-\u21ff\u27f0-\u27ff\u2900-\u297f]")
 
 
 @dataclass(frozen=True)
@@ -624,7 +630,7 @@ def _draft(
         fields["stored_as"] = stored_as
     return Draft(
         kind="arithmetic",
-        quote=source[where[begin] : where[end - 1] + 1],
+        quote=source[slice(*widened(source, where[begin], where[end - 1] + 1))],
         line=line,
         fields=fields,
         confidence=0.8 if uses_function else 0.9,

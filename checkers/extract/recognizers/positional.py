@@ -19,11 +19,14 @@ from collections.abc import Iterator
 from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 
-__all__ = ["recognize"]
+__all__ = ["Stated", "d_model_before", "d_model_statements", "recognize"]
 
 NAME = "positional"
 
-_D_MODEL = re.compile(r"d_?model\s*[=＝]\s*(\d+)(?!\s*[×*/^])")
+# d_model = 4, dmodel=4, and in LaTeX d_{model} = 4, d_{\text{model}} = 4.
+_D_MODEL = re.compile(
+    r"d_?(?:\{(?:\\(?:text|mathrm|rm)\s*\{?)?)?model\}?\}?\s*[=＝]\s*(\d+)(?!\s*[×*/^])"
+)
 _VALUE = re.compile(r"PE\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*=([^\n]*)")
 _VECTOR = re.compile(r"PE\s*\(\s*(\d+)\s*\)\s*=\s*(\[[^\]\n]*\])")
 _LAST_NUMBER = re.compile(r"(?:=|≈)\s*([-−]?\d+(?:\.\d+)?)\s*$")
@@ -31,10 +34,11 @@ _EXPONENT = re.compile(r"10000\s*\^\s*\(?\s*(\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*\)?
 _ARGUMENT = re.compile(r"(?:sin|cos)\s*\(\s*([-−]?\d+(?:\.\d+)?)\s*\)")
 
 
-_Stated = tuple[list[int], list[str]]
+Stated = tuple[list[int], list[str]]
+"""(line numbers, values) of a lesson's ``d_model = N`` statements."""
 
 
-def _d_model_statements(document: Document) -> _Stated:
+def d_model_statements(document: Document) -> Stated:
     """(line numbers, values) of every ``d_model = N`` in the lesson, in order; found once per
     lesson, not once per PE value (50 000 PE lines made that quadratic)."""
     numbers: list[int] = []
@@ -46,7 +50,7 @@ def _d_model_statements(document: Document) -> _Stated:
     return numbers, values
 
 
-def _d_model_before(stated: _Stated, line: int, prefix: str) -> str | None:
+def d_model_before(stated: Stated, line: int, prefix: str) -> str | None:
     """The last ``d_model = N`` stated above the line, or earlier on it (``prefix``)."""
     numbers, values = stated
     above = bisect.bisect_left(numbers, line)  # statements on lines before ``line``
@@ -58,14 +62,14 @@ def _d_model_before(stated: _Stated, line: int, prefix: str) -> str | None:
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``positional`` claim for every PE value or vector the lesson prints."""
-    stated: _Stated | None = None
+    stated: Stated | None = None
     for _block, line in document.lines():
         if "PE" not in line.text:
             continue
         if stated is None:
-            stated = _d_model_statements(document)
+            stated = d_model_statements(document)
         for match in _VALUE.finditer(line.text):
-            d_model = _d_model_before(stated, line.number, line.text[: match.start()])
+            d_model = d_model_before(stated, line.number, line.text[: match.start()])
             if d_model is None:
                 continue
             rest = match.group(3)
@@ -95,7 +99,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                 slug=f"pe-{match.group(1)}-{match.group(2)}",
             )
         for match in _VECTOR.finditer(line.text):
-            d_model = _d_model_before(stated, line.number, line.text[: match.start()])
+            d_model = d_model_before(stated, line.number, line.text[: match.start()])
             if d_model is None:
                 continue
             values = [v.strip() for v in match.group(2)[1:-1].split(",")]
