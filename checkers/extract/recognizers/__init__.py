@@ -13,6 +13,7 @@ from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
     chains,
+    code_values,
     dtype_savings,
     heads,
     memory_tables,
@@ -46,5 +47,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "heads": heads,
     "dtype_savings": dtype_savings,
     "param_memory": param_memory,
+    "code_values": code_values,
 }
 """Recogniser name → module."""
