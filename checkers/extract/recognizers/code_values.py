@@ -61,6 +61,10 @@ _ASSIGNMENT = re.compile(
     r"^(?:(?:const|let|var|auto|int|long|float|double|size_t|final|static|constexpr)\s+)*"
     rf"(?P<name>{_NAME})\s*(?::\s*[A-Za-z_][\w\[\], ]*)?\s*=(?!=)\s*(?P<value>.+?)\s*[;,]?\s*$"
 )
+_TUPLE_ASSIGNMENT = re.compile(
+    r"^\(?(?P<names>[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\s*,?\)?\s*=(?!=)\s*\(?(?P<values>[^()]*"
+    r"(?:\([^()]*\)[^()]*)*?)\)?\s*;?$"
+)
 _DICT_OPEN = re.compile(rf"^(?P<name>{_NAME})\s*(?::\s*[\w\[\], ]+)?\s*=\s*(?:dict\()?\{{\s*$")
 _DICT_ENTRY = re.compile(
     r"""^(?P<q>['"])(?P<key>[\w .+\-/]{1,60})(?P=q)\s*:\s*(?P<value>.+?)\s*,?\s*$"""
@@ -154,6 +158,18 @@ def _split_comment(text: str, markers: tuple[str, ...]) -> tuple[str, str | None
             if text.startswith(marker, index) and (index == 0 or text[index - 1] in " \t"):
                 return text[:index].rstrip(), text[index + len(marker) :].strip()
     return text.rstrip(), None
+
+
+def _top_level_items(text: str) -> list[str]:
+    """The comma-separated items of ``text`` outside brackets."""
+    items, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            items.append(text[start:index].strip())
+            start = index + 1
+    items.append(text[start:].strip())
+    return [item for item in items if item]
 
 
 def _balance(text: str) -> int:
@@ -370,6 +386,17 @@ def _block_drafts(document: Document, block: Block, following: Block | None) -> 
             value = _read(asked.group("value"), scope)
             if value is not None:
                 prompt = (value, statement)
+            continue
+        several = _TUPLE_ASSIGNMENT.match(code)
+        if several is not None:
+            targets = [t.strip() for t in several.group("names").split(",")]
+            values = _top_level_items(several.group("values"))
+            for target, item in zip(targets, values, strict=False):
+                value = _read(item, scope) if len(values) == len(targets) else None
+                if value is None:
+                    scope.values.pop(target, None)
+                else:
+                    scope.values[target] = value.value
             continue
         assignment = _ASSIGNMENT.match(code)
         if assignment is None:

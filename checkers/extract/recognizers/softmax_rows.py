@@ -8,6 +8,14 @@ Recognises:
 * a vector presented as weights or probabilities (``权重 [0.54, 0.46]``, ``probabilities
   [0.2, 0.5, 0.3]``) whose entries all lie in [0, 1] → a ``softmax`` claim that the row sums to 1
   (``claimed_only``: no scores, so that is all that can be checked);
+* a probability row a few lines after its scores, in the same section (code, prose or both):
+  ``logits = [0.55, 0.7, 0.85, 1.0]`` … ``weights = softmax(logits)`` … ``[0.21, 0.24, 0.28,
+  0.27]``, or ``softmax([2.0, 1.0, 0.1])`` and, below it, "gives [0.66, 0.24, 0.10]" → a
+  ``softmax`` claim against the scores. The scores must be presented as scores (``logits``,
+  ``scores``, ``分数`` before them, or the argument of ``softmax(…)``), the row must have the same
+  length, and a softmax, probability, attention or gate word must stand on the lines from the
+  scores to the row (a ``softmax(name)`` call naming the scores' variable counts). A temperature
+  stated there (``T = 0.5``, ``temperature=2``, ``softmax(logits / 0.5)``) is applied;
 * a score matrix printed in a text block with row and column labels and ``−∞`` in masked cells,
   followed by weight rows ``位置2: [0.25, 0.38, 0.37, 0]`` → a ``masked_softmax`` claim per row,
   against the lesson's own masked scores (a fully masked row printed with numbers is wrong).
@@ -23,6 +31,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
@@ -42,6 +51,28 @@ _WEIGHT_WORD = re.compile(
     re.IGNORECASE,
 )
 _EVIDENCE = re.compile(r"softmax|attention|probabilit|注意力|概率", re.IGNORECASE)
+# Evidence between scores and a row printed lines below them: a gate or router turns logits into
+# probabilities as softmax does.
+_LINK_EVIDENCE = re.compile(
+    r"softmax|attention|probabilit|注意力|概率|\bgat(?:e|ing)|router|routing|路由|门控",
+    re.IGNORECASE,
+)
+# Scores: a logits/scores word shortly before the bracket, nothing list-like in between
+# (``logits = [``, ``Raw scores for q1: [``, ``router_logits = torch.tensor([``, ``分数 [``).
+_SCORES_WORD = re.compile(
+    r"(?:logits?|scores?|分数|得分|打分)(?:\s+for\s+[\w\s]{1,12})?\s*(?:=|:|：|为|是)?\s*"
+    r"(?:(?:torch\.tensor|np\.array|tf\.constant)\(\s*)?$",
+    re.IGNORECASE,
+)
+_ASSIGNED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?:(?:torch\.tensor|np\.array)\(\s*)?$")
+_SOFTMAX_OF = re.compile(
+    r"softmax\(\s*([A-Za-z_]\w*)\s*(?:/\s*(\d+(?:\.\d+)?)\s*)?(?:[,)])", re.IGNORECASE
+)
+_TEMPERATURE = re.compile(
+    r"(?:temperature|\bT|τ)\s*(?:=|:|：)\s*(\d+(?:\.\d+)?)(?![\d.])", re.IGNORECASE
+)
+_LINK_LINES = 12
+"""Source lines a row may stand below its scores."""
 _CONTEXT_LINES = 3
 """Lines above a row (in its block) that may carry its softmax or attention word."""
 _CELL = re.compile(r"^(?:" + _NUMBER + r"|[-−]∞|-inf)$")
@@ -81,11 +112,15 @@ def _line_drafts(text: str, line: int, context: str = "") -> Iterator[Draft]:
         if not _is_row(weights):
             continue
         used.update({first.start(), second.start()})
+        fields: dict[str, object] = {"scores": scores, "claimed": weights}
+        temperature = _TEMPERATURE.search(text)
+        if temperature is not None:
+            fields["temperature"] = temperature.group(1)
         yield Draft(
             kind="softmax",
             quote=text[first.start() : second.end()],
             line=line,
-            fields={"scores": scores, "claimed": weights},
+            fields=fields,
             confidence=0.8,
             recognizer=NAME,
             slug="softmax-" + "-".join(scores),
@@ -156,10 +191,135 @@ def _table_drafts(document: Document, block: Block) -> Iterator[Draft]:
         )
 
 
+@dataclass(frozen=True)
+class _Scores:
+    """A list the lesson presents as scores, and what it is called."""
+
+    values: list[str]
+    """The scores as printed."""
+    line: int
+    """Its source line."""
+    name: str
+    """The variable it is assigned to (``logits``), or ""."""
+    argument: bool
+    """True when it is the argument of ``softmax(…)`` itself."""
+
+
+def _scores_on(text: str, line: int) -> Iterator[tuple[re.Match[str], _Scores]]:
+    for vector in _VECTOR.finditer(text):
+        before = text[: vector.start()]
+        argument = _is_argument(text, vector)
+        if not argument and not _SCORES_WORD.search(before[-60:]):
+            continue
+        values = _values(vector)
+        assigned = _ASSIGNED.search(before)
+        yield vector, _Scores(values, line, assigned.group(1) if assigned else "", argument)
+
+
+def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, str | None]]:
+    """(line, column of the row) → (its scores, the temperature stated) for every probability
+    row printed below its scores in this section (see the module docstring)."""
+    found: dict[tuple[int, int], tuple[_Scores, str | None]] = {}
+    scores: list[_Scores] = []
+    lines = [
+        (line.text, line.number)
+        for block in section
+        if block.kind != "table"
+        for line in block.lines
+    ]
+    for position, (text, number) in enumerate(lines):
+        if "[" not in text:
+            continue
+        score_starts = set()
+        for vector, candidate in _scores_on(text, number):
+            score_starts.add(vector.start())
+            scores.append(candidate)
+        for vector in _VECTOR.finditer(text):
+            if vector.start() in score_starts or _is_argument(text, vector):
+                continue
+            weights = _values(vector)
+            if not _is_row(weights):
+                continue
+            source = _nearest(scores, len(weights), number)
+            if source is None or source.line == number:
+                continue
+            between = [t for t, n in lines[: position + 1] if n >= source.line]
+            span = " ".join(between)
+            call = next(
+                (
+                    m
+                    for m in _SOFTMAX_OF.finditer(span)
+                    if source.name and m.group(1) == source.name
+                ),
+                None,
+            )
+            if not (source.argument or call is not None or _LINK_EVIDENCE.search(span)):
+                continue
+            temperatures = _TEMPERATURE.findall(span)
+            temperature = call.group(2) if call is not None and call.group(2) else None
+            found[(number, vector.start())] = (
+                source,
+                temperature or (temperatures[-1] if temperatures else None),
+            )
+    return found
+
+
+def _nearest(scores: list[_Scores], length: int, line: int) -> _Scores | None:
+    """The latest scores of ``length`` entries within reach of ``line``."""
+    for candidate in reversed(scores):
+        if line - candidate.line > _LINK_LINES:
+            return None
+        if len(candidate.values) == length:
+            return candidate
+    return None
+
+
+def _linked_drafts(
+    text: str, line: int, links: dict[tuple[int, int], tuple[_Scores, str | None]]
+) -> Iterator[tuple[int, Draft]]:
+    """(column, draft) for the rows of this line printed below their scores."""
+    for vector in _VECTOR.finditer(text):
+        link = links.get((line, vector.start()))
+        if link is None:
+            continue
+        source, temperature = link
+        fields: dict[str, object] = {
+            "scores": source.values,
+            "claimed": _values(vector),
+        }
+        named = _ASSIGNED.search(text[: vector.start()])
+        if named is not None:
+            fields["name"] = named.group(1)  # gating_weights = […]
+        if temperature is not None:
+            fields["temperature"] = temperature
+        yield (
+            vector.start(),
+            Draft(
+                kind="softmax",
+                quote=vector.group(0),
+                line=line,
+                fields=fields,
+                confidence=0.7,
+                recognizer=NAME,
+                slug="softmax-" + "-".join(source.values),
+            ),
+        )
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``softmax`` and ``masked_softmax`` claims for weights the lesson prints."""
+    for section in document.sections():
+        yield from _section_drafts(document, section)
+
+
+def _section_drafts(document: Document, section: tuple[Block, ...]) -> Iterator[Draft]:
     masked: tuple[list[str], list[list[str]]] | None = None
-    for block in document.blocks:
+    links = (
+        _links(section)
+        if any("[" in line.text for block in section for line in block.lines)
+        else {}
+    )
+    for block in section:
         if block.kind == "table":
             yield from _table_drafts(document, block)
             continue
@@ -184,5 +344,13 @@ def recognize(document: Document) -> Iterator[Draft]:
                         slug=f"masked-row-{index}",
                     )
                     continue
+            linked = dict(_linked_drafts(line.text, line.number, links))
+            yield from linked.values()
             above = block.lines[max(0, position - _CONTEXT_LINES) : position]
-            yield from _line_drafts(line.text, line.number, " ".join(p.text for p in above))
+            context = " ".join(p.text for p in above)
+            for draft in _line_drafts(line.text, line.number, context):
+                if draft.fields.get("claimed_only") and any(
+                    linked_draft.quote == draft.quote for linked_draft in linked.values()
+                ):
+                    continue  # the row was checked against its scores
+                yield draft
