@@ -35,3 +35,18 @@ def test_the_message_names_the_scores(tmp_path: Path) -> None:
     (finding,) = scan_lesson(lesson)
     assert finding.verdict == "fail" and finding.line == 3
     assert "softmax([2.0, 0.0])" in finding.message and "0.88" in finding.message
+
+
+@pytest.mark.parametrize("case", load_cases("renormalised_cases.yaml"))
+def test_top_k_renormalised_below_a_row(case: dict[str, Any], tmp_path: Path) -> None:
+    drafts = list(softmax_rows.recognize(parse_document(case["text"])))
+    renormalised = [d for d in drafts if d.kind == "renormalised"]
+    assert len(renormalised) == case["drafted"], [d.fields for d in drafts]
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(case["text"] + "\n", encoding="utf-8")
+    findings = scan_lesson(lesson)
+    failing = [f.claimed for f in findings if f.verdict == "fail"]
+    assert failing == case["failing"], [f.message for f in findings]
+    carried = [f for f in findings if "carried from the wrong row" in f.message]
+    assert len(carried) == case["carried"], [f.message for f in findings]
+    assert all(f.verdict == "pass" for f in carried)

@@ -16,6 +16,10 @@ Recognises:
   length, and a softmax, probability, attention or gate word must stand on the lines from the
   scores to the row (a ``softmax(name)`` call naming the scores' variable counts). A temperature
   stated there (``T = 0.5``, ``temperature=2``, ``softmax(logits / 0.5)``) is applied;
+* the top-k of such a row renormalised to sum to 1 ("keep the top 2 and renormalise: 0.46 /
+  0.54", on that line or one weight per following line) → a ``renormalised`` claim from the
+  latest probability row printed above it in the section (and that row's scores, if known, so a
+  row that is itself wrong makes the weights *carried*);
 * a score matrix printed in a text block with row and column labels and ``−∞`` in masked cells,
   followed by weight rows ``位置2: [0.25, 0.38, 0.37, 0]`` → a ``masked_softmax`` claim per row,
   against the lesson's own masked scores (a fully masked row printed with numbers is wrong).
@@ -60,7 +64,7 @@ _LINK_EVIDENCE = re.compile(
 # Scores: a logits/scores word shortly before the bracket, nothing list-like in between
 # (``logits = [``, ``Raw scores for q1: [``, ``router_logits = torch.tensor([``, ``分数 [``).
 _SCORES_WORD = re.compile(
-    r"(?:logits?|scores?|分数|得分|打分)(?:\s+for\s+[\w\s]{1,12})?\s*(?:=|:|：|为|是)?\s*"
+    r"(?:logits?|scores?|分数|得分|打分)(?:\s+for\s+[\w\s]{1,12})?\s*(?:=|:|：|为|是|are|is)?\s*`?"
     r"(?:(?:torch\.tensor|np\.array|tf\.constant)\(\s*)?$",
     re.IGNORECASE,
 )
@@ -71,6 +75,12 @@ _SOFTMAX_OF = re.compile(
 _TEMPERATURE = re.compile(
     r"(?:temperature|\bT|τ)\s*(?:=|:|：)\s*(\d+(?:\.\d+)?)(?![\d.])", re.IGNORECASE
 )
+_TOP_K = re.compile(r"\btop[-\s]?(\d{1,2})\b|前\s*(\d{1,2})\s*(?:个|名)?", re.IGNORECASE)
+_RENORMALISE = re.compile(
+    r"re-?normali[sz]|重新归一化|归一化|normali[sz]e|sum to 1|和为\s*1", re.IGNORECASE
+)
+_WEIGHT_VALUE = re.compile(r"(?<![\d.])(?:0?\.\d+|1\.0+|0)(?!\d|\.\d)")
+_WEIGHT_SEPARATORS = re.compile(r"^[\s/,;:：、和and`*|]*$")
 _LINK_LINES = 12
 """Source lines a row may stand below its scores."""
 _CONTEXT_LINES = 3
@@ -306,10 +316,82 @@ def _linked_drafts(
         )
 
 
+def _stated_weights(text: str, k: int) -> list[str] | None:
+    """Exactly ``k`` weights in ``text``, separated by nothing but punctuation or "and"."""
+    found = list(_WEIGHT_VALUE.finditer(text))
+    if len(found) != k:
+        return None
+    gaps = [text[a.end() : b.start()] for a, b in itertools.pairwise(found)]
+    if not all(_WEIGHT_SEPARATORS.match(gap) for gap in gaps):
+        return None
+    return [m.group() for m in found]
+
+
+def _renormalised_drafts(section: tuple[Block, ...]) -> Iterator[Draft]:
+    """``renormalised`` claims for top-k weights stated after a probability row."""
+    lines = [
+        (line.text, line.number)
+        for block in section
+        if block.kind != "table"
+        for line in block.lines
+    ]
+    links = _links(section)
+    row: tuple[list[str], _Scores | None] | None = None
+    evidence = False
+    for position, (text, number) in enumerate(lines):
+        evidence = evidence or bool(_EVIDENCE.search(text) or _LINK_EVIDENCE.search(text))
+        top = _TOP_K.search(text)
+        renormalise = _RENORMALISE.search(text)
+        if row is not None and top is not None and renormalise is not None:
+            k = int(top.group(1) or top.group(2))
+            after = text[max(top.end(), renormalise.end()) :]
+            weights = _stated_weights(after, k) if 1 < k < len(row[0]) else None
+            where = [(number, text)]
+            if weights is None and not _WEIGHT_VALUE.search(after) and 1 < k < len(row[0]):
+                following = lines[position + 1 : position + 1 + k]
+                last = [_WEIGHT_VALUE.findall(t) for t, _ in following]
+                if len(following) == k and all(values for values in last):
+                    weights = [values[-1] for values in last]
+                    where = [(n, t) for t, n in following]
+            if weights is not None:
+                fields: dict[str, object] = {"top_k": str(k), "row": row[0], "claimed": weights}
+                if row[1] is not None:
+                    fields["scores"] = row[1].values
+                yield Draft(
+                    kind="renormalised",
+                    quote=where[-1][1].strip(),  # the line of the last weight
+                    line=where[-1][0],
+                    fields=fields,
+                    confidence=0.6,
+                    recognizer=NAME,
+                    slug=f"top-{k}-" + "-".join(weights),
+                )
+                continue
+        for vector in _VECTOR.finditer(text):
+            values = _values(vector)
+            if _is_argument(text, vector) or not _is_row(values) or not evidence:
+                continue
+            link = links.get((number, vector.start()))
+            source = link[0] if link is not None and link[1] is None else None
+            if link is None and not _TEMPERATURE.search(text):  # scores on the row's own line
+                source = next(
+                    (
+                        c
+                        for v, c in _scores_on(text, number)
+                        if len(c.values) == len(values) and v.start() < vector.start()
+                    ),
+                    None,
+                )
+            row = (values, source)
+
+
 def recognize(document: Document) -> Iterator[Draft]:
-    """Draft ``softmax`` and ``masked_softmax`` claims for weights the lesson prints."""
+    """Draft ``softmax``, ``masked_softmax`` and ``renormalised`` claims for weights the lesson
+    prints."""
     for section in document.sections():
         yield from _section_drafts(document, section)
+        if any(_RENORMALISE.search(line.text) for block in section for line in block.lines):
+            yield from _renormalised_drafts(section)
 
 
 def _section_drafts(document: Document, section: tuple[Block, ...]) -> Iterator[Draft]:
