@@ -46,6 +46,11 @@ _SLASH_LANGUAGES = frozenset(
     {"c", "cpp", "c++", "cc", "cuda", "cu", "js", "javascript", "ts", "typescript", "java"}
     | {"go", "rust", "rs", "swift", "kotlin", "scala"}
 )
+_MARKER: dict[tuple[str, ...], re.Pattern[str]] = {
+    markers: re.compile("(?:^|(?<=[ \t]))(?:" + "|".join(re.escape(m) for m in markers) + ")")
+    for markers in (("#",), ("//",), ("#", "//"))
+}
+"""Where a comment starts in a line without strings: a marker at the start or after a space."""
 _OUTPUT_INFOS = frozenset({"text", "output", "console", "txt", "plaintext", "out"})
 _OUTPUT_HEAD = re.compile(r"\s*(?:\*\*)?(?:Output|OUTPUT|输出)\s*[:：](?:\*\*)?")
 """A line that says what follows is printed output (its colon tells it from ``output = …``)."""
@@ -145,6 +150,14 @@ def _comment_marker(info: str) -> tuple[str, ...]:
 
 def _split_comment(text: str, markers: tuple[str, ...]) -> tuple[str, str | None]:
     """(code, comment) of a line; the marker must lie outside quotes."""
+    found = [text.find(marker) for marker in markers]
+    if all(index < 0 for index in found):
+        return text.rstrip(), None
+    if "'" not in text and '"' not in text:  # no string to hide a marker: the first one counts
+        match = _MARKER[markers].search(text)
+        if match is None:
+            return text.rstrip(), None
+        return text[: match.start()].rstrip(), text[match.end() :].strip()
     quote: str | None = None
     for index, char in enumerate(text):
         if quote is not None:
@@ -173,6 +186,8 @@ def _top_level_items(text: str) -> list[str]:
 
 
 def _balance(text: str) -> int:
+    if not any(c in text for c in "()[]{}"):
+        return 0
     return sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
 
 
@@ -185,7 +200,7 @@ def _read(text: str, scope: _Scope) -> _Value | None:
     text = text.strip()
     if not text or len(text) > 400:
         return None
-    if not any(c.isdigit() for c in text) and not (scope.values or scope.dicts):
+    if _DIGIT.search(text) is None and not (scope.values or scope.dicts):
         return None
     literals = frozenset(re.findall(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?", text))
     text = _DIGIT_SEPARATOR.sub("", text)
@@ -487,9 +502,20 @@ def recognize(document: Document) -> Iterator[Draft]:
     for index, block in enumerate(blocks):
         if block.kind != "fence" or len(block.lines) > _MAX_BLOCK_LINES:
             continue
-        if not any(any(c.isdigit() for c in line.text) for line in block.lines):
+        if not _worth_reading(block):
             continue
         yield from _block_drafts(document, block, _output_after(blocks, index))
+
+
+_DIGIT = re.compile(r"\d")
+_STATES = re.compile(r"(?:#|//)[^\n]*\d|print\s*\(|^\s*>>>", re.MULTILINE)
+"""What a block needs for anything to be stated in it: a comment with a digit, a print or a
+prompt (assignments alone state nothing)."""
+
+
+def _worth_reading(block: Block) -> bool:
+    text = "\n".join(line.text for line in block.lines)
+    return _DIGIT.search(text) is not None and _STATES.search(text) is not None
 
 
 def _output_after(blocks: tuple[Block, ...], index: int) -> Block | None:

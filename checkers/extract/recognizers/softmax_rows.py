@@ -226,24 +226,38 @@ def _scores_on(text: str, line: int) -> Iterator[tuple[re.Match[str], _Scores]]:
         yield vector, _Scores(values, line, assigned.group(1) if assigned else "", argument)
 
 
-def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, str | None]]:
-    """(line, column of the row) → (its scores, the temperature stated) for every probability
-    row printed below its scores in this section (see the module docstring)."""
-    found: dict[tuple[int, int], tuple[_Scores, str | None]] = {}
-    scores: list[_Scores] = []
-    lines = [
+def _section_lines(section: tuple[Block, ...]) -> list[tuple[str, int]]:
+    """(text, line) of every line of the section outside tables, in order."""
+    return [
         (line.text, line.number)
         for block in section
         if block.kind != "table"
         for line in block.lines
     ]
-    for position, (text, number) in enumerate(lines):
+
+
+_SCORES_WORDS = ("softmax(", "logit", "score", "分数", "得分", "打分")
+"""Words of which a section must hold one for its rows to be read against scores."""
+_RENORMALISE_WORDS = ("normali", "归一化", "sum to 1", "和为")
+"""Words of which a section must hold one for top-k weights to be looked for."""
+
+
+def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, str | None]]:
+    """(line, column of the row) → (its scores, the temperature stated) for every probability
+    row printed below its scores in this section (see the module docstring)."""
+    found: dict[tuple[int, int], tuple[_Scores, str | None]] = {}
+    scores: list[_Scores] = []
+    lines = _section_lines(section)
+    text_of = {number: text for text, number in lines}  # a line's number → its text
+    for text, number in lines:
         if "[" not in text:
             continue
         score_starts = set()
         for vector, candidate in _scores_on(text, number):
             score_starts.add(vector.start())
             scores.append(candidate)
+        if not scores:
+            continue
         for vector in _VECTOR.finditer(text):
             if vector.start() in score_starts or _is_argument(text, vector):
                 continue
@@ -253,8 +267,8 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
             source = _nearest(scores, len(weights), number)
             if source is None or source.line == number:
                 continue
-            between = [t for t, n in lines[: position + 1] if n >= source.line]
-            span = " ".join(between)
+            # At most _LINK_LINES lines lie between (see _nearest): a short span to read.
+            span = " ".join(text_of[n] for n in range(source.line, number + 1) if n in text_of)
             call = next(
                 (
                     m
@@ -327,15 +341,11 @@ def _stated_weights(text: str, k: int) -> list[str] | None:
     return [m.group() for m in found]
 
 
-def _renormalised_drafts(section: tuple[Block, ...]) -> Iterator[Draft]:
+def _renormalised_drafts(
+    section: tuple[Block, ...], links: dict[tuple[int, int], tuple[_Scores, str | None]]
+) -> Iterator[Draft]:
     """``renormalised`` claims for top-k weights stated after a probability row."""
-    lines = [
-        (line.text, line.number)
-        for block in section
-        if block.kind != "table"
-        for line in block.lines
-    ]
-    links = _links(section)
+    lines = _section_lines(section)
     row: tuple[list[str], _Scores | None] | None = None
     evidence = False
     for position, (text, number) in enumerate(lines):
@@ -389,18 +399,23 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``softmax``, ``masked_softmax`` and ``renormalised`` claims for weights the lesson
     prints."""
     for section in document.sections():
-        yield from _section_drafts(document, section)
-        if any(_RENORMALISE.search(line.text) for block in section for line in block.lines):
-            yield from _renormalised_drafts(section)
+        text = "\n".join(line.text for block in section for line in block.lines)
+        if "[" not in text:
+            continue
+        lowered = text.lower()  # plain substring tests: far cheaper than a regex over it
+        rows_below_scores = any(word in lowered for word in _SCORES_WORDS)
+        links = _links(section) if rows_below_scores else {}
+        yield from _section_drafts(document, section, links)
+        if any(word in lowered for word in _RENORMALISE_WORDS):
+            yield from _renormalised_drafts(section, links)
 
 
-def _section_drafts(document: Document, section: tuple[Block, ...]) -> Iterator[Draft]:
+def _section_drafts(
+    document: Document,
+    section: tuple[Block, ...],
+    links: dict[tuple[int, int], tuple[_Scores, str | None]],
+) -> Iterator[Draft]:
     masked: tuple[list[str], list[list[str]]] | None = None
-    links = (
-        _links(section)
-        if any("[" in line.text for block in section for line in block.lines)
-        else {}
-    )
     for block in section:
         if block.kind == "table":
             yield from _table_drafts(document, block)
@@ -411,6 +426,8 @@ def _section_drafts(document: Document, section: tuple[Block, ...]) -> Iterator[
                 masked = found
                 continue
         for position, line in enumerate(block.lines):
+            if "[" not in line.text:
+                continue  # every row and claim below is a bracketed list
             claim = _ROW_CLAIM.match(line.text) if masked is not None else None
             if masked is not None and claim is not None and claim.group(1) in masked[0]:
                 weights = [v.strip() for v in claim.group(2)[1:-1].split(",")]
