@@ -1,6 +1,7 @@
 """Recogniser ``code_values``: values that code blocks state for their own literal arithmetic.
 
-Reads the lines of fenced (and indented) code blocks, never running them. Recognises:
+Reads the lines of fenced (and indented) code blocks, never running them; the code blocks of one
+section are read as one session (a name assigned in one is known in the next). Recognises:
 
 * a comment that states the result of the arithmetic on its line: ``mem = 70e9 * 2  # 140 GB``,
   ``x = 4096 * 32 * 2   # = 262,144``, ``print(2 ** 10)  # 1024``, ``'total': a + b,  # 84GB``
@@ -13,8 +14,9 @@ Reads the lines of fenced (and indented) code blocks, never running them. Recogn
 
 The arithmetic is read as numbers and operators only (``+ - * / **``, ``1e9``, ``1_000``,
 ``math.sqrt``/``math.log``/``math.exp``), with names resolved from assignments of such
-arithmetic earlier in the same block (``d_model = 4096``; a function's default ``n=7e9``; the
-entries of a dict literal ``{'adam': 56, …}`` read by ``d['adam']`` and ``sum(d.values())``).
+arithmetic earlier in the block or in an earlier block of the section (``d_model = 4096``;
+``d, L = 4096, 32``; a function's default ``n=7e9``; the entries of a dict literal
+``{'adam': 56, …}`` read by ``d['adam']`` and ``sum(d.values())``).
 A name that was not assigned that way, a call, a string, an index, ``//``, ``%`` or ``^`` means no
 draft. A comment is a stated result only when it is the value alone (with ``=``/``≈``/``~``, a
 unit, a parenthesis or a clause after punctuation), never a number that labels a factor
@@ -344,8 +346,10 @@ def _quote(source: str, stated: str) -> str:
     return (source[: end + len(stated)] if end >= 0 else source).strip()
 
 
-def _block_drafts(document: Document, block: Block, following: Block | None) -> Iterator[Draft]:
-    scope = _Scope()
+def _block_drafts(
+    document: Document, block: Block, following: Block | None, scope: _Scope
+) -> Iterator[Draft]:
+    scope.open_dict = None
     printed: list[tuple[_Value, str, str, _Statement]] = []  # (value, before, after, statement)
     prints = 0
     prompt: tuple[_Value, _Statement] | None = None
@@ -499,12 +503,18 @@ def _is_output(block: Block, previous: Block | None) -> bool:
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``arithmetic`` claims for the values code blocks state for their arithmetic."""
     blocks = document.blocks
+    scope, section = _Scope(), -1
     for index, block in enumerate(blocks):
         if block.kind != "fence" or len(block.lines) > _MAX_BLOCK_LINES:
             continue
+        if block.section != section:  # the code blocks of a section run as one session
+            scope, section = _Scope(), block.section
         if not _worth_reading(block):
+            if _DIGIT.search("\n".join(line.text for line in block.lines)):
+                for _draft_made in _block_drafts(document, block, None, scope):
+                    pass  # nothing is stated here, but names are assigned for the next block
             continue
-        yield from _block_drafts(document, block, _output_after(blocks, index))
+        yield from _block_drafts(document, block, _output_after(blocks, index), scope)
 
 
 _DIGIT = re.compile(r"\d")
