@@ -46,6 +46,18 @@ NAME = "softmax_rows"
 
 _NUMBER = r"[-−]?\d+(?:\.\d+)?"
 _VECTOR = re.compile(r"\[\s*(" + _NUMBER + r"(?:\s*,\s*" + _NUMBER + r")+)\s*\]")
+# A row below its scores may also be printed as numpy prints arrays: ``[0.659 0.242 0.099]``.
+_PRINTED_ROW = re.compile(
+    r"\[\s*("
+    + _NUMBER
+    + r"(?:\s*,\s*"
+    + _NUMBER
+    + r")+|"
+    + _NUMBER
+    + r"(?:\s+"
+    + _NUMBER
+    + r")+)\s*\]"
+)
 _JOIN = re.compile(r"softmax|→|->|⟶|得到|变成|gives|becomes", re.IGNORECASE)
 # The word must stand alone (not ``attn_weights``, ``gate.weights``) and be apart from the
 # bracket (``weights[0, 0]`` is an index).
@@ -96,7 +108,7 @@ def _is_argument(text: str, vector: re.Match[str]) -> bool:
 
 
 def _values(match: re.Match[str]) -> list[str]:
-    return [v.strip() for v in match.group(1).split(",")]
+    return [v for v in re.split(r"[\s,]+", match.group(1).strip()) if v]
 
 
 def _is_row(weights: list[str]) -> bool:
@@ -258,7 +270,7 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
             scores.append(candidate)
         if not scores:
             continue
-        for vector in _VECTOR.finditer(text):
+        for vector in _PRINTED_ROW.finditer(text):
             if vector.start() in score_starts or _is_argument(text, vector):
                 continue
             weights = _values(vector)
@@ -302,7 +314,7 @@ def _linked_drafts(
     text: str, line: int, links: dict[tuple[int, int], tuple[_Scores, str | None]]
 ) -> Iterator[tuple[int, Draft]]:
     """(column, draft) for the rows of this line printed below their scores."""
-    for vector in _VECTOR.finditer(text):
+    for vector in _PRINTED_ROW.finditer(text):
         link = links.get((line, vector.start()))
         if link is None:
             continue
