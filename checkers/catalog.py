@@ -80,6 +80,10 @@ KINDS: dict[str, KindEntry] = {
         "checkers.kinds.residual",
         "Kind residual: a residual (skip) connection's output F(x) + x, element by element.",
     ),
+    "renormalised": KindEntry(
+        "checkers.kinds.renormalised",
+        "Kind renormalised: the top-k entries of a probability row, renormalised to sum to 1.",
+    ),
     "scaling": KindEntry(
         "checkers.kinds.scaling",
         "Kind scaling: how a cost grows (8k → 64×) or which product a quantity follows.",

@@ -13,6 +13,7 @@ from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
     chains,
+    code_values,
     dtype_savings,
     formula_values,
     heads,
@@ -56,5 +57,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "totals": totals,
     "formula_values": formula_values,
     "matrix_memory": matrix_memory,
+    "code_values": code_values,
 }
 """Recogniser name → module."""

@@ -8,6 +8,18 @@ Recognises:
 * a vector presented as weights or probabilities (``权重 [0.54, 0.46]``, ``probabilities
   [0.2, 0.5, 0.3]``) whose entries all lie in [0, 1] → a ``softmax`` claim that the row sums to 1
   (``claimed_only``: no scores, so that is all that can be checked);
+* a probability row a few lines after its scores, in the same section (code, prose or both):
+  ``logits = [0.55, 0.7, 0.85, 1.0]`` … ``weights = softmax(logits)`` … ``[0.21, 0.24, 0.28,
+  0.27]``, or ``softmax([2.0, 1.0, 0.1])`` and, below it, "gives [0.66, 0.24, 0.10]" → a
+  ``softmax`` claim against the scores. The scores must be presented as scores (``logits``,
+  ``scores``, ``分数`` before them, or the argument of ``softmax(…)``), the row must have the same
+  length, and a softmax, probability, attention or gate word must stand on the lines from the
+  scores to the row (a ``softmax(name)`` call naming the scores' variable counts). A temperature
+  stated there (``T = 0.5``, ``temperature=2``, ``softmax(logits / 0.5)``) is applied;
+* the top-k of such a row renormalised to sum to 1 ("keep the top 2 and renormalise: 0.46 /
+  0.54", on that line or one weight per following line) → a ``renormalised`` claim from the
+  latest probability row printed above it in the section (and that row's scores, if known, so a
+  row that is itself wrong makes the weights *carried*);
 * a score matrix printed in a text block with row and column labels and ``−∞`` in masked cells,
   followed by weight rows ``位置2: [0.25, 0.38, 0.37, 0]`` → a ``masked_softmax`` claim per row,
   against the lesson's own masked scores (a fully masked row printed with numbers is wrong).
@@ -23,6 +35,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
@@ -33,6 +46,18 @@ NAME = "softmax_rows"
 
 _NUMBER = r"[-−]?\d+(?:\.\d+)?"
 _VECTOR = re.compile(r"\[\s*(" + _NUMBER + r"(?:\s*,\s*" + _NUMBER + r")+)\s*\]")
+# A row below its scores may also be printed as numpy prints arrays: ``[0.659 0.242 0.099]``.
+_PRINTED_ROW = re.compile(
+    r"\[\s*("
+    + _NUMBER
+    + r"(?:\s*,\s*"
+    + _NUMBER
+    + r")+|"
+    + _NUMBER
+    + r"(?:\s+"
+    + _NUMBER
+    + r")+)\s*\]"
+)
 _JOIN = re.compile(r"softmax|→|->|⟶|得到|变成|gives|becomes", re.IGNORECASE)
 # The word must stand alone (not ``attn_weights``, ``gate.weights``) and be apart from the
 # bracket (``weights[0, 0]`` is an index).
@@ -42,6 +67,34 @@ _WEIGHT_WORD = re.compile(
     re.IGNORECASE,
 )
 _EVIDENCE = re.compile(r"softmax|attention|probabilit|注意力|概率", re.IGNORECASE)
+# Evidence between scores and a row printed lines below them: a gate or router turns logits into
+# probabilities as softmax does.
+_LINK_EVIDENCE = re.compile(
+    r"softmax|attention|probabilit|注意力|概率|\bgat(?:e|ing)|router|routing|路由|门控",
+    re.IGNORECASE,
+)
+# Scores: a logits/scores word shortly before the bracket, nothing list-like in between
+# (``logits = [``, ``Raw scores for q1: [``, ``router_logits = torch.tensor([``, ``分数 [``).
+_SCORES_WORD = re.compile(
+    r"(?:logits?|scores?|分数|得分|打分)(?:\s+for\s+[\w\s]{1,12})?\s*(?:=|:|：|为|是|are|is)?\s*`?"
+    r"(?:(?:torch\.tensor|np\.array|tf\.constant)\(\s*)?$",
+    re.IGNORECASE,
+)
+_ASSIGNED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*(?:(?:torch\.tensor|np\.array)\(\s*)?$")
+_SOFTMAX_OF = re.compile(
+    r"softmax\(\s*([A-Za-z_]\w*)\s*(?:/\s*(\d+(?:\.\d+)?)\s*)?(?:[,)])", re.IGNORECASE
+)
+_TEMPERATURE = re.compile(
+    r"(?:temperature|\bT|τ)\s*(?:=|:|：)\s*(\d+(?:\.\d+)?)(?![\d.])", re.IGNORECASE
+)
+_TOP_K = re.compile(r"\btop[-\s]?(\d{1,2})\b|前\s*(\d{1,2})\s*(?:个|名)?", re.IGNORECASE)
+_RENORMALISE = re.compile(
+    r"re-?normali[sz]|重新归一化|归一化|normali[sz]e|sum to 1|和为\s*1", re.IGNORECASE
+)
+_WEIGHT_VALUE = re.compile(r"(?<![\d.])(?:0?\.\d+|1\.0+|0)(?!\d|\.\d)")
+_WEIGHT_SEPARATORS = re.compile(r"^[\s/,;:：、和and`*|]*$")
+_LINK_LINES = 12
+"""Source lines a row may stand below its scores."""
 _CONTEXT_LINES = 3
 """Lines above a row (in its block) that may carry its softmax or attention word."""
 _CELL = re.compile(r"^(?:" + _NUMBER + r"|[-−]∞|-inf)$")
@@ -55,7 +108,7 @@ def _is_argument(text: str, vector: re.Match[str]) -> bool:
 
 
 def _values(match: re.Match[str]) -> list[str]:
-    return [v.strip() for v in match.group(1).split(",")]
+    return [v for v in re.split(r"[\s,]+", match.group(1).strip()) if v]
 
 
 def _is_row(weights: list[str]) -> bool:
@@ -81,11 +134,15 @@ def _line_drafts(text: str, line: int, context: str = "") -> Iterator[Draft]:
         if not _is_row(weights):
             continue
         used.update({first.start(), second.start()})
+        fields: dict[str, object] = {"scores": scores, "claimed": weights}
+        temperature = _TEMPERATURE.search(text)
+        if temperature is not None:
+            fields["temperature"] = temperature.group(1)
         yield Draft(
             kind="softmax",
             quote=text[first.start() : second.end()],
             line=line,
-            fields={"scores": scores, "claimed": weights},
+            fields=fields,
             confidence=0.8,
             recognizer=NAME,
             slug="softmax-" + "-".join(scores),
@@ -156,10 +213,222 @@ def _table_drafts(document: Document, block: Block) -> Iterator[Draft]:
         )
 
 
+@dataclass(frozen=True)
+class _Scores:
+    """A list the lesson presents as scores, and what it is called."""
+
+    values: list[str]
+    """The scores as printed."""
+    line: int
+    """Its source line."""
+    name: str
+    """The variable it is assigned to (``logits``), or ""."""
+    argument: bool
+    """True when it is the argument of ``softmax(…)`` itself."""
+
+
+def _scores_on(text: str, line: int) -> Iterator[tuple[re.Match[str], _Scores]]:
+    for vector in _VECTOR.finditer(text):
+        before = text[: vector.start()]
+        argument = _is_argument(text, vector)
+        if not argument and not _SCORES_WORD.search(before[-60:]):
+            continue
+        values = _values(vector)
+        assigned = _ASSIGNED.search(before)
+        yield vector, _Scores(values, line, assigned.group(1) if assigned else "", argument)
+
+
+def _section_lines(section: tuple[Block, ...]) -> list[tuple[str, int]]:
+    """(text, line) of every line of the section outside tables, in order."""
+    return [
+        (line.text, line.number)
+        for block in section
+        if block.kind != "table"
+        for line in block.lines
+    ]
+
+
+_SCORES_WORDS = ("softmax(", "logit", "score", "分数", "得分", "打分")
+"""Words of which a section must hold one for its rows to be read against scores."""
+_RENORMALISE_WORDS = ("normali", "归一化", "sum to 1", "和为")
+"""Words of which a section must hold one for top-k weights to be looked for."""
+
+
+def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, str | None]]:
+    """(line, column of the row) → (its scores, the temperature stated) for every probability
+    row printed below its scores in this section (see the module docstring)."""
+    found: dict[tuple[int, int], tuple[_Scores, str | None]] = {}
+    scores: list[_Scores] = []
+    lines = _section_lines(section)
+    text_of = {number: text for text, number in lines}  # a line's number → its text
+    for text, number in lines:
+        if "[" not in text:
+            continue
+        score_starts = set()
+        for vector, candidate in _scores_on(text, number):
+            score_starts.add(vector.start())
+            scores.append(candidate)
+        if not scores:
+            continue
+        for vector in _PRINTED_ROW.finditer(text):
+            if vector.start() in score_starts or _is_argument(text, vector):
+                continue
+            weights = _values(vector)
+            if not _is_row(weights):
+                continue
+            source = _nearest(scores, len(weights), number)
+            if source is None or source.line == number:
+                continue
+            # At most _LINK_LINES lines lie between (see _nearest): a short span to read.
+            span = " ".join(text_of[n] for n in range(source.line, number + 1) if n in text_of)
+            call = next(
+                (
+                    m
+                    for m in _SOFTMAX_OF.finditer(span)
+                    if source.name and m.group(1) == source.name
+                ),
+                None,
+            )
+            if not (source.argument or call is not None or _LINK_EVIDENCE.search(span)):
+                continue
+            temperatures = _TEMPERATURE.findall(span)
+            temperature = call.group(2) if call is not None and call.group(2) else None
+            found[(number, vector.start())] = (
+                source,
+                temperature or (temperatures[-1] if temperatures else None),
+            )
+    return found
+
+
+def _nearest(scores: list[_Scores], length: int, line: int) -> _Scores | None:
+    """The latest scores of ``length`` entries within reach of ``line``."""
+    for candidate in reversed(scores):
+        if line - candidate.line > _LINK_LINES:
+            return None
+        if len(candidate.values) == length:
+            return candidate
+    return None
+
+
+def _linked_drafts(
+    text: str, line: int, links: dict[tuple[int, int], tuple[_Scores, str | None]]
+) -> Iterator[tuple[int, Draft]]:
+    """(column, draft) for the rows of this line printed below their scores."""
+    for vector in _PRINTED_ROW.finditer(text):
+        link = links.get((line, vector.start()))
+        if link is None:
+            continue
+        source, temperature = link
+        fields: dict[str, object] = {
+            "scores": source.values,
+            "claimed": _values(vector),
+        }
+        named = _ASSIGNED.search(text[: vector.start()])
+        if named is not None:
+            fields["name"] = named.group(1)  # gating_weights = […]
+        if temperature is not None:
+            fields["temperature"] = temperature
+        yield (
+            vector.start(),
+            Draft(
+                kind="softmax",
+                quote=vector.group(0),
+                line=line,
+                fields=fields,
+                confidence=0.7,
+                recognizer=NAME,
+                slug="softmax-" + "-".join(source.values),
+            ),
+        )
+
+
+def _stated_weights(text: str, k: int) -> list[str] | None:
+    """Exactly ``k`` weights in ``text``, separated by nothing but punctuation or "and"."""
+    found = list(_WEIGHT_VALUE.finditer(text))
+    if len(found) != k:
+        return None
+    gaps = [text[a.end() : b.start()] for a, b in itertools.pairwise(found)]
+    if not all(_WEIGHT_SEPARATORS.match(gap) for gap in gaps):
+        return None
+    return [m.group() for m in found]
+
+
+def _renormalised_drafts(
+    section: tuple[Block, ...], links: dict[tuple[int, int], tuple[_Scores, str | None]]
+) -> Iterator[Draft]:
+    """``renormalised`` claims for top-k weights stated after a probability row."""
+    lines = _section_lines(section)
+    row: tuple[list[str], _Scores | None] | None = None
+    evidence = False
+    for position, (text, number) in enumerate(lines):
+        evidence = evidence or bool(_EVIDENCE.search(text) or _LINK_EVIDENCE.search(text))
+        top = _TOP_K.search(text)
+        renormalise = _RENORMALISE.search(text)
+        if row is not None and top is not None and renormalise is not None:
+            k = int(top.group(1) or top.group(2))
+            after = text[max(top.end(), renormalise.end()) :]
+            weights = _stated_weights(after, k) if 1 < k < len(row[0]) else None
+            where = [(number, text)]
+            if weights is None and not _WEIGHT_VALUE.search(after) and 1 < k < len(row[0]):
+                following = lines[position + 1 : position + 1 + k]
+                last = [_WEIGHT_VALUE.findall(t) for t, _ in following]
+                if len(following) == k and all(values for values in last):
+                    weights = [values[-1] for values in last]
+                    where = [(n, t) for t, n in following]
+            if weights is not None:
+                fields: dict[str, object] = {"top_k": str(k), "row": row[0], "claimed": weights}
+                if row[1] is not None:
+                    fields["scores"] = row[1].values
+                yield Draft(
+                    kind="renormalised",
+                    quote=where[-1][1].strip(),  # the line of the last weight
+                    line=where[-1][0],
+                    fields=fields,
+                    confidence=0.6,
+                    recognizer=NAME,
+                    slug=f"top-{k}-" + "-".join(weights),
+                )
+                continue
+        for vector in _VECTOR.finditer(text):
+            values = _values(vector)
+            if _is_argument(text, vector) or not _is_row(values) or not evidence:
+                continue
+            link = links.get((number, vector.start()))
+            source = link[0] if link is not None and link[1] is None else None
+            if link is None and not _TEMPERATURE.search(text):  # scores on the row's own line
+                source = next(
+                    (
+                        c
+                        for v, c in _scores_on(text, number)
+                        if len(c.values) == len(values) and v.start() < vector.start()
+                    ),
+                    None,
+                )
+            row = (values, source)
+
+
 def recognize(document: Document) -> Iterator[Draft]:
-    """Draft ``softmax`` and ``masked_softmax`` claims for weights the lesson prints."""
+    """Draft ``softmax``, ``masked_softmax`` and ``renormalised`` claims for weights the lesson
+    prints."""
+    for section in document.sections():
+        text = "\n".join(line.text for block in section for line in block.lines)
+        if "[" not in text:
+            continue
+        lowered = text.lower()  # plain substring tests: far cheaper than a regex over it
+        rows_below_scores = any(word in lowered for word in _SCORES_WORDS)
+        links = _links(section) if rows_below_scores else {}
+        yield from _section_drafts(document, section, links)
+        if any(word in lowered for word in _RENORMALISE_WORDS):
+            yield from _renormalised_drafts(section, links)
+
+
+def _section_drafts(
+    document: Document,
+    section: tuple[Block, ...],
+    links: dict[tuple[int, int], tuple[_Scores, str | None]],
+) -> Iterator[Draft]:
     masked: tuple[list[str], list[list[str]]] | None = None
-    for block in document.blocks:
+    for block in section:
         if block.kind == "table":
             yield from _table_drafts(document, block)
             continue
@@ -169,6 +438,8 @@ def recognize(document: Document) -> Iterator[Draft]:
                 masked = found
                 continue
         for position, line in enumerate(block.lines):
+            if "[" not in line.text:
+                continue  # every row and claim below is a bracketed list
             claim = _ROW_CLAIM.match(line.text) if masked is not None else None
             if masked is not None and claim is not None and claim.group(1) in masked[0]:
                 weights = [v.strip() for v in claim.group(2)[1:-1].split(",")]
@@ -184,5 +455,13 @@ def recognize(document: Document) -> Iterator[Draft]:
                         slug=f"masked-row-{index}",
                     )
                     continue
+            linked = dict(_linked_drafts(line.text, line.number, links))
+            yield from linked.values()
             above = block.lines[max(0, position - _CONTEXT_LINES) : position]
-            yield from _line_drafts(line.text, line.number, " ".join(p.text for p in above))
+            context = " ".join(p.text for p in above)
+            for draft in _line_drafts(line.text, line.number, context):
+                if draft.fields.get("claimed_only") and any(
+                    linked_draft.quote == draft.quote for linked_draft in linked.values()
+                ):
+                    continue  # the row was checked against its scores
+                yield draft

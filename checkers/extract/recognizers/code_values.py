@@ -1,0 +1,548 @@
+"""Recogniser ``code_values``: values that code blocks state for their own literal arithmetic.
+
+Reads the lines of fenced (and indented) code blocks, never running them; the code blocks of one
+section are read as one session (a name assigned in one is known in the next). Recognises:
+
+* a comment that states the result of the arithmetic on its line: ``mem = 70e9 * 2  # 140 GB``,
+  ``x = 4096 * 32 * 2   # = 262,144``, ``print(2 ** 10)  # 1024``, ``'total': a + b,  # 84GB``
+  (``#`` after Python and shell, ``//`` after C, C++, JavaScript, Go, Rust…);
+* a literal whose comment is the arithmetic it stands for: ``head_dim = 128  # 4096 / 32``;
+* ``print(…)`` of such arithmetic with its printed output right below: the lines of the next
+  block when it is an output block (a fence with info ``text``/``output``/``console``, or one
+  that starts with ``Output``/``输出``), or the line after a ``>>> …`` prompt, one printed line per
+  ``print`` (f-strings with one ``{…}`` field are matched by their literal text).
+
+The arithmetic is read as numbers and operators only (``+ - * / **``, ``1e9``, ``1_000``,
+``math.sqrt``/``math.log``/``math.exp``), with names resolved from assignments of such
+arithmetic earlier in the block or in an earlier block of the section (``d_model = 4096``;
+``d, L = 4096, 32``; a function's default ``n=7e9``; the entries of a dict literal
+``{'adam': 56, …}`` read by ``d['adam']`` and ``sum(d.values())``).
+A name that was not assigned that way, a call, a string, an index, ``//``, ``%`` or ``^`` means no
+draft. A comment is a stated result only when it is the value alone (with ``=``/``≈``/``~``, a
+unit, a parenthesis or a clause after punctuation), never a number that labels a factor
+(``# 32 layers``, a comment equal to one of the operands).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from checkers.expr import ExprError, Name, Node, Number, Unary, evaluate, names, parse
+from checkers.extract.document import Block, Document
+from checkers.extract.draft import Draft
+from checkers.extract.recognizers.chains import _approximate, _claimed_text
+from checkers.kinds.base import RESERVED_NAMES
+from checkers.numbers import BYTE_PREFIXES, NumberError, parse_printed
+
+__all__ = ["recognize"]
+
+NAME = "code_values"
+
+_HASH_LANGUAGES = frozenset(
+    {"python", "py", "python3", "ipython", "pycon", "bash", "sh", "shell", "zsh", "console"}
+    | {"yaml", "toml", "r", "ruby", "text", "txt", "output", "plaintext"}
+)
+_SLASH_LANGUAGES = frozenset(
+    {"c", "cpp", "c++", "cc", "cuda", "cu", "js", "javascript", "ts", "typescript", "java"}
+    | {"go", "rust", "rs", "swift", "kotlin", "scala"}
+)
+_MARKER: dict[tuple[str, ...], re.Pattern[str]] = {
+    markers: re.compile("(?:^|(?<=[ \t]))(?:" + "|".join(re.escape(m) for m in markers) + ")")
+    for markers in (("#",), ("//",), ("#", "//"))
+}
+"""Where a comment starts in a line without strings: a marker at the start or after a space."""
+_OUTPUT_INFOS = frozenset({"text", "output", "console", "txt", "plaintext", "out"})
+_OUTPUT_HEAD = re.compile(r"\s*(?:\*\*)?(?:Output|OUTPUT|输出)\s*[:：](?:\*\*)?")
+"""A line that says what follows is printed output (its colon tells it from ``output = …``)."""
+_OUTPUT_LABEL = re.compile(r"\s*(?:\*\*)?(?:Output|输出)\s*[:：]?(?:\*\*)?\s*")
+"""A paragraph of its own between a code block and its output block."""
+_MAX_JOINED = 12
+"""Lines one statement may span (an open bracket continues it)."""
+_MAX_BLOCK_LINES = 400
+"""Code blocks longer than this are programs, not worked examples: not read."""
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+_ASSIGNMENT = re.compile(
+    r"^(?:(?:const|let|var|auto|int|long|float|double|size_t|final|static|constexpr)\s+)*"
+    rf"(?P<name>{_NAME})\s*(?::\s*[A-Za-z_][\w\[\], ]*)?\s*=(?!=)\s*(?P<value>.+?)\s*[;,]?\s*$"
+)
+_TUPLE_ASSIGNMENT = re.compile(
+    r"^\(?(?P<names>[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\s*,?\)?\s*=(?!=)\s*\(?(?P<values>[^()]*"
+    r"(?:\([^()]*\)[^()]*)*?)\)?\s*;?$"
+)
+_DICT_OPEN = re.compile(rf"^(?P<name>{_NAME})\s*(?::\s*[\w\[\], ]+)?\s*=\s*(?:dict\()?\{{\s*$")
+_DICT_ENTRY = re.compile(
+    r"""^(?P<q>['"])(?P<key>[\w .+\-/]{1,60})(?P=q)\s*:\s*(?P<value>.+?)\s*,?\s*$"""
+)
+_DEFAULTS = re.compile(r"^(?:async\s+)?def\s+\w+\s*\((?P<params>[^()]*)\)")
+_DEFAULT = re.compile(r"(?P<name>[A-Za-z_]\w*)\s*(?::\s*\w+)?\s*=\s*(?P<value>[^,]+)")
+_PRINT = re.compile(r"^(?:>>>\s*)?print\s*\((?P<value>.*)\)\s*;?\s*$")
+_PROMPT = re.compile(r"^>>>\s*(?P<value>.+?)\s*$")
+_FSTRING = re.compile(
+    r"""^f(?P<q>['"])(?P<before>[^{}'"]*)\{(?P<value>[^{}]+)\}(?P<after>[^{}'"]*)(?P=q)$"""
+)
+_FORMAT_SPEC = re.compile(r"^(?P<value>.+?)(?::(?P<spec>[,_]?(?:\.\d+)?[fegd%]?))?$")
+
+_POWER_OF_TEN = re.compile(r"(?<![\w.)])\d+(?:\.\d+)?\s*\*\s*10\s*\*\*\s*[-+]?\d+")
+_DIGIT_SEPARATOR = re.compile(r"(?<=\d)_(?=\d)")
+_DICT_SUM = re.compile(rf"\bsum\(\s*(?P<name>{_NAME})\.values\(\)\s*\)")
+_DICT_GET = re.compile(rf"(?P<name>{_NAME})\[\s*(?P<q>['\"])(?P<key>[^'\"]+)(?P=q)\s*\]")
+_MODULE_PREFIX = re.compile(r"\b(?:math|np|numpy|torch)\.(?=(?:sqrt|log|exp|pi|e)\b)")
+_DOTTED = re.compile(_NAME)
+_REFUSED = re.compile(r"//|%|\^|['\"\[\]{}:<>=!&|~@]|\blambda\b|\bif\b|\bfor\b|\band\b|\bor\b")
+_LITERAL = re.compile(r"^[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
+
+_STATED = re.compile(
+    r"^\s*(?:(?:=|≈|~|≃|→|->|=>|≈\s*~|about|approx\.?|roughly|约|Output\s*:|输出\s*[:：]|prints?)\s*)?"
+    r"~?\s*(?P<value>[-−]?\d[\d,_]*(?:\.\d+)?(?:[eE][-+]?\d+)?)"
+    r"(?P<unit>\s*(?:GiB|MiB|KiB|TiB|GB|MB|KB|TB|PB|bytes?|B|params|parameters|"
+    r"[KkMBGT](?![A-Za-z])|million|billion|thousand|%|[GTP]?FLOPs?)?)"
+    r"(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_APPROXIMATE = re.compile(r"^\s*(?:≈|~|≃|about|approx|roughly|约)", re.IGNORECASE)
+# What may follow a stated value: nothing, a bracket, a clause after punctuation, or a
+# preposition ("in fp16", "per layer"). A noun right after it labels a factor (# 32 layers).
+_REST = re.compile(
+    r"^\s*(?:$|[(（]|[!.,;:，。；：]\s|[!.,;:，。；：]?$|[-–—]\s+[^\d\s]|"
+    r"(?:in|per|for|at|each|total|with|of|on)\b)",
+    re.IGNORECASE,
+)
+_COMMENT_ARITHMETIC = re.compile(r"^\s*=?\s*(?P<value>[\d\s.+\-*/()eE_]+?)\s*$")
+
+
+@dataclass
+class _Scope:
+    """What one code block has defined so far."""
+
+    values: dict[str, float] = field(default_factory=dict)
+    """Name → value of every name assigned literal arithmetic."""
+    dicts: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Dict name → its literal entries."""
+    open_dict: str | None = None
+    """The dict literal whose entries the current lines are."""
+
+
+@dataclass(frozen=True)
+class _Value:
+    """A piece of literal arithmetic, read."""
+
+    expression: str
+    """In the expression language (names made identifiers)."""
+    value: float
+    """What it evaluates to."""
+    where: dict[str, float]
+    """The names it uses and their values."""
+    literals: frozenset[str]
+    """The numbers written in it, as written."""
+    computed: bool
+    """True when it has an operator (not a bare literal or name)."""
+
+
+def _comment_marker(info: str) -> tuple[str, ...]:
+    language = info.split()[0].lower() if info.split() else ""
+    if language in _SLASH_LANGUAGES:
+        return ("//",)
+    if language in _HASH_LANGUAGES:
+        return ("#",)
+    return ("#", "//") if not language else ()
+
+
+def _split_comment(text: str, markers: tuple[str, ...]) -> tuple[str, str | None]:
+    """(code, comment) of a line; the marker must lie outside quotes."""
+    found = [text.find(marker) for marker in markers]
+    if all(index < 0 for index in found):
+        return text.rstrip(), None
+    if "'" not in text and '"' not in text:  # no string to hide a marker: the first one counts
+        match = _MARKER[markers].search(text)
+        if match is None:
+            return text.rstrip(), None
+        return text[: match.start()].rstrip(), text[match.end() :].strip()
+    quote: str | None = None
+    for index, char in enumerate(text):
+        if quote is not None:
+            if char == quote and text[index - 1 : index] != "\\":
+                quote = None
+            continue
+        if char in "'\"":
+            quote = char
+            continue
+        for marker in markers:
+            if text.startswith(marker, index) and (index == 0 or text[index - 1] in " \t"):
+                return text[:index].rstrip(), text[index + len(marker) :].strip()
+    return text.rstrip(), None
+
+
+def _top_level_items(text: str) -> list[str]:
+    """The comma-separated items of ``text`` outside brackets."""
+    items, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        depth += (char in "([{") - (char in ")]}")
+        if char == "," and depth == 0:
+            items.append(text[start:index].strip())
+            start = index + 1
+    items.append(text[start:].strip())
+    return [item for item in items if item]
+
+
+def _balance(text: str) -> int:
+    if not any(c in text for c in "()[]{}"):
+        return 0
+    return sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+
+
+def _identifier(name: str) -> str:
+    return name.replace(".", "_")
+
+
+def _read(text: str, scope: _Scope) -> _Value | None:
+    """Literal arithmetic in ``text`` (Python spelling), or None."""
+    text = text.strip()
+    if not text or len(text) > 400:
+        return None
+    if _DIGIT.search(text) is None and not (scope.values or scope.dicts):
+        return None
+    literals = frozenset(re.findall(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?", text))
+    text = _DIGIT_SEPARATOR.sub("", text)
+
+    def summed(match: re.Match[str]) -> str:
+        entries = scope.dicts.get(match.group("name"))
+        if not entries:
+            return "\x00"  # refused below
+        return "(" + " + ".join(_number(v) for v in entries.values()) + ")"
+
+    def looked_up(match: re.Match[str]) -> str:
+        entries = scope.dicts.get(match.group("name"), {})
+        value = entries.get(match.group("key"))
+        return "\x00" if value is None else _number(value)
+
+    text = _DICT_GET.sub(looked_up, _DICT_SUM.sub(summed, text))
+    text = _MODULE_PREFIX.sub("", text)
+    if "\x00" in text or _REFUSED.search(text):
+        return None
+    where: dict[str, float] = {}
+
+    def named(match: re.Match[str]) -> str:
+        name = match.group()
+        if name in scope.values:
+            identifier = _identifier(name)
+            where[identifier] = scope.values[name]
+            return identifier
+        return name
+
+    expression = _DOTTED.sub(named, text)
+    try:
+        tree: Node = parse(expression)
+        if names(tree) - set(where) or set(where) & RESERVED_NAMES:
+            return None
+        value = evaluate(tree, where)
+    except (ExprError, ArithmeticError, ValueError, RecursionError):
+        return None
+    if not isinstance(value, float) or value != value:
+        return None
+    if _ambiguous(expression, where, value):
+        return None
+    return _Value(expression, value, where, literals, _is_computed(tree))
+
+
+def _ambiguous(expression: str, where: dict[str, float], value: float) -> bool:
+    """True when ``a*10**n`` after a division reads otherwise as one number (``1e12 /
+    4*10**5``): Python binds it left to right, an author who writes a comment for it may mean
+    4×10⁵. Which one the comment means is not stated, so neither is checked."""
+    if "/" not in expression or _POWER_OF_TEN.search(expression) is None:
+        return False
+    try:
+        grouped = evaluate(parse(_POWER_OF_TEN.sub(r"(\g<0>)", expression)), where)
+    except (ExprError, ArithmeticError, ValueError, RecursionError):
+        return True
+    return grouped != value
+
+
+def _is_computed(tree: Node) -> bool:
+    """True for arithmetic, False for a bare (signed) literal or name."""
+    while isinstance(tree, Unary):
+        tree = tree.operand
+    return not isinstance(tree, (Number, Name))
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+
+
+def _stated(comment: str, value: _Value) -> tuple[str, str] | None:
+    """(claimed text, matched text) when the comment states ``value``'s result."""
+    match = _STATED.match(comment)
+    if match is None or not _REST.match(match.group("rest")):
+        return None
+    claimed = (match.group("value") + match.group("unit")).strip().replace("_", "")
+    try:
+        printed = parse_printed(claimed)
+    except NumberError:
+        return None
+    if any(printed.value == float(literal.replace("_", "")) for literal in value.literals):
+        return None  # the comment repeats an operand: it labels a factor, not the result
+    text = _claimed_text(claimed, value.value)
+    if _APPROXIMATE.match(comment):
+        text = _approximate(text)
+    return text, comment[: match.end("unit")]
+
+
+def _draft(
+    document: Document,
+    value: _Value,
+    claimed: str,
+    line: int,
+    quote: str,
+    confidence: float,
+) -> Draft:
+    fields: dict[str, object] = {"expression": value.expression, "claimed": claimed}
+    if value.where:
+        fields["where"] = {name: _number(v) for name, v in value.where.items()}
+    if any(symbol in claimed or symbol in value.expression for symbol in BYTE_PREFIXES):
+        fields["prefixes"] = document.byte_prefixes
+    return Draft(
+        kind="arithmetic",
+        quote=quote,
+        line=line,
+        fields=fields,
+        confidence=confidence,
+        recognizer=NAME,
+        slug="code-" + value.expression,
+    )
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """One statement of a code block: its code, the comment of its last line, where it is."""
+
+    code: str
+    comment: str | None
+    line: int
+    """1-based line of its last source line (where a comment's value stands)."""
+    source: str
+    """Its last source line as written."""
+
+
+def _statements(block: Block) -> Iterator[_Statement]:
+    markers = _comment_marker(block.info)
+    pending: list[str] = []
+    for line in block.lines:
+        code, comment = _split_comment(line.text, markers) if markers else (line.text, None)
+        pending.append(code.strip())
+        joined = " ".join(pending)
+        # A dict literal's opening line stands alone: its entries are statements of their own.
+        opens_dict = len(pending) == 1 and _DICT_OPEN.match(joined) is not None
+        if _balance(joined) > 0 and len(pending) < _MAX_JOINED and not opens_dict:
+            continue
+        pending = []
+        yield _Statement(joined, comment, line.number, line.text)
+
+
+def _quote(source: str, stated: str) -> str:
+    """The statement's last source line, up to the end of the stated value."""
+    end = source.find(stated) if stated else -1
+    return (source[: end + len(stated)] if end >= 0 else source).strip()
+
+
+def _block_drafts(
+    document: Document, block: Block, following: Block | None, scope: _Scope
+) -> Iterator[Draft]:
+    scope.open_dict = None
+    printed: list[tuple[_Value, str, str, _Statement]] = []  # (value, before, after, statement)
+    prints = 0
+    prompt: tuple[_Value, _Statement] | None = None
+    for statement in _statements(block):
+        code = statement.code
+        if prompt is not None:  # the line after ">>> expr" is its output
+            expected, _asked = prompt
+            prompt = None
+            stated = _stated(code, expected) if not code.startswith(">>>") else None
+            if stated is not None and expected.computed and statement.comment is None:
+                quote = statement.source.strip()
+                yield _draft(document, expected, stated[0], statement.line, quote, 0.8)
+        if scope.open_dict is not None:
+            if code.startswith("}"):
+                scope.open_dict = None
+                continue
+            entry = _DICT_ENTRY.match(code)
+            if entry is not None:
+                value = _read(entry.group("value"), scope)
+                if value is not None:
+                    scope.dicts[scope.open_dict][entry.group("key")] = value.value
+                    yield from _commented(document, value, entry.group("value"), statement)
+            continue
+        opened = _DICT_OPEN.match(code)
+        if opened is not None:
+            scope.open_dict = opened.group("name")
+            scope.dicts[scope.open_dict] = {}
+            continue
+        defaults = _DEFAULTS.match(code)
+        if defaults is not None:
+            for default in _DEFAULT.finditer(defaults.group("params")):
+                value = _read(default.group("value"), scope)
+                if value is not None:
+                    scope.values[default.group("name")] = value.value
+            continue
+        call = _PRINT.match(code)
+        if call is not None:
+            prints += 1
+            argument = call.group("value").strip()
+            fstring = _FSTRING.match(argument)
+            before, after = "", ""
+            if fstring is not None:
+                spec = _FORMAT_SPEC.match(fstring.group("value"))
+                argument = spec.group("value") if spec is not None else ""
+                before, after = fstring.group("before"), fstring.group("after")
+            value = _read(argument, scope)
+            if value is not None:
+                yield from _commented(document, value, call.group("value"), statement)
+                printed.append((value, before, after, statement))
+            continue
+        asked = _PROMPT.match(code)
+        if asked is not None:
+            value = _read(asked.group("value"), scope)
+            if value is not None:
+                prompt = (value, statement)
+            continue
+        several = _TUPLE_ASSIGNMENT.match(code)
+        if several is not None:
+            targets = [t.strip() for t in several.group("names").split(",")]
+            values = _top_level_items(several.group("values"))
+            for target, item in zip(targets, values, strict=False):
+                value = _read(item, scope) if len(values) == len(targets) else None
+                if value is None:
+                    scope.values.pop(target, None)
+                else:
+                    scope.values[target] = value.value
+            continue
+        assignment = _ASSIGNMENT.match(code)
+        if assignment is None:
+            continue
+        name = assignment.group("name")
+        value = _read(assignment.group("value"), scope)
+        if value is None:
+            scope.values.pop(name, None)  # reassigned to something we cannot read
+            continue
+        scope.values[name] = value.value
+        yield from _commented(document, value, assignment.group("value"), statement)
+    if printed and following is not None and prints == len(printed):
+        yield from _outputs(document, printed, following)
+
+
+def _commented(
+    document: Document, value: _Value, code_part: str, statement: _Statement
+) -> Iterator[Draft]:
+    """Drafts for what the statement's comment states about ``value``."""
+    comment = statement.comment
+    if comment is None or not any(c.isdigit() for c in comment):
+        return
+    if value.computed:
+        stated = _stated(comment, value)
+        if stated is not None:
+            quote = _quote(statement.source, stated[1])
+            yield _draft(document, value, stated[0], statement.line, quote, 0.8)
+        return
+    # A bare literal explained by its comment: head_dim = 128  # 4096 / 32
+    arithmetic = _COMMENT_ARITHMETIC.match(comment)
+    if arithmetic is None or not _LITERAL.match(code_part.strip().rstrip(",;")):
+        return
+    formula = _read(arithmetic.group("value"), _Scope())
+    if formula is None or not formula.computed:
+        return
+    literal = code_part.strip().rstrip(",;").replace("_", "")
+    try:
+        parse_printed(literal)
+    except NumberError:
+        return
+    quote = _quote(statement.source, comment)
+    yield _draft(document, formula, literal, statement.line, quote, 0.7)
+
+
+def _outputs(
+    document: Document,
+    printed: list[tuple[_Value, str, str, _Statement]],
+    following: Block,
+) -> Iterator[Draft]:
+    """Printed values against the output block right after the code, line by line."""
+    lines = list(following.lines)
+    if (
+        lines
+        and _OUTPUT_HEAD.match(lines[0].text)
+        and not _OUTPUT_HEAD.sub("", lines[0].text).strip()
+    ):
+        lines = lines[1:]  # a heading line "Output:" of its own
+    if len(lines) != len(printed):
+        return
+    for (value, before, after, _statement), output in zip(printed, lines, strict=True):
+        text = _OUTPUT_HEAD.sub("", output.text).strip() if output is lines[0] else output.text
+        text = text.strip()
+        if before and not text.startswith(before.strip()):
+            continue
+        inner = text[len(before.strip()) :] if before else text
+        if after.strip():
+            if not inner.rstrip().endswith(after.strip()):
+                continue
+            inner = inner.rstrip()[: -len(after.strip())]
+        if not value.computed:
+            continue
+        stated = _stated(inner.strip(), value)
+        if stated is None or stated[1].strip() != inner.strip():
+            continue
+        yield _draft(document, value, stated[0], output.number, output.text.strip(), 0.7)
+
+
+def _is_output(block: Block, previous: Block | None) -> bool:
+    if block.kind != "fence" or previous is None or previous.kind != "fence":
+        return False
+    info = block.info.split()[0].lower() if block.info.split() else ""
+    return info in _OUTPUT_INFOS or bool(block.lines and _OUTPUT_HEAD.match(block.lines[0].text))
+
+
+def recognize(document: Document) -> Iterator[Draft]:
+    """Draft ``arithmetic`` claims for the values code blocks state for their arithmetic."""
+    blocks = document.blocks
+    scope, section = _Scope(), -1
+    for index, block in enumerate(blocks):
+        if block.kind != "fence" or len(block.lines) > _MAX_BLOCK_LINES:
+            continue
+        if block.section != section:  # the code blocks of a section run as one session
+            scope, section = _Scope(), block.section
+        if not _worth_reading(block):
+            if _DIGIT.search("\n".join(line.text for line in block.lines)):
+                for _draft_made in _block_drafts(document, block, None, scope):
+                    pass  # nothing is stated here, but names are assigned for the next block
+            continue
+        yield from _block_drafts(document, block, _output_after(blocks, index), scope)
+
+
+_DIGIT = re.compile(r"\d")
+_STATES = re.compile(r"(?:#|//)[^\n]*\d|print\s*\(|^\s*>>>", re.MULTILINE)
+"""What a block needs for anything to be stated in it: a comment with a digit, a print or a
+prompt (assignments alone state nothing)."""
+
+
+def _worth_reading(block: Block) -> bool:
+    text = "\n".join(line.text for line in block.lines)
+    return _DIGIT.search(text) is not None and _STATES.search(text) is not None
+
+
+def _output_after(blocks: tuple[Block, ...], index: int) -> Block | None:
+    """The output block printed by the code block ``blocks[index]``, if one follows it (after
+    a line "Output:" of its own, perhaps), in the same section."""
+    block = blocks[index]
+    following = blocks[index + 1] if index + 1 < len(blocks) else None
+    if (
+        following is not None
+        and following.kind == "paragraph"
+        and len(following.lines) == 1
+        and _OUTPUT_LABEL.fullmatch(following.lines[0].text.strip())
+        and index + 2 < len(blocks)
+        and blocks[index + 2].kind == "fence"
+    ):
+        following = blocks[index + 2]
+        return following if following.section == block.section else None
+    if following is None or not _is_output(following, block):
+        return None
+    return following if following.section == block.section else None

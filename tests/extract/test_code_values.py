@@ -1,0 +1,45 @@
+"""Recogniser ``code_values`` on the snippets of ``tests/fixtures/code_cases.yaml``: what it
+drafts from code blocks and their outputs, and which of those drafts ``scan`` fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checkers.extract.document import parse_document
+from checkers.extract.recognizers import code_values
+from checkers.scan import scan_lesson
+from tests.cases import load_cases
+
+
+@pytest.mark.parametrize("case", load_cases("code_cases.yaml"))
+def test_code_values(case: dict[str, Any], tmp_path: Path) -> None:
+    drafts = list(code_values.recognize(parse_document(case["text"])))
+    assert len(drafts) == case["drafted"], [d.fields for d in drafts]
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(case["text"] + "\n", encoding="utf-8")
+    findings = [f for f in scan_lesson(lesson) if f.id.startswith("code_values")]
+    assert all(f.verdict in ("pass", "fail") for f in findings), [f.message for f in findings]
+    failing = [f.claimed for f in findings if f.verdict == "fail"]
+    assert failing == case["failing"], [f.message for f in findings]
+
+
+def test_a_wrong_comment_says_what_the_arithmetic_gives(tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text("```python\nparams = 13e9\nweights = params * 2  # 28 GB\n```\n", "utf-8")
+    (finding,) = scan_lesson(lesson)
+    assert finding.verdict == "fail"
+    assert finding.line == 3
+    assert "params * 2" in finding.message and "26 GB" in finding.message
+
+
+def test_code_is_never_executed() -> None:
+    """A call is read as text: nothing named in a block is imported or run."""
+    text = (
+        "```python\nx = __import__('os').system('false') * 2  # 0\n"
+        "y = 2 ** 2 ** 2 ** 2  # 65536\n```"
+    )
+    drafts = list(code_values.recognize(parse_document(text)))
+    assert [d.fields["expression"] for d in drafts] == ["2 ** 2 ** 2 ** 2"]
