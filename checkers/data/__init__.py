@@ -210,6 +210,9 @@ class ModelFamily(Frozen):
     """Regular expression matched against the case-folded printed name."""
     bare: str | None = None
     """Key of the entry the family name alone denotes, where the source names it so."""
+    generic: bool = False
+    """The family name is also a common noun ("transformer"): alone it names no entry, only
+    with a size label ("Transformer base")."""
 
     @field_validator("pattern")
     @classmethod
@@ -576,6 +579,12 @@ class ModelTable:
         rest = text[: family_match.start()] + " " + text[family_match.end() :]
         members = self.members(family)
         counts, words = _size_tokens(rest)
+        if family.generic and not counts and not words <= _SIZE_WORDS:
+            words = words & _SIZE_WORDS
+        if family.generic and not counts and not words:
+            return ModelMatch(
+                None, family, f"{name!r}: '{family.name}' without a size is the common noun"
+            )
         if not counts and not words:
             if len(members) == 1:
                 return ModelMatch(members[0], family, f"{family.name} has one entry")
@@ -662,6 +671,9 @@ class ModelTable:
 def _list_words(columns: list[str]) -> str:
     return columns[0] if len(columns) == 1 else ", ".join(columns[:-1]) + " and " + columns[-1]
 
+
+# Size words of the table's entries (a generic family name needs one of them to name a model).
+_SIZE_WORDS = frozenset({"small", "medium", "large", "xl", "base", "big"})
 
 # Words of a release name that do not pick a size ("-Instruct", "-chat-hf", "-it", "-v0.1").
 _RELEASE_WORDS = frozenset({"instruct", "chat", "hf", "it", "base", "preview", "v"})
