@@ -24,6 +24,7 @@ from checkers.extract.recognizers import (
     relations,
     softmax_rows,
     table_formulas,
+    table_totals,
 )
 
 __all__ = ["ALL_RECOGNIZERS", "Recognizer"]
@@ -45,6 +46,7 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "positional": positional,
     "softmax_rows": softmax_rows,
     "table_formulas": table_formulas,
+    "table_totals": table_totals,
     "memory_tables": memory_tables,
     "heads": heads,
     "dtype_savings": dtype_savings,
