@@ -47,7 +47,7 @@ from checkers.data.entries import (
     validated_entries,
     validated_file,
 )
-from checkers.numbers import NumberError, Printed, parse_printed
+from checkers.numbers import NumberError, Printed, compare, parse_printed, read_binary_count
 
 __all__ = [
     "COLUMNS",
@@ -91,6 +91,10 @@ Positions = Literal["learned", "sinusoidal", "rope", "relative"]
 
 COLUMNS = ("layers", "heads", "kv_heads", "hidden", "d_ff", "context", "vocab")
 """The integer architecture columns of a model entry, in the order tables usually print them."""
+
+OTHER_COLUMNS = ("hidden", "d_ff", "layers", "heads", "kv_heads", "head_dim", "context", "vocab")
+"""Columns a misplaced value is looked up in, widths first (a width printed in the wrong column
+is far more often another width than a count that happens to be equal)."""
 
 
 def _is_gated(activation: Activation) -> bool:
@@ -206,6 +210,9 @@ class ModelFamily(Frozen):
     """Regular expression matched against the case-folded printed name."""
     bare: str | None = None
     """Key of the entry the family name alone denotes, where the source names it so."""
+    generic: bool = False
+    """The family name is also a common noun ("transformer"): alone it names no entry, only
+    with a size label ("Transformer base")."""
 
     @field_validator("pattern")
     @classmethod
@@ -421,6 +428,26 @@ class ModelSpec(Keyed):
         own = self.column(name)
         return ((own,) if own is not None else ()) + self.also.get(name, ())
 
+    def accepts(self, name: str, printed: Printed) -> bool:
+        """The printed value of a column is one of the published ones at its printed precision
+        (a context printed in K may also count 1024s: ``128K`` holds for 131,072, as model
+        cards write it). True when the entry publishes no value for the column."""
+        published = self.values(name)
+        if not published:
+            return True
+        readings = [printed, read_binary_count(printed)] if name == "context" else [printed]
+        return any(compare(r, float(value)).ok for value in published for r in readings)
+
+    def other_column(self, name: str, value: float) -> str | None:
+        """Another column of this entry whose published value ``value`` is (a column holding
+        the FFN width under a "hidden" header), or None."""
+        if value != round(value):
+            return None
+        for other in OTHER_COLUMNS:
+            if other != name and round(value) in self.values(other):
+                return other
+        return None
+
 
 def _spec_problems(spec: ModelSpec) -> list[str]:
     """Numbers of one entry that contradict each other (empty when consistent)."""
@@ -505,6 +532,16 @@ class ModelMatch:
     """Why this entry (or why none): shown in verdict details."""
     candidates: tuple[ModelSpec, ...] = ()
     """Entries the name could mean when it is ambiguous."""
+    shared: bool = False
+    """The name stays ambiguous but every entry it may mean publishes the compared values:
+    ``spec`` stands for the whole family (verdicts name the family, not the entry)."""
+
+    @property
+    def label(self) -> str:
+        """How verdicts name what was matched: the entry, or its family when shared."""
+        if self.shared and self.family is not None:
+            return self.family.name
+        return self.spec.name if self.spec is not None else ""
 
 
 @dataclass(frozen=True)
@@ -542,6 +579,12 @@ class ModelTable:
         rest = text[: family_match.start()] + " " + text[family_match.end() :]
         members = self.members(family)
         counts, words = _size_tokens(rest)
+        if family.generic and not counts and not words <= _SIZE_WORDS:
+            words = words & _SIZE_WORDS
+        if family.generic and not counts and not words:
+            return ModelMatch(
+                None, family, f"{name!r}: '{family.name}' without a size is the common noun"
+            )
         if not counts and not words:
             if len(members) == 1:
                 return ModelMatch(members[0], family, f"{family.name} has one entry")
@@ -569,6 +612,68 @@ class ModelTable:
             None, family, f"{name!r} fits several {family.name} entries ({labels})", chosen
         )
 
+    def resolve(
+        self, name: str, printed: Mapping[str, Printed], size: Printed | None = None
+    ) -> ModelMatch:
+        """:meth:`find`, narrowed where the name alone does not say which entry it means.
+
+        A bare family name ("GPT-2", "BERT") is read with the row's own numbers: the stated
+        size picks the entry it names (``GPT-2`` of ``1.5B`` is GPT-2 XL); else the one entry
+        whose published columns the printed ones match; else, when every candidate publishes
+        the same values for the printed columns (every BERT has a 30,522 vocabulary), any of
+        them, since the comparison is the same; else the one entry matching at least two of
+        the printed columns and more of them than any other.
+        """
+        match = self.find(name)
+        if match.spec is not None or not match.candidates:
+            return match
+        candidates = match.candidates
+        if size is not None:
+            sized = tuple(m for m in candidates if _has_size(m, [size], set()))
+            if len(sized) == 1:
+                return ModelMatch(
+                    sized[0], match.family, f"{name!r} of {size.text} is {sized[0].name}"
+                )
+            candidates = sized or candidates
+        columns = [c for c in printed if any(m.values(c) for m in candidates)]
+        if not columns:
+            return match
+        fitting = [m for m in candidates if all(m.accepts(c, printed[c]) for c in columns)]
+        if len(fitting) == 1:
+            return ModelMatch(
+                fitting[0], match.family, f"{name!r} with these columns is {fitting[0].name}"
+            )
+        alike = fitting if len(fitting) > 1 else list(candidates)
+        if all(m.values(c) == alike[0].values(c) for m in alike for c in columns):
+            names = ", ".join(m.name for m in alike)
+            said = _list_words(columns)
+            return ModelMatch(
+                alike[0],
+                match.family,
+                f"every {match.family.name if match.family else name} entry ({names}) publishes "
+                f"the same {said}",
+                shared=True,
+            )
+        scores = sorted(
+            ((sum(m.accepts(c, printed[c]) for c in columns), m) for m in candidates),
+            key=lambda pair: -pair[0],
+        )
+        best, spec = scores[0]
+        if best >= 2 and (len(scores) == 1 or scores[1][0] < best):
+            return ModelMatch(
+                spec,
+                match.family,
+                f"{name!r} matches {spec.name} in {best} of {len(columns)} columns",
+            )
+        return match
+
+
+def _list_words(columns: list[str]) -> str:
+    return columns[0] if len(columns) == 1 else ", ".join(columns[:-1]) + " and " + columns[-1]
+
+
+# Size words of the table's entries (a generic family name needs one of them to name a model).
+_SIZE_WORDS = frozenset({"small", "medium", "large", "xl", "base", "big"})
 
 # Words of a release name that do not pick a size ("-Instruct", "-chat-hf", "-it", "-v0.1").
 _RELEASE_WORDS = frozenset({"instruct", "chat", "hf", "it", "base", "preview", "v"})

@@ -88,7 +88,6 @@ from checkers.data import (
     STYLE_CONVENTIONS,
     ModelSpec,
     ModelStyle,
-    find_model,
     model_table,
     parse_count,
     size_in_name,
@@ -101,7 +100,7 @@ from checkers.kinds.base import (
     PrintedWholeNumber,
     error,
 )
-from checkers.numbers import Comparison, Printed, Tolerance, compare, read_binary_count
+from checkers.numbers import Comparison, Printed, Tolerance, compare, printed_tolerance
 
 __all__ = ["ESTIMATE_TOLERANCE", "Architecture", "Estimate", "Input", "check", "estimate"]
 
@@ -115,6 +114,20 @@ ESTIMATE_TOLERANCE = Tolerance(
     ),
 )
 """How close the architecture's parameter count must be to the stated size, and why."""
+
+
+def _size_tolerance(stated: Printed) -> Tolerance:
+    """The wider of ±10% and what the stated size's printed digits allow: a size printed to one
+    digit (``0.3B``) stands for [0.25B, 0.35B], so 335M is a correct rounding of it."""
+    printed = printed_tolerance(stated)
+    if printed.absolute <= ESTIMATE_RELATIVE * abs(stated.value):
+        return ESTIMATE_TOLERANCE
+    return Tolerance(
+        absolute=printed.absolute,
+        relative=ESTIMATE_RELATIVE,
+        reason=f"{printed.reason} (wider than ±10% of {stated.text})",
+    )
+
 
 # Columns in the order size tables print them; corrections follow this order.
 _ROW_COLUMNS = (
@@ -143,6 +156,21 @@ _COLUMN_WORDS = {
     "rope_theta": "RoPE base",
     "vocab": "vocab",
 }
+
+_FIELD_NAMES = {
+    "layers": "number of layers",
+    "heads": "number of heads",
+    "kv_heads": "number of key/value heads",
+    "hidden": "hidden size",
+    "head_dim": "head width",
+    "d_ff": "FFN width",
+    "experts": "number of experts",
+    "experts_per_token": "experts per token",
+    "context": "context length",
+    "vocab": "vocabulary size",
+    "rope_theta": "RoPE base",
+}
+"""What each column is, in words, for a value printed under the wrong header."""
 
 
 class Input(KindInput):
@@ -432,45 +460,44 @@ class _ReferenceResult:
     note: str
     mismatches: tuple[tuple[str, Printed, int], ...] = ()
     explained_by: ModelSpec | None = None
+    label: str = ""
+    """How the verdict names the entry (its family when every member publishes the values)."""
 
 
-def _resolve(fields: Input) -> tuple[ModelSpec | None, str, tuple[ModelSpec, ...]]:
+def _resolve(fields: Input) -> tuple[ModelSpec | None, str, tuple[ModelSpec, ...], str]:
+    """(entry, why it, candidates when ambiguous, how the verdict names it)."""
     if fields.reference is not None:
         spec = model_table().by_key(fields.reference)
-        return spec, f"reference {fields.reference!r}", ()
-    match = find_model(fields.name)
-    if match.spec is not None or not match.candidates:
-        return match.spec, match.reason, ()
-    # An ambiguous name ("GPT-2"): the printed columns may pick one entry out.
-    fitting = [spec for spec in match.candidates if not _mismatches(fields, spec)]
-    if len(fitting) == 1:
-        return fitting[0], f"{fields.name!r} with these columns is {fitting[0].name}", ()
-    return None, match.reason, match.candidates
+        name = spec.name if spec is not None else ""
+        return spec, f"reference {fields.reference!r}", (), name
+    printed = {
+        column: value for column in _ROW_COLUMNS if (value := getattr(fields, column)) is not None
+    }
+    # An ambiguous name ("GPT-2") is read with the row's size and columns (see resolve).
+    match = model_table().resolve(fields.name, printed, fields.params)
+    candidates = () if match.spec is not None else match.candidates
+    return match.spec, match.reason, candidates, match.label
 
 
 def _mismatches(fields: Input, spec: ModelSpec) -> list[tuple[str, Printed, int]]:
     wrong: list[tuple[str, Printed, int]] = []
     for column in _ROW_COLUMNS:
         printed: Printed | None = getattr(fields, column)
-        published = spec.values(column)
-        if printed is None or not published:
-            continue
-        # Where two sources print different values (a paper's and a config's), either holds;
-        # a context printed in K may mean 1024s (128K = 131,072 tokens, as model cards write).
-        readings = [printed, read_binary_count(printed)] if column == "context" else [printed]
-        if not any(
-            compare(reading, float(value)).ok for value in published for reading in readings
-        ):
-            wrong.append((column, printed, published[0]))
+        # Where two sources print different values (a paper's and a config's), either holds.
+        if printed is not None and spec.values(column) and not spec.accepts(column, printed):
+            wrong.append((column, printed, spec.values(column)[0]))
     return wrong
 
 
-def _reference(fields: Input, spec: ModelSpec | None, reason: str) -> _ReferenceResult:
+def _reference(
+    fields: Input, spec: ModelSpec | None, reason: str, label: str = ""
+) -> _ReferenceResult:
     if spec is None:
         return _ReferenceResult(None, f"no published configuration to compare with: {reason}")
+    label = label or spec.name
     wrong = tuple(_mismatches(fields, spec))
     if not wrong:
-        return _ReferenceResult(spec, reason)
+        return _ReferenceResult(spec, reason, label=label)
     # A row mixing two sizes: say whose numbers the wrong columns are.
     explained_by = None
     for other in model_table().members(model_table().family(spec.family)):
@@ -479,7 +506,7 @@ def _reference(fields: Input, spec: ModelSpec | None, reason: str) -> _Reference
         ):
             explained_by = other
             break
-    return _ReferenceResult(spec, reason, wrong, explained_by)
+    return _ReferenceResult(spec, reason, wrong, explained_by, label)
 
 
 def _and(items: Sequence[str]) -> str:
@@ -586,12 +613,12 @@ def _architecture(fields: Input, spec: ModelSpec | None) -> tuple[Architecture |
 
 def check(fields: Input, context: Context) -> Outcome:
     """Check the row's consistency, its size against its architecture, and the published config."""
-    spec, reason, candidates = _resolve(fields)
+    spec, reason, candidates, label = _resolve(fields)
     row = _row_text(fields)
     if candidates:
         keys = ", ".join(c.key for c in candidates)
         return error(f"{reason}; add the size to the name or set reference: to one of {keys}", row)
-    reference = _reference(fields, spec, reason)
+    reference = _reference(fields, spec, reason, label)
     details = [f"published entry: {reference.note}"]
     problems, corrections, corrected_row = _reference_problems(fields, reference)
     problems.extend(_consistency(fields, reference.spec))
@@ -622,7 +649,7 @@ def check(fields: Input, context: Context) -> Outcome:
         if stated is None:
             details.append("no size printed: the estimate is not compared")
         else:
-            size = compare(stated, value, context.tolerance or ESTIMATE_TOLERANCE)
+            size = compare(stated, value, context.tolerance or _size_tolerance(stated))
             if not size.ok and _published_size_of_published_row(stated, arch, reference):
                 assert reference.spec is not None
                 details.append(
@@ -633,7 +660,9 @@ def check(fields: Input, context: Context) -> Outcome:
                 size = None
         if fields.active_params is not None and counted.active is not None:
             active = compare(
-                fields.active_params, counted.active, context.tolerance or ESTIMATE_TOLERANCE
+                fields.active_params,
+                counted.active,
+                context.tolerance or _size_tolerance(fields.active_params),
             )
             if not active.ok:
                 problems.append(
@@ -718,13 +747,19 @@ def _reference_problems(
     said = _and([f"{_COLUMN_WORDS[c]} {p.text}" for c, p, _ in reference.mismatches])
     verb = "does" if len(columns) == 1 else "do"
     text = (
-        f"{said} {verb} not match the published {spec.name} "
+        f"{said} {verb} not match the published {reference.label} "
         f"({_published_columns(spec, columns)}; {spec.cite})"
     )
     corrections = []
     for column, printed, published in reference.mismatches:
-        if column == "heads" and round(printed.value) == spec.kv_heads:
+        other = spec.other_column(column, printed.value)
+        if column == "heads" and other == "kv_heads":
             text += f"; {printed.text} is its number of key/value heads (GQA)"
+        elif other is not None:
+            text += (
+                f"; {printed.text} is {reference.label}'s {_FIELD_NAMES[other]}, its "
+                f"{_FIELD_NAMES[column]} is {published}"
+            )
         corrected_row[column] = published
         corrections.append((printed.text, str(published)))
     if reference.explained_by is not None:
@@ -750,7 +785,7 @@ def _what_held(
 ) -> list[str]:
     held: list[str] = []
     if reference.spec is not None:
-        held.append(f"matches the published {reference.spec.name} ({reference.spec.cite})")
+        held.append(f"matches the published {reference.label} ({reference.spec.cite})")
     hidden, heads = _printed_int(fields.hidden), _printed_int(fields.heads)
     spec = reference.spec
     if spec is not None and spec.is_mla:

@@ -20,6 +20,7 @@ from checkers.extract.recognizers import (
     latex_matrices,
     matrix_memory,
     memory_tables,
+    model_facts,
     model_tables,
     param_memory,
     percentages,
@@ -28,6 +29,7 @@ from checkers.extract.recognizers import (
     softmax_rows,
     table_formulas,
     totals,
+    table_totals,
 )
 
 __all__ = ["ALL_RECOGNIZERS", "Recognizer"]
@@ -45,10 +47,12 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "chains": chains,
     "percentages": percentages,
     "model_tables": model_tables,
+    "model_facts": model_facts,
     "positional": positional,
     "latex_matrices": latex_matrices,
     "softmax_rows": softmax_rows,
     "table_formulas": table_formulas,
+    "table_totals": table_totals,
     "memory_tables": memory_tables,
     "heads": heads,
     "dtype_savings": dtype_savings,

@@ -1,9 +1,20 @@
 """Recogniser ``memory_tables``: weight-memory tables by parameter count and storage type.
 
-Recognises a GFM table whose first column holds parameter counts (``7B``, ``70 亿``, ``13B``) or
-model names with a size (``LLaMA-2 7B``), and whose other headers name storage types (``fp32``,
-``FP16``, ``bf16``, ``int8``, ``int4``, optionally with bytes: ``fp16 (2 B)``). Every cell with a
-byte unit (``14 GB``, ``3.5 GiB``) becomes a ``memory`` claim: params × bytes per parameter.
+Recognises a GFM table in one of three layouts, every cell with a byte unit (``14 GB``,
+``3.5 GiB``, or a plain number under a header naming the unit: ``Memory (GB)``) becoming a
+``memory`` claim, params × bytes per parameter:
+
+* the first column holds parameter counts (``7B``, ``70 亿``) or model names with a size
+  (``LLaMA-2 7B``), and other headers name storage types (``fp32``, ``FP16``, ``bf16``,
+  ``int8``, ``int4``, optionally with bytes: ``fp16 (2 B)``);
+* a params column (``Params``, ``Total Params``, ``参数量``) holds the count, and a header names
+  a storage type together with what is stored, weights or memory (``Weights (FP16)``, ``Memory
+  (BF16)``, ``显存 (BF16)``, ``Gradients (FP16)``); headers about optimizer states, caches,
+  activations, training or peak use are not weights and are left alone;
+* a header names the count (``Memory (70B)``, ``Typical Memory (8B model)``) and each row's first
+  cell names the storage type (``FP32``, ``FP16/BF16``, ``INT4``).
+
+Approximate cells (``~16 GB``) are left alone: they estimate more than the weights.
 """
 
 from __future__ import annotations
@@ -12,7 +23,7 @@ import re
 from collections.abc import Iterator
 
 from checkers.data import dtype_table, parse_count, size_in_name
-from checkers.extract.document import Document
+from checkers.extract.document import Document, Table
 from checkers.extract.draft import Draft
 
 __all__ = ["recognize"]
@@ -21,35 +32,117 @@ NAME = "memory_tables"
 
 _DTYPE = re.compile(r"\b(" + "|".join(dtype_table().written) + r")\b", re.IGNORECASE)
 _BYTES = re.compile(r"^\s*\d[\d,]*(?:\.\d+)?\s*(?:KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$")
+_PLAIN = re.compile(r"^\s*\d[\d,]*(?:\.\d+)?\s*$")
+_HEADER_BYTES = re.compile(r"[（(]\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*[)）]")
+_PARAMS_HEADER = re.compile(
+    r"^(?:total\s+)?(?:params|parameters|参数量?|总参数量?|参数规模)$", re.IGNORECASE
+)
+_STORED = re.compile(r"weights?|memory|size|storage|gradients?|显存|内存|权重|存储|梯度", re.I)
+_NOT_WEIGHTS = re.compile(
+    r"optim|adam|state|kv|cache|activation|train|peak|vram|total|lora|full|overhead|usage|"
+    r"inference|优化器|缓存|激活|训练|峰值",
+    re.IGNORECASE,
+)
+_COUNT_IN_HEADER = re.compile(r"[（(]\s*(\d+(?:\.\d+)?\s*[BMbm])(?:\s*(?:model|模型))?\s*[)）]")
+_MARKUP = re.compile(r"\*\*|__|`")
+
+
+def _claimed(cell: str, header: str) -> str | None:
+    """The cell as a printed size with its byte unit (from the header when the cell has none)."""
+    text = _MARKUP.sub("", cell).strip()
+    if _BYTES.match(text):
+        return text
+    unit = _HEADER_BYTES.search(header)
+    if unit is not None and _PLAIN.match(text):
+        return f"{text} {unit.group(1)}"
+    return None
+
+
+def _draft(
+    document: Document,
+    table: Table,
+    cells: tuple[str, ...],
+    line: int,
+    params: str,
+    dtype: str,
+    claimed: str,
+) -> Draft:
+    return Draft(
+        kind="memory",
+        quote=document.source_line(line) or table.row_source(cells),
+        line=line,
+        fields={"params": params, "dtype": dtype, "claimed": claimed},
+        confidence=0.85,
+        recognizer=NAME,
+        slug=f"{params}-{dtype}",
+    )
+
+
+def _by_first_column(document: Document, table: Table) -> Iterator[Draft]:
+    dtypes = {
+        i: match.group(1).lower()
+        for i, header in enumerate(table.header)
+        if i > 0 and (match := _DTYPE.search(header))
+    }
+    params_column = next(
+        (
+            i
+            for i, header in enumerate(table.header)
+            if i > 0 and _PARAMS_HEADER.match(_MARKUP.sub("", header).strip())
+        ),
+        None,
+    )
+    if params_column is not None:
+        # A params column: only headers that say weights or memory are stored in the type.
+        dtypes = {
+            i: dtype
+            for i, dtype in dtypes.items()
+            if _STORED.search(table.header[i]) and not _NOT_WEIGHTS.search(table.header[i])
+        }
+    if not dtypes:
+        return
+    for cells, line in table.rows:
+        source = cells[0] if params_column is None else cells[params_column]
+        first = _MARKUP.sub("", source).strip()
+        params = parse_count(first) or (size_in_name(first) if params_column is None else None)
+        if params is None:
+            continue
+        for index, dtype in dtypes.items():
+            if index >= len(cells):
+                continue
+            if params_column is None and not _BYTES.match(cells[index]):
+                continue
+            claimed = _claimed(cells[index], table.header[index])
+            if claimed is not None:
+                yield _draft(document, table, cells, line, params.text, dtype, claimed)
+
+
+def _by_header_count(document: Document, table: Table) -> Iterator[Draft]:
+    for index, header in enumerate(table.header):
+        count = _COUNT_IN_HEADER.search(header)
+        if index == 0 or count is None or not _STORED.search(header):
+            continue
+        if _NOT_WEIGHTS.search(header) or _DTYPE.search(header):
+            continue
+        params = parse_count(count.group(1))
+        if params is None:
+            continue
+        for cells, line in table.rows:
+            if index >= len(cells):
+                continue
+            name = _MARKUP.sub("", cells[0]).strip().split("/")[0].strip()
+            dtype = dtype_table().find(name)
+            claimed = _claimed(cells[index], header)
+            if dtype is None or claimed is None:
+                continue
+            yield _draft(document, table, cells, line, params.text, dtype.name, claimed)
 
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``memory`` claim for every size in a params × dtype table."""
     for block in document.blocks:
         table = block.table
-        if table is None:
+        if table is None or len(table.header) < 2:
             continue
-        dtypes = {
-            i: match.group(1).lower()
-            for i, header in enumerate(table.header)
-            if i > 0 and (match := _DTYPE.search(header))
-        }
-        if not dtypes:
-            continue
-        for cells, line in table.rows:
-            first = cells[0].strip()
-            params = parse_count(first) or size_in_name(first)
-            if params is None:
-                continue
-            for index, dtype in dtypes.items():
-                if index >= len(cells) or not _BYTES.match(cells[index]):
-                    continue
-                yield Draft(
-                    kind="memory",
-                    quote=document.source_line(line) or table.row_source(cells),
-                    line=line,
-                    fields={"params": params.text, "dtype": dtype, "claimed": cells[index].strip()},
-                    confidence=0.85,
-                    recognizer=NAME,
-                    slug=f"{params.text}-{dtype}",
-                )
+        yield from _by_first_column(document, table)
+        yield from _by_header_count(document, table)

@@ -1,0 +1,290 @@
+"""Recogniser ``model_facts``: published facts about a named model stated in prose.
+
+Recognises, in a paragraph, list item or heading, a model the reference table knows
+(``checkers/data/models.yaml``: "GPT-3", "LLaMA-2 7B", "BERT-base", "Qwen2.5-72B") followed in
+the same clause by numbers bound to a role word, in English or Chinese:
+
+* layers — ``96 layers``, ``a 12-layer``, ``24 个 Decoder 层``, ``12层``
+* heads — ``32 heads``, ``96 attention heads``, ``16 个头``; ``8 KV heads`` (key/value heads)
+* hidden — ``hidden size of 4096``, ``768 hidden``, ``d_model = 512``, ``hidden_size 为 768``,
+  ``12288 的 hidden_size``, ``隐藏维度为 768``
+* d_ff — ``FFN dimension of 3072``, ``intermediate size 11008``, ``前馈维度为 2048``
+* context — ``a 32K context``, ``4096-token context window``, ``context length of 2048``,
+  ``上下文长度为 4096``, ``支持 128K 上下文``
+* vocab — ``a vocabulary of 32,000``, ``50K vocab``, ``词表大小为 32000``, ``128K 词表``
+* params — ``175B parameters``, ``110M params``, ``1750 亿参数``, ``参数量为 7B``
+
+Each model mention with at least one such number becomes a ``model_config`` claim (the numbers
+of one clause together, so ``12 layers, 768 hidden, 110M parameters`` is also checked for
+consistency and its size estimated). A number attaches to the nearest model named before it in
+its clause; a clause ends at a sentence end, ``;``, and at words that change the subject
+("while", "but", "unlike", "而", "但", "相比"). Nothing is drafted where the statement is not a
+fact about that model: a hypothetical ("suppose", "if", "假设", "如果"), a model "like" or "-style"
+another ("GPT-2-style", "类 BERT", "BERT 类模型"), a number the text puts in a setting ("at 128K
+context", "with 32K context", "to 128K", "from 8K", "在 32K 上下文下"), a factor of a product
+(``2 × 32 layers``), the reader's or the author's own model ("our", "we", "我们"), or the common
+noun "transformer" without a size (only "Transformer base/big" names Vaswani et al.'s models).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from checkers.data import model_table, parse_count, size_in_name
+from checkers.extract.document import Block, Document
+from checkers.extract.draft import Draft
+from checkers.numbers import NumberError, Printed, parse_printed
+
+__all__ = ["recognize"]
+
+NAME = "model_facts"
+
+_COUNT = r"\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:[kmbt](?![a-z])|billion|million|亿|万))?"
+_N = rf"(?P<n>{_COUNT})"
+_M = rf"(?P<m>{_COUNT})"  # the number of a pattern's second alternative
+_ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (field, re.compile(pattern))
+    for field, pattern in (
+        ("kv_heads", rf"{_N}[\s-]*(?:kv|key[\s/-]*value)[\s-]*(?:heads?|头)"),
+        ("layers", rf"{_N}[\s-]*(?:transformer |decoder |encoder |hidden )?(?:layers?|blocks)\b"),
+        ("layers", rf"{_N}\s*个?\s*(?:decoder\s*|encoder\s*|transformer\s*)?层(?!归一化)"),
+        ("heads", rf"{_N}[\s-]*(?:attention |query )?heads?\b"),
+        ("heads", rf"{_N}\s*(?:个\s*(?:注意力)?|注意力)头(?!维|部)"),
+        (
+            "hidden",
+            r"(?:hidden(?:[\s_-]*(?:size|dim(?:ension)?|state size))|d[_\s-]?model|"
+            r"model dim(?:ension)?|embedding (?:dim(?:ension)?|size)|隐藏(?:层)?维度|模型维度)"
+            rf"\s*(?:of|=|:|：|is|was|为|是)?\s*{_N}",
+        ),
+        ("hidden", rf"{_N}\s*(?:的\s*)?(?:hidden(?![\s_-]*layers?)(?:[\s_-]*size)?|d[_-]model)"),
+        (
+            "d_ff",
+            r"(?:ffn|feed[\s-]*forward|intermediate|mlp|前馈(?:层|网络)?)(?:[\s_-]*(?:size|"
+            r"dim(?:ension)?|width|inner dim(?:ension)?|维度|大小))"
+            rf"\s*(?:of|=|:|：|is|was|为|是)?\s*{_N}",
+        ),
+        (
+            "context",
+            rf"{_N}[\s-]*(?:tokens?[\s-]*)?(?:of\s+)?context(?:[\s-]*(?:window|length))?"
+            r"|context(?:[\s-]*(?:window|length|size))?\s*(?:of|=|:|：|is|was)\s*"
+            rf"(?:up to\s*)?{_M}",
+        ),
+        (
+            "context",
+            rf"上下文(?:长度|窗口)?\s*(?:为|是|达到|可达|支持)\s*{_N}|{_M}\s*(?:tokens?\s*)?的?\s*上下文",
+        ),
+        (
+            "vocab",
+            rf"vocab(?:ulary)?(?:[\s_-]*size)?\s*(?:of|=|:|：|is|was)\s*{_N}"
+            rf"|{_M}[\s-]*(?:tokens?[\s-]*|entry[\s-]*|word[\s-]*)?vocab(?:ulary)?\b",
+        ),
+        ("vocab", rf"词表(?:大小)?\s*(?:为|是|=|：)?\s*{_N}|{_M}\s*的?\s*词表"),
+        (
+            "params",
+            rf"{_N}[\s-]*(?:parameters?|params)\b"
+            rf"|{_M}\s*(?:[（(][^）)]{{0,12}}[）)])?\s*(?:的\s*)?参数",
+        ),
+        ("params", rf"参数(?:量|规模)?\s*(?:为|是|达到|约)\s*{_N}"),
+    )
+)
+_FAMILY_WORDS = re.compile(
+    r"gpt|bert|llama|mistral|mixtral|t5|qwen|deepseek|gemma|phi|transformer|openai"
+)
+_SIZE_AFTER = re.compile(
+    r"(?:[\s_-]*(?:\(\s*)?(?:\d+(?:\.\d+)?\s*(?:b|m)(?![a-z])|(?:small|medium|large|xl|base|big))"
+    r"(?:\s*\))?){0,2}"
+)
+# A mention that names a look-alike, not the model: "GPT-2-style", "BERT-like", "BERT 类模型".
+_NOT_THE_MODEL_AFTER = re.compile(
+    r"^[\s-]*(?:style|like|ish|inspired|sized|class|clone|variant|based|type|family|series|"
+    r"architecture|tokenizer|风格|式|类|架构|结构|系列|分词器)"
+)
+_NOT_THE_MODEL_BEFORE = re.compile(r"(?:like|similar to|à la|类似于?|仿照|类)\s*(?:an?\s+)?$")
+_HYPOTHETICAL = re.compile(
+    r"\b(?:suppose|imagine|assume|assuming|if|say we|let's|lets|hypothetical|e\.g\.)\b"
+    r"|假设|如果|假如|设想"
+)
+_CLAUSE_END = re.compile(
+    r"(?<=[.!?])\s+|[。！？；;]\s*|\b(?:while|whereas|but|however|unlike|compared (?:to|with)|"
+    r"versus|vs\.?)\b|而|但|相比|不同于"
+)
+_OTHER_SUBJECT = re.compile(r"\b(?:our|we|us|my|your|you|ours)\b|我们|咱们|本文的|你的")
+_SETTING_BEFORE = re.compile(
+    r"(?:\bat|\bfor|\busing|(?<!up )\bto|\bfrom|\bon|\binto|\bper|\bby|在|到|从|第)"
+    r"\s*(?:an?\s+|the\s+)?$|(?:[×*/+−]|\d\s*x)\s*$"
+)
+# A context the clause states the model has, not one it is run at.
+_CONTEXT_VERB = re.compile(
+    r"\b(?:has|have|had|supports?|supported|offers?|features?|is|was|uses?|used|trained)\b"
+    r"|'s|’s|[:：(（]|支持|具有|拥有|有|为|是|达到"
+)
+_NUMBER_BEFORE = re.compile(r"\d\s*$")
+_DIGIT = re.compile(r"\d")
+_RUN_WITH = re.compile(r"\bwith\s*(?:an?\s+|the\s+)?$")  # "served with 32K context" is a setting
+
+
+@dataclass(frozen=True)
+class _Mention:
+    """A model named in a clause."""
+
+    name: str
+    """The name as printed (``LLaMA-2 7B``)."""
+    start: int
+    """Offset in the block text."""
+    end: int
+    """Offset just after the name."""
+
+
+def _block_text(block: Block) -> tuple[str, list[tuple[int, int]]]:
+    """The block's lines joined by newlines, with each line's (offset, number)."""
+    offsets: list[tuple[int, int]] = []
+    parts: list[str] = []
+    at = 0
+    for line in block.lines:
+        offsets.append((at, line.number))
+        parts.append(line.text)
+        at += len(line.text) + 1
+    return "\n".join(parts), offsets
+
+
+def _line_at(offsets: list[tuple[int, int]], offset: int) -> int:
+    number = offsets[0][1]
+    for start, line in offsets:
+        if start > offset:
+            break
+        number = line
+    return number
+
+
+def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
+    """The known models named in ``text[start:end]``, in order."""
+    found: list[_Mention] = []
+    table = model_table()
+    for family in table.families:
+        for match in family.regex.finditer(folded, start, end):
+            size = _SIZE_AFTER.match(folded, match.end(), end)
+            stop = size.end() if size else match.end()
+            name = text[match.start() : stop].strip(" (-_")
+            if _NOT_THE_MODEL_AFTER.match(folded[stop:end]):
+                continue
+            if _NOT_THE_MODEL_BEFORE.search(folded, max(start, match.start() - 16), match.start()):
+                continue
+            known = table.find(name)
+            if known.spec is None and not known.candidates:
+                continue
+            found.append(_Mention(name, match.start(), stop))
+    found.sort(key=lambda m: m.start)
+    # One mention per place: "Llama 3.1" is not also "Llama 3".
+    kept: list[_Mention] = []
+    for mention in found:
+        if kept and mention.start < kept[-1].end:
+            if mention.end - mention.start > kept[-1].end - kept[-1].start:
+                kept[-1] = mention
+            continue
+        kept.append(mention)
+    return kept
+
+
+def _roles(folded: str, start: int, end: int) -> list[tuple[int, int, str, str]]:
+    """(number start, match end, field, number text) of every role-bound number."""
+    found: dict[int, tuple[int, int, str, str]] = {}
+    for field, pattern in _ROLES:
+        for match in pattern.finditer(folded, start, end):
+            group = "n" if match.group("n") is not None else "m"
+            n_start = match.start(group)
+            if n_start in found:
+                continue
+            before = folded[max(start, n_start - 12) : n_start]
+            if _SETTING_BEFORE.search(before) or _NUMBER_BEFORE.search(before):
+                continue
+            found[n_start] = (n_start, match.end(), field, match.group(group).strip())
+    return sorted(found.values())
+
+
+def _printed(text: str) -> Printed | None:
+    try:
+        return parse_printed(text)
+    except NumberError:
+        return None
+
+
+def _clauses(folded: str) -> Iterator[tuple[int, int]]:
+    at = 0
+    for match in _CLAUSE_END.finditer(folded):
+        yield at, match.start()
+        at = match.end()
+    yield at, len(folded)
+
+
+def _clause_drafts(
+    text: str, folded: str, start: int, end: int, offsets: list[tuple[int, int]]
+) -> Iterator[Draft]:
+    if not _FAMILY_WORDS.search(folded, start, end) or not _DIGIT.search(folded, start, end):
+        return
+    if _HYPOTHETICAL.search(folded, start, end):
+        return
+    mentions = _mentions(text, folded, start, end)
+    if not mentions:
+        return
+    numbers = _roles(folded, start, end)
+    for index, mention in enumerate(mentions):
+        stop = mentions[index + 1].start if index + 1 < len(mentions) else end
+        fields: dict[str, str] = {}
+        last = mention.end
+        for n_start, m_end, field, number in numbers:
+            if not mention.end <= n_start < stop or field in fields:
+                continue
+            between = folded[mention.end : n_start]
+            if _OTHER_SUBJECT.search(between):
+                break
+            if field == "context" and (
+                not _CONTEXT_VERB.search(between + folded[n_start:m_end])
+                or _RUN_WITH.search(folded, max(start, n_start - 8), n_start)
+            ):
+                continue
+            written = text[n_start : n_start + len(number)]
+            printed = _printed(written)
+            if printed is None or (field == "params" and parse_count(written) is None):
+                continue
+            if field != "params" and printed.unit is not None and printed.unit.symbol != "K":
+                continue  # a column is a plain count, or in K (a "32K" context)
+            fields[field] = written
+            last = max(last, m_end)
+        if size_in_name(mention.name) is not None:
+            fields.pop("params", None)
+        if not set(fields) - {"params"}:
+            continue
+        size = _printed(fields["params"]) if "params" in fields else None
+        printed_columns = {
+            f: p for f, v in fields.items() if f != "params" and (p := _printed(v)) is not None
+        }
+        if model_table().resolve(mention.name, printed_columns, size).spec is None:
+            continue
+        yield Draft(
+            kind="model_config",
+            quote=text[mention.start : last].strip(),
+            line=_line_at(offsets, mention.start),
+            fields={"name": mention.name, **fields},
+            confidence=0.75,
+            recognizer=NAME,
+            slug=f"{mention.name}-facts",
+        )
+
+
+def recognize(document: Document) -> Iterator[Draft]:
+    """Draft a ``model_config`` claim for each known model whose published numbers a clause
+    states."""
+    for block in document.blocks:
+        if block.kind not in ("paragraph", "heading") or not block.lines:
+            continue
+        if not any(_DIGIT.search(line.text) for line in block.lines):
+            continue
+        text, offsets = _block_text(block)
+        folded = unicodedata.normalize("NFKC", text).casefold()
+        if len(folded) != len(text) or not _FAMILY_WORDS.search(folded):
+            continue
+        for start, end in _clauses(folded):
+            yield from _clause_drafts(text, folded, start, end, offsets)

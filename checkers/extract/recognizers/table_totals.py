@@ -1,0 +1,316 @@
+"""Recogniser ``table_totals``: table cells whose header says they are sums, shares or unit
+conversions of other cells.
+
+Recognises, in a GFM table:
+
+* a **total row** — its first cell reads Total, Sum, Grand total, Overall, 合计, 总计, 总和 or 小计
+  and nothing else (markup ignored; "Total per block" or "Total (12 blocks)" sums a part or a
+  multiple): each of its numeric cells is the sum of the cells above it in its column, back to
+  the previous total row;
+* a **total column** — headed Total, Sum, 合计, 总计 or 总和 (a parenthesised note allowed:
+  "Total (no activations)"): each row's cell is the sum of the row's other cells of the same
+  unit (``Params`` counts beside byte columns are not added; the first column is a label);
+* a **share column** — headed share, %, percent, proportion, fraction, "% of total", 占比, 比例 or
+  百分比, in a table with a total row: each row's percentage is its value over the total, in the
+  nearest column to its left whose total cell is a number;
+* a **GiB column beside a GB column** — one header names GB, the other GiB: each GiB cell is the
+  GB cell × 10⁹ / 2³⁰.
+
+Only cells that are one number (with an optional unit: bytes, %, K/M/B counts, ms/s, and the
+same trailing words down the column, "140 GB per GPU") take part; a column with an approximate
+("~40 GB"), ranged ("5-10 GB") or placeholder ("[X]") term is left alone, since its sum is not
+stated. A "-" or "—" cell adds nothing. Each relation becomes an ``arithmetic`` claim quoting
+the row of the claimed cell, the other cells as its terms, marked ``carried``: each printed cell
+is itself a rounded value, so the claim holds when values its digits round from make it right
+(``33.3 + 33.3 + 33.3`` may total ``100.0``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from checkers.extract.document import Document, Table
+from checkers.extract.draft import Draft
+
+__all__ = ["recognize"]
+
+NAME = "table_totals"
+
+_MARKUP = re.compile(r"\*\*|__|`")
+_CELL = re.compile(
+    r"^\s*(?P<approx>~|≈|约)?\s*(?P<num>\d(?:[\d,]*\d)?(?:\.\d+)?)\s*"
+    r"(?P<unit>%|KiB|MiB|GiB|TiB|KB|MB|GB|TB|ms|s|K|M|B|T|万|亿)?(?![A-Za-z0-9])\s*(?P<rest>.*?)\s*$"
+)
+_REST = re.compile(r"^(?:[a-z ]{0,20}|per [a-z]+|每[^\d]{0,4})$", re.IGNORECASE)
+_NOTHING = frozenset({"-", "—", "–", "0"})
+# Only the bare word: "Total per block" or "Total (12 blocks)" sums a part, or a multiple.
+_TOTAL_ROW = re.compile(
+    r"^(?:total|sum|grand total|overall|合计|总计|总和|小计|共计)\s*[:：]?$", re.IGNORECASE
+)
+_TOTAL_HEADER = re.compile(r"^(?:total|sum|合计|总计|总和)$", re.IGNORECASE)
+_SHARE_HEADER = re.compile(
+    r"^(?:%|share|percent(?:age)?|proportion|fraction|% of (?:total|all|params|parameters)|"
+    r"share of (?:total|params|parameters)|占比|比例|百分比|占总.*)$",
+    re.IGNORECASE,
+)
+_NOTE = re.compile(r"\s*[（(].*?[)）]\s*")
+_HEADER_UNIT = re.compile(r"[（(]\s*(%|KiB|MiB|GiB|TiB|KB|MB|GB|TB|ms|s|K|M|B)\s*[)）]")
+_COUNT_EXPONENT = {"K": 3, "M": 6, "B": 9, "T": 12, "万": 4, "亿": 8}
+_FAMILY = {
+    "%": "percent",
+    **dict.fromkeys(("KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB"), "bytes"),
+    **dict.fromkeys(("ms", "s"), "seconds"),
+    **dict.fromkeys(_COUNT_EXPONENT, "count"),
+}
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """A table cell that holds one number."""
+
+    text: str
+    """The number and unit as printed (``248 MB``), markup removed."""
+    number: str
+    """The number alone (``248``)."""
+    unit: str
+    """Its unit symbol ("" for a plain number; the header's unit when the cell prints none)."""
+    approx: bool
+    """Printed as approximate (``~400 ms``)."""
+    rest: str
+    """Words after the number (``per GPU``)."""
+
+    @property
+    def family(self) -> str:
+        """What the unit measures ("" for a plain number)."""
+        return _FAMILY.get(self.unit, "")
+
+
+def _cell(text: str, header_unit: str) -> _Cell | None:
+    clean = _MARKUP.sub("", text).strip()
+    match = _CELL.match(clean)
+    if match is None or not _REST.match(match["rest"]):
+        return None
+    unit = match["unit"] or ""
+    shown = clean[: match.end("unit") if unit else match.end("num")].strip()
+    return _Cell(
+        shown.lstrip("~≈约").strip(),
+        match["num"],
+        unit or header_unit,
+        bool(match["approx"]),
+        match["rest"].lower(),
+    )
+
+
+def _is_nothing(text: str) -> bool:
+    return _MARKUP.sub("", text).strip() in _NOTHING
+
+
+def _literal(cell: _Cell, plain: bool) -> str:
+    """The cell as a term of the expression (a count's K/M/B as a power of ten)."""
+    if plain or not cell.unit:
+        return cell.number
+    if cell.family == "count":
+        return f"{cell.number}e{_COUNT_EXPONENT[cell.unit]}"
+    return f"{cell.number} {cell.unit}"
+
+
+def _relation(terms: list[_Cell], claimed: _Cell, operator: str) -> tuple[str, str] | None:
+    """(expression, claimed text) for ``terms`` joined by ``operator`` against ``claimed``."""
+    units = {t.unit for t in terms} | {claimed.unit}
+    if len({t.family for t in terms} | {claimed.family}) != 1:
+        return None
+    if any(t.rest != claimed.rest for t in terms):
+        return None
+    plain = len(units) == 1
+    if not plain and claimed.family == "seconds":
+        return None  # ms and s are not names an expression knows
+    expression = f" {operator} ".join(_literal(t, plain) for t in terms)
+    text = claimed.number if plain else claimed.text
+    return expression, ("~" + text if claimed.approx else text)
+
+
+def _draft(
+    document: Document,
+    table: Table,
+    row: tuple[str, ...],
+    line: int,
+    relation: tuple[str, str],
+    terms: list[_Cell],
+    slug: str,
+) -> Draft:
+    expression, claimed = relation
+    return Draft(
+        kind="arithmetic",
+        quote=document.source_line(line) or table.row_source(row),
+        line=line,
+        fields={
+            "expression": expression,
+            "claimed": claimed,
+            "carried": sorted({t.number for t in terms}),
+            "prefixes": document.byte_prefixes,
+        },
+        confidence=0.8,
+        recognizer=NAME,
+        slug=slug,
+    )
+
+
+def _header_units(table: Table) -> list[str]:
+    return [(m.group(1) if (m := _HEADER_UNIT.search(h)) else "") for h in table.header]
+
+
+def _label(text: str) -> str:
+    return _NOTE.sub(" ", _MARKUP.sub("", text)).strip()
+
+
+def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    start = 0
+    for index, (row, line) in enumerate(table.rows):
+        if not row or not _TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip()):
+            continue
+        above = table.rows[start:index]
+        start = index + 1
+        for column in range(1, len(row)):
+            total = _cell(row[column], units[column] if column < len(units) else "")
+            if total is None:
+                continue
+            terms: list[_Cell] = []
+            for cells, _ in above:
+                text = cells[column] if column < len(cells) else ""
+                if _is_nothing(text):
+                    continue
+                term = _cell(text, units[column] if column < len(units) else "")
+                if term is None or term.approx:
+                    terms = []
+                    break
+                terms.append(term)
+            if len(terms) < 2:
+                continue
+            relation = _relation(terms, total, "+")
+            if relation is not None:
+                yield _draft(document, table, row, line, relation, terms, "total-row")
+
+
+def _total_columns(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    for column, header in enumerate(table.header):
+        if column == 0 or not _TOTAL_HEADER.match(_label(header)):
+            continue
+        for row, line in table.rows:
+            total = _cell(row[column], units[column]) if column < len(row) else None
+            if total is None:
+                continue
+            terms: list[_Cell] = []
+            usable = True
+            for other in range(1, min(len(row), column)):
+                if _is_nothing(row[other]):
+                    continue
+                term = _cell(row[other], units[other])
+                if term is None or term.family != total.family:
+                    continue
+                if term.approx:
+                    usable = False
+                    break
+                terms.append(term)
+            if not usable or len(terms) < 2:
+                continue
+            relation = _relation(terms, total, "+")
+            if relation is not None:
+                yield _draft(document, table, row, line, relation, terms, "total-column")
+
+
+def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    totals = [
+        i for i, (row, _) in enumerate(table.rows) if row and _TOTAL_ROW.match(_label(row[0]))
+    ]
+    if len(totals) != 1:
+        return
+    total_row = table.rows[totals[0]][0]
+    for column, header in enumerate(table.header):
+        if column == 0 or not _SHARE_HEADER.match(_label(header)):
+            continue
+        of = None
+        for left in range(column - 1, 0, -1):
+            total = _cell(total_row[left], units[left]) if left < len(total_row) else None
+            if total is not None and total.family != "percent" and not total.approx:
+                of = (left, total)
+                break
+        if of is None:
+            continue
+        left, total = of
+        for index, (row, line) in enumerate(table.rows):
+            if index == totals[0] or column >= len(row) or left >= len(row):
+                continue
+            share = _cell(row[column], "%")
+            value = _cell(row[left], units[left])
+            if share is None or share.unit != "%" or value is None or value.approx:
+                continue
+            if value.family != total.family or value.rest != total.rest:
+                continue
+            plain = value.unit == total.unit
+            expression = f"({_literal(value, plain)}) / ({_literal(total, plain)})"
+            claimed = ("~" if share.approx else "") + share.text
+            yield Draft(
+                kind="arithmetic",
+                quote=document.source_line(line) or table.row_source(row),
+                line=line,
+                fields={
+                    "expression": expression,
+                    "claimed": claimed,
+                    "carried": sorted({value.number, total.number}),
+                    "prefixes": document.byte_prefixes,
+                },
+                confidence=0.8,
+                recognizer=NAME,
+                slug="share",
+            )
+
+
+_GB = re.compile(r"\bGB\b")
+_GIB = re.compile(r"\bGiB\b")
+
+
+def _gib_columns(document: Document, table: Table) -> Iterator[Draft]:
+    gb = [i for i, h in enumerate(table.header) if i > 0 and _GB.search(h)]
+    gib = [i for i, h in enumerate(table.header) if i > 0 and _GIB.search(h)]
+    if len(gb) != 1 or len(gib) != 1:
+        return
+    source, target = gb[0], gib[0]
+    for row, line in table.rows:
+        if max(source, target) >= len(row):
+            continue
+        value, claimed = _cell(row[source], "GB"), _cell(row[target], "GiB")
+        if value is None or claimed is None or value.approx:
+            continue
+        if value.unit != "GB" or claimed.unit != "GiB":
+            continue
+        shown = ("~" if claimed.approx else "") + claimed.number
+        yield Draft(
+            kind="arithmetic",
+            quote=document.source_line(line) or table.row_source(row),
+            line=line,
+            fields={
+                "expression": f"{value.number} GB / GiB",
+                "claimed": shown,
+                "carried": [value.number],
+                "prefixes": "decimal",
+            },
+            confidence=0.8,
+            recognizer=NAME,
+            slug="gib",
+        )
+
+
+def recognize(document: Document) -> Iterator[Draft]:
+    """Draft an ``arithmetic`` claim for every total, share and GiB cell a table's headers
+    relate to other cells."""
+    for block in document.blocks:
+        table = block.table
+        if table is None or len(table.header) < 2 or len(table.rows) < 2:
+            continue
+        units = _header_units(table)
+        yield from _total_rows(document, table, units)
+        yield from _total_columns(document, table, units)
+        yield from _shares(document, table, units)
+        yield from _gib_columns(document, table)
