@@ -266,6 +266,8 @@ _AFTER_ROLES: tuple[tuple[str, str], ...] = (
     ("vocab", r"[\s-]*(?:token\s+)?vocab(?:ulary)?\b|(?:个\s*)?词(?:表|汇表)"),
     ("context", r"[\s-]*(?:tokens?[\s-]+)?(?:context|上下文)"),
     ("gpus", r"(?:GPUs?\b|个?\s*GPU|张\s*(?:卡|GPU|A100|H100)|块\s*(?:GPU|卡)|卡)"),
+    ("batch", r"(?:concurrent\s+|parallel\s+)?(?:users|requests|sequences|conversations)\b"),
+    ("batch", r"个?\s*(?:并发(?:请求|用户)?|请求|序列)"),
     ("tokens", r"(?:个\s*)?tokens?\b(?!\s*(?:/\s*s|per\s+sec|每秒))"),
 )
 
@@ -303,7 +305,7 @@ _LINK = (
 
 _UNITS = (
     r"TFLOP/s|PFLOP/s|GFLOP/s|TFLOPS|PFLOPS|GFLOPS|[KMGTPE]?FLOPs?|[KMGTP]iB|[KMGTP]B|bytes?"
-    r"|字节|万亿|亿|万|千|thousand|million|billion|trillion|[KMBT]"
+    r"|字节|万亿|亿|万|千|thousand|million|billion|trillion|[KMBTk]"
 )
 _NUMBER = re.compile(
     r"(?<![\w.,])(?<![\w.]-)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d.,]\d)"
@@ -694,6 +696,14 @@ def _line_quantities(
         )
 
 
+_OPERAND = re.compile(r"[-+*/×÷·(]\s*$")
+
+
+def text_before(match: re.Match[str]) -> str:
+    """The few characters of its text before a match."""
+    return match.string[max(0, match.start() - 4) : match.start()]
+
+
 def _ends(pattern: re.Pattern[str], text: str) -> dict[int, re.Match[str]]:
     """The matches of ``pattern`` in ``text`` by where they end."""
     return {m.end(): m for m in pattern.finditer(text)}
@@ -726,6 +736,8 @@ def _role(
             if per_value is not None:
                 return "bytes_per_value", "", per_value.group(0)
             return "memory", "", ""
+    if assigned is not None and _OPERAND.search(text_before(assigned)):
+        assigned = None  # "hidden / num_heads = 128": num_heads is an operand; 128 the result
     if assigned is not None and ("_" in assigned.group(1) or re.search(r"[:=]", assigned.group(0))):
         # "head_dim 128" names its role; "dim 128" in prose is a word, not an identifier.
         return _ALL_IDENTIFIERS[assigned.group(1).lower()], assigned.group(0), ""
@@ -754,7 +766,8 @@ def _role(
 
 
 _SCALES = frozenset(
-    {"K", "M", "B", "T", "亿", "万", "万亿", "千", "thousand", "million", "billion", "trillion"}
+    {"K", "k", "M", "B", "T", "亿", "万", "万亿", "千", "thousand", "million", "billion"}
+    | {"trillion"}
 )
 _SCALED_ROLES = frozenset({"params", "active_params", "tokens", "context", "vocab"})
 
@@ -844,6 +857,28 @@ def _table_quantities(block: Block, document: Document) -> Iterator[Quantity]:
             )
 
 
+def _table_types(block: Block, document: Document) -> Iterator[Quantity]:
+    """The storage types a table's cells name (``| Weights (bf16) | 14 GB |``)."""
+    for line in block.lines:
+        for match in _dtype_pattern().finditer(line.text):
+            entry = dtype_table().find(match.group(0))
+            if entry is not None:
+                raw = _raw_line(document, line.number)
+                at = raw.find(line.text)
+                column = (at if at >= 0 else 0) + match.start() + 1
+                yield Quantity(
+                    "dtype",
+                    parse_printed(f"{entry.bytes:g}"),
+                    "",
+                    line.number,
+                    column,
+                    "table",
+                    match.group(0),
+                    dtype=entry.name,
+                    row=line.number,
+                )
+
+
 _HEADERS: tuple[tuple[str, str], ...] = (
     (
         "kv_heads",
@@ -922,6 +957,7 @@ def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quan
         source = _source_of(block)
         if block.kind == "table":
             found.extend(_table_quantities(block, document))
+            found.extend(_table_types(block, document))
             continue
         for line in block.lines:
             raw = _raw_line(document, line.number)

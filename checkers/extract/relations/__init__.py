@@ -27,7 +27,7 @@ import re
 from typing import Protocol
 
 from checkers.extract.draft import Draft
-from checkers.extract.relations import kv_cache
+from checkers.extract.relations import kv_cache, training_memory, weights_memory
 from checkers.extract.relations.base import Statement
 from checkers.extract.scope import Scope
 
@@ -49,5 +49,7 @@ class Relation(Protocol):
 
 ALL_RELATIONS: dict[str, Relation] = {
     "kv_cache": kv_cache,
+    "weights_memory": weights_memory,
+    "training_memory": training_memory,
 }
 """Relation name → module."""

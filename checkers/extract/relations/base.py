@@ -84,7 +84,10 @@ class Reading:
 
 
 # A claimed value follows the statement's relation: "=", "≈", ":", "is", "为", "takes"…
-_MARK = r"(?:[=＝≈≃~∼:：→]|\bis\b|\bare\b|\btakes\b|\bneeds\b|\brequires\b|为|是|约|需要|占用?)"
+_MARK = (
+    r"(?:[=＝≈≃~∼:：→]|\b(?:is|are|takes?|needs?|requires?|uses?|occup(?:y|ies)|of)\b"
+    r"|为|是|约|需要|占用?)"
+)
 _APPROX = r"(?:≈|~|∼|约|大约|about\s|roughly\s|approximately\s|around\s)?"
 
 
