@@ -183,6 +183,9 @@ class Scope:
     """The section number (:attr:`checkers.extract.document.Block.section`)."""
     quantities: tuple[Quantity, ...]
     """Every quantity read in it."""
+    text: str = ""
+    """The section's text, line by line as written: the words that settle a convention
+    (SwiGLU, tied embeddings, mixed precision) are looked up in it."""
 
     def of(self, role: str) -> tuple[Quantity, ...]:
         """Every quantity of ``role``, in lesson order."""
@@ -977,7 +980,8 @@ def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quan
 
 def scope_of(blocks: tuple[Block, ...], document: Document) -> Scope:
     """The scope of one section's blocks (as :meth:`Document.sections` yields them)."""
-    return Scope(blocks[0].section if blocks else 0, read_quantities(blocks, document))
+    text = "\n".join(line.text for block in blocks for line in block.lines)
+    return Scope(blocks[0].section if blocks else 0, read_quantities(blocks, document), text)
 
 
 class _Scopes:

@@ -27,7 +27,12 @@ import re
 from typing import Protocol
 
 from checkers.extract.draft import Draft
-from checkers.extract.relations import kv_cache, training_memory, weights_memory
+from checkers.extract.relations import (
+    ffn_params,
+    kv_cache,
+    training_memory,
+    weights_memory,
+)
 from checkers.extract.relations.base import Statement
 from checkers.extract.scope import Scope
 
@@ -51,5 +56,6 @@ ALL_RELATIONS: dict[str, Relation] = {
     "kv_cache": kv_cache,
     "weights_memory": weights_memory,
     "training_memory": training_memory,
+    "ffn_params": ffn_params,
 }
 """Relation name → module."""

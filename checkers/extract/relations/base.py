@@ -85,8 +85,8 @@ class Reading:
 
 # A claimed value follows the statement's relation: "=", "≈", ":", "is", "为", "takes"…
 _MARK = (
-    r"(?:[=＝≈≃~∼:：→]|\b(?:is|are|takes?|needs?|requires?|uses?|occup(?:y|ies)|of)\b"
-    r"|为|是|约|需要|占用?)"
+    r"(?:[=＝≈≃~∼:：→]|\b(?:is|are|takes?|needs?|requires?|uses?|occup(?:y|ies)|of|has|have"
+    r"|holds?|contains?|costs?|adds?)\b|为|是|约|需要|占用?|有|含)"
 )
 _APPROX = r"(?:≈|~|∼|约|大约|about\s|roughly\s|approximately\s|around\s)?"
 
