@@ -90,5 +90,5 @@ def test_concurrent_users_are_the_batch(scan: Scan) -> None:
 
 
 def test_a_size_in_a_later_sentence_is_not_the_caches(scan: Scan) -> None:
-    text = MODEL + "Compute the KV cache at 1024 tokens. Four cards (24GB each = 96GB total) hold it.\n"
+    text = MODEL + "Compute the KV cache at 1024 tokens. Four cards (24GB each = 96GB) hold it.\n"
     assert scan(text) == []
