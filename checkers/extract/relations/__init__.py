@@ -30,6 +30,7 @@ from checkers.extract.draft import Draft
 from checkers.extract.relations import (
     ffn_params,
     kv_cache,
+    lora,
     training_memory,
     weights_memory,
 )
@@ -57,5 +58,6 @@ ALL_RELATIONS: dict[str, Relation] = {
     "weights_memory": weights_memory,
     "training_memory": training_memory,
     "ffn_params": ffn_params,
+    "lora": lora,
 }
 """Relation name → module."""

@@ -105,6 +105,17 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
         except NumberError:
             continue
         found = Claimed(printed, written.strip(), match.start("number"), end)
+    if found is None:  # "LoRA trains 1.57M parameters": a count that names what it counts
+        for match in _COUNTED.finditer(text):
+            if not unit.fullmatch(match.group("unit") or ""):
+                continue
+            end = match.end("unit") if match.group("unit") else match.end("number")
+            written = text[match.start("number") : end]
+            try:
+                printed = parse_printed(written)
+            except NumberError:
+                continue
+            found = Claimed(printed, written.strip(), match.start("number"), end)
     return found
 
 
@@ -113,6 +124,14 @@ _CLAIMED = re.compile(
     r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + _APPROX + r"\s*(?<![\w.])\d+(?:\.\d+)?"
     r")\s*(?P<unit>[KMGTP]i?B|bytes?|字节|[KMBT]|万亿|亿|万|million|billion|trillion)?"
     r"(?!\w|\.\d)",
+    re.IGNORECASE,
+)
+
+
+_COUNTED = re.compile(
+    rf"(?P<number>{_APPROX}\s*(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{_APPROX}\s*(?<![\w.,])"
+    r"\d+(?:\.\d+)?)\s*(?P<unit>[KMBT]|万亿|亿|万|million|billion|thousand)?"
+    r"\s*(?:(?:trainable|new|extra|LoRA|adapter)\s+|个\s*)*(?:parameters|params|参数|weights)",
     re.IGNORECASE,
 )
 
