@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from tests.extract.relations.conftest import Scan
 
-BASE = "# LoRA on a small model\n\nhidden size 1024, 24 layers; LoRA rank r = 16 on q_proj and v_proj.\n\n"
+BASE = (
+    "# LoRA on a small model\n\n"
+    "hidden size 1024, 24 layers; LoRA rank r = 16 on q_proj and v_proj.\n\n"
+)
 # per matrix 16 × 2048 = 32,768; per layer 65,536; all layers 1,572,864
 
 
