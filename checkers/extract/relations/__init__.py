@@ -31,6 +31,7 @@ from checkers.extract.relations import (
     ffn_params,
     kv_cache,
     lora,
+    model_params,
     training_memory,
     weights_memory,
 )
@@ -59,5 +60,6 @@ ALL_RELATIONS: dict[str, Relation] = {
     "training_memory": training_memory,
     "ffn_params": ffn_params,
     "lora": lora,
+    "model_params": model_params,
 }
 """Relation name → module."""
