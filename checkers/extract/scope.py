@@ -53,7 +53,10 @@ role               spellings
                    lora_r, lora_rank
 ``experts``        N experts, N 个专家, N routed experts; num_experts, num_local_experts,
                    n_routed_experts
-``top_k``          top-N, N experts per token, routed to N experts, N of M experts, 激活 N 个专家;
+``expert_params``  one expert's size: experts of (size) 7B, 7B experts, each expert has 7B,
+                   每个专家 7B
+``top_k``          top-N, N experts per token, routed to N experts, N of M experts, N of them per
+                   token, 激活 N 个专家;
                    num_experts_per_tok, top_k, moe_top_k
 =================  ==============================================================================
 
@@ -102,6 +105,7 @@ ROLES: tuple[str, ...] = (
     "head_dim",
     "d_ff",
     "expert_d_ff",
+    "expert_params",
     "vocab",
     "context",
     "batch",
@@ -262,6 +266,7 @@ _AFTER_ROLES: tuple[tuple[str, str], ...] = (
     ("layers", r"个?\s*(?:Transformer\s*)?(?:层|块)(?![数级次面])"),
     ("heads", r"[\s-]*(?:attention\s+|query\s+|Q\s+)?heads?\b|个?\s*(?:注意力\s*)?头(?![维大数])"),
     ("top_k", r"(?:active|activated|routed)\s+experts?\b|个?\s*激活专家"),
+    ("top_k", r"of\s+them\s+(?:per|for\s+each|for\s+every)\s+token\b"),
     ("top_k", r"experts?\s+(?:per\s+token|active|are\s+active|activated)\b"),
     ("experts", r"[\s-]*(?:routed\s+|MoE\s+)?experts?\b|个?\s*(?:路由)?专家"),
     ("active_params", r"(?:active|activated)(?:\s+param(?:eter)?s)?\b(?!\s+experts?)|激活参数"),
@@ -297,6 +302,7 @@ _BEFORE_ROLES: tuple[tuple[str, str], ...] = (
     ("params", r"参数量|参数规模|parameter\s+count|total\s+parameters"),
     ("active_params", r"激活参数(?:量)?|active\s+parameters"),
     ("top_k", r"top[\s_-]*k|routed\s+to|激活"),
+    ("expert_params", r"experts?\s+of\s+(?:size\s+)?|each\s+expert\s+(?:has|is|of)\s+|每个专家"),
     ("experts", r"number\s+of\s+experts|专家数(?:量)?"),
 )
 
@@ -752,6 +758,10 @@ def _role(
         before_role = None
     if unit in _SCALES or unit.lower() in _SCALES:
         # A scaled count: parameters, tokens, a context; never a layer or head count.
+        if after_role == "experts":
+            return "expert_params", "", after_words  # "64 7B experts": one expert's size
+        if before_role == "expert_params":
+            return "expert_params", before_words, ""
         if after_role not in _SCALED_ROLES:
             after_role = None
         if before_role not in _SCALED_ROLES:

@@ -235,7 +235,13 @@ def test_roles_are_the_documented_ones() -> None:
     )
     found = {q.role for q in _scope(text).quantities}
     assert found <= set(ROLES)
-    assert found == set(ROLES) - {"expert_d_ff", "active_params", "flops", "peak_flops"}
+    assert found == set(ROLES) - {
+        "expert_d_ff",
+        "expert_params",
+        "active_params",
+        "flops",
+        "peak_flops",
+    }
 
 
 def test_quantity_is_frozen() -> None:

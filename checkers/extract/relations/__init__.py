@@ -32,6 +32,7 @@ from checkers.extract.relations import (
     kv_cache,
     lora,
     model_params,
+    moe_active,
     training_memory,
     weights_memory,
 )
@@ -61,5 +62,6 @@ ALL_RELATIONS: dict[str, Relation] = {
     "ffn_params": ffn_params,
     "lora": lora,
     "model_params": model_params,
+    "moe_active": moe_active,
 }
 """Relation name → module."""

@@ -8,7 +8,8 @@ Ainslie et al. 2023 for GQA): each layer has 2·d·h·d_head (Q, O) + 2·d·n_kv
 3·d·d_ff (SwiGLU), no biases; the input and output embeddings are 2·V·d (V·d when tied).
 Mixture of experts (Fedus et al. 2022; Jiang et al. 2024, Mixtral): the FFN of a layer is E
 experts of width e, 3·d·e each, plus a d·E router; the parameters used per token count only the
-k routed experts. The checking kind is ``arithmetic`` (the formula with named inputs).
+k routed experts. Source: the papers cited with each style. The checking kind is
+``arithmetic`` (the formula with named inputs).
 
 Roles read (:mod:`checkers.extract.scope`): ``layers``, ``hidden``, ``d_ff``, ``vocab``,
 ``context``, ``heads``, ``kv_heads``, ``head_dim``, ``experts``, ``top_k``, ``expert_d_ff``: a
