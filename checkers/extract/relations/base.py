@@ -35,6 +35,7 @@ __all__ = [
     "describe",
     "first_holding",
     "on_line",
+    "sentence_start",
 ]
 
 MAX_READINGS = 16
@@ -95,6 +96,11 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
     """The last number in ``text`` whose unit ``unit`` matches, printed after a relation mark
     (``= 16 GB``, ``takes about 14 GB``, ``为 3 GB``) or opening a table cell; None if none."""
     found: Claimed | None = None
+    if text.lstrip().startswith("|"):
+        cells = [c for c in text.strip().strip("|").split("|") if _CELL_VALUE.search(c)]
+        values = [c for c in cells if unit.fullmatch(_CELL_VALUE.search(c).group("unit") or "")]  # type: ignore[union-attr]
+        if len(values) > 1:
+            return None  # a row of several sizes: which column is the claim needs its header
     for match in _CLAIMED.finditer(text):
         if not unit.fullmatch(match.group("unit") or ""):
             continue
@@ -134,6 +140,20 @@ _COUNTED = re.compile(
     r"\s*(?:(?:trainable|new|extra|LoRA|adapter)\s+|个\s*)*(?:parameters|params|参数|weights)",
     re.IGNORECASE,
 )
+
+
+_CELL_VALUE = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)*\s*(?P<unit>[KMGTP]i?B|bytes?|字节|[KMBT]|万亿|亿|万|million|billion)?"
+    r"(?![\w])",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|[。！？；]")
+
+
+def sentence_start(text: str, end: int) -> int:
+    """Where the sentence that runs up to offset ``end`` starts (0: the line's first)."""
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, end)]
+    return starts[-1] if starts else 0
 
 
 def on_line(scope: Scope, role: str, line: int) -> tuple[Quantity, ...]:

@@ -43,6 +43,7 @@ from checkers.extract.relations.base import (
     describe,
     first_holding,
     on_line,
+    sentence_start,
 )
 from checkers.extract.scope import Quantity, Scope
 from checkers.numbers import read_binary_count
@@ -58,7 +59,6 @@ _CACHE = re.compile(
     r"\bKV\b|\bK/V\b|\bK\s*(?:and|&|和|与|、)\s*V\b|键值|kv[_\s-]?cache|past_key_values",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|[。！？；]")
 _BYTES = re.compile(r"[KMGTP]i?B|bytes?|字节", re.IGNORECASE)
 _PER_LAYER = re.compile(
     r"per[\s-]layer|each\s+layer|/\s*layer|a\s+layer|每一?层|单层|一层", re.IGNORECASE
@@ -85,7 +85,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     # What the claimed size is of: the sentence that ends with it says so, or, when the line
     # is that one sentence, its heading or lead-in ("80GB each = 640GB" after a sentence about
     # the KV cache is a node's memory).
-    opening = _sentence_start(text, claimed.start)
+    opening = sentence_start(text, claimed.start)
     head = text[opening : claimed.start]
     if not (_CACHE.search(head) or (opening == 0 and _CACHE.search(statement.topic))):
         return None
@@ -161,12 +161,6 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         slug=f"kv-cache-{claimed.text}",
         note=f"KV cache inputs: {chosen.assumed}",
     )
-
-
-def _sentence_start(text: str, end: int) -> int:
-    """Where the sentence that runs up to ``end`` starts (0: the line's first sentence)."""
-    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, end)]
-    return starts[-1] if starts else 0
 
 
 def _one(found: tuple[Quantity, ...]) -> Quantity | None:

@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from checkers.data import model_table
+from checkers.data import model_table, parse_count
 from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
     Reading,
@@ -42,6 +42,7 @@ from checkers.extract.relations.base import (
     claimed_value,
     describe,
     first_holding,
+    sentence_start,
 )
 from checkers.extract.scope import Quantity, Scope
 
@@ -72,9 +73,13 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     claimed = claimed_value(text, _COUNT)
     if claimed is None or claimed.printed.value < 1e5:
         return None
-    head = text[: claimed.start]
+    head = text[sentence_start(text, claimed.start) : claimed.start]
     tail = text[claimed.end : claimed.end + 24]
-    if not (CUE.search(head) or CUE.search(tail)) or _PART.search(_NON_EMBEDDING.sub("", head)):
+    if not (_NAMED_BEFORE.search(head) or _NAMED_AFTER.match(tail)):
+        return None  # the count does not say it is the model's parameters
+    if _PART.search(_NON_EMBEDDING.sub("", head)) or _BYTES_AFTER.match(tail):
+        return None
+    if not _models_fit(scope, claimed.printed.value, claimed.printed.half_width):
         return None
     get = _lookup(statement, scope)
     layers, hidden = get("layers"), get("hidden")
@@ -102,6 +107,36 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         slug=f"model-params-{claimed.text}",
         note=f"parameter count: {chosen.assumed}",
     )
+
+
+_NAMED_AFTER = re.compile(
+    r"\s*(?:\)|）)?\s*(?:total\s+|trainable\s+)?(?:param(?:eter)?s|个?参数)", re.IGNORECASE
+)
+_NAMED_BEFORE = re.compile(
+    r"(?:param(?:eter)?s?(?:\s+(?:count|per\s+token|in\s+total|total|used))?"
+    r"|参数(?:量|总量|规模)?|总参数(?:量)?|激活参数(?:量)?)\s*(?:\([^)]*\)\s*)?"
+    r"(?:[:：=≈~]|is|are|of|为|约|是)\s*(?:about|roughly|约|大约|≈|~)?\s*$",
+    re.IGNORECASE,
+)
+_BYTES_AFTER = re.compile(r"\s*(?:bytes?|字节|[KMGT]i?B)\b", re.IGNORECASE)
+
+
+def _models_fit(scope: Scope, value: float, half_width: float) -> bool:
+    """False when a named model's published size labels include the count (GPT-2's paper
+    prints 117M for the 124M checkpoint: a published fact, not a formula's), or a named model
+    has an architecture the formulas here do not count (latent attention, shared experts,
+    dense first layers)."""
+    for key in scope.models():
+        spec = model_table().by_key(key)
+        if spec is None:
+            continue
+        if spec.is_mla or spec.shared_experts or spec.dense_layers:
+            return False
+        for label in spec.sizes:
+            size = parse_count(label)
+            if size is not None and abs(size.value - value) <= max(half_width, size.half_width):
+                return False
+    return True
 
 
 Get = Callable[[str], Quantity | None]

@@ -37,6 +37,7 @@ from checkers.extract.relations.base import (
     describe,
     first_holding,
     on_line,
+    sentence_start,
 )
 from checkers.extract.scope import Quantity, Scope
 
@@ -68,6 +69,12 @@ _TRAINING = re.compile(r"mixed[\s-]precision|混合精度|Adam|training|训练|o
 _OTHER = re.compile(
     r"\bKV\b|cache|缓存|activations?|激活值|per\s+(?:token|layer)|saving|节省|inference|推理", re.I
 )
+_SHARDED = re.compile(
+    r"per\s+(?:GPU|device|node|rank)|each\s+GPU|每张|每卡|FSDP|ZeRO|shard|offload|checkpoint"
+    r"|quantiz|量化|LoRA|QLoRA|inference|推理",
+    re.I,
+)
+_TOTAL = re.compile(r"total|in\s+all|needs?|requires?|takes?|总|合计|需要", re.I)
 _HALF = frozenset({"fp16", "bf16"})
 _MIXED = re.compile(r"mixed[\s-]precision|混合精度|\bAMP\b", re.I)
 
@@ -78,8 +85,10 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     claimed = claimed_value(text, _BYTES)
     if claimed is None:
         return None
-    head = text[: claimed.start]
-    if _OTHER.search(head):
+    if claimed.printed.value < 1e6:
+        return None  # bytes per value ("FP32: 4 bytes"), not a model's memory
+    head = text[sentence_start(text, claimed.start) : claimed.start]
+    if _OTHER.search(head) or _SHARDED.search(text):
         return None
     named = [name for name, pattern in _COMPONENTS if pattern.search(head)]
     training = bool(_TRAINING.search(head) or _TRAINING.search(statement.topic))
@@ -88,6 +97,10 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     line = statement.line
     own = on_line(scope, "params", line)
     params: Quantity | None = own[0] if len({q.value for q in own}) == 1 else None
+    if not named and not (params is not None and _TRAINING.search(head) and _TOTAL.search(head)):
+        # A size that names no component is a training total only when its own sentence says
+        # so, with the parameters on its line ("Mixed-precision Adam training of 7B needs …").
+        return None
     if params is None and not own:
         params = scope.value("params", before=line)
     if params is None:

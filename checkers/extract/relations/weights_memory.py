@@ -63,6 +63,8 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     claimed = claimed_value(text, _BYTES)
     if claimed is None:
         return None
+    if claimed.printed.value < 1e6:
+        return None  # bytes per value ("FP32: 4 bytes"), not a model's memory
     line = statement.line
     types = on_line(scope, "dtype", line) or on_line(scope, "bytes_per_value", line)
     if len({q.dtype or q.value for q in types}) != 1:

@@ -61,3 +61,10 @@ def test_counts_of_parts_or_without_a_configuration_are_left_alone(scan: Scan) -
     assert scan(GPT2 + "The embedding parameters: 38.6M\n") == []
     assert scan(GPT2 + "The attention parameters per layer: 2.4M\n") == []
     assert scan("# x\n\nThe model has 124M parameters.\n") == []
+
+
+def test_a_count_that_does_not_name_itself_or_is_a_published_size(scan: Scan) -> None:
+    assert scan(GPT2 + "Anything above ~13B is out of reach.\n") == []  # not said to be params
+    assert scan(GPT2 + "That is 140 billion bytes of parameters.\n") == []
+    # GPT-2's paper prints 117M for the 124M checkpoint: a published size, not a formula's
+    assert scan("# GPT-2 small\n\nGPT-2 small: total parameters: 117M\n") == []
