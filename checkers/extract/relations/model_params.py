@@ -79,6 +79,8 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None  # the count does not say it is the model's parameters
     if _PART.search(_NON_EMBEDDING.sub("", head)) or _BYTES_AFTER.match(tail):
         return None
+    if _BOUND.search(head):
+        return None  # "anything under 1B parameters": a threshold, not this model's count
     if not _models_fit(scope, claimed.printed.value, claimed.printed.half_width):
         return None
     get = _lookup(statement, scope)
@@ -116,6 +118,11 @@ _NAMED_BEFORE = re.compile(
     r"(?:param(?:eter)?s?(?:\s+(?:count|per\s+token|in\s+total|total|used))?"
     r"|参数(?:量|总量|规模)?|总参数(?:量)?|激活参数(?:量)?)\s*(?:\([^)]*\)\s*)?"
     r"(?:[:：=≈~]|is|are|of|为|约|是)\s*(?:about|roughly|约|大约|≈|~)?\s*$",
+    re.IGNORECASE,
+)
+_BOUND = re.compile(
+    r"(?:under|over|above|below|less\s+than|more\s+than|fewer\s+than|up\s+to|at\s+(?:least|most)"
+    r"|beyond|exceed\w*|[<>≤≥]|超过|低于|不到|小于|大于)\s*(?:~|≈|about\s+)?\s*$",
     re.IGNORECASE,
 )
 _BYTES_AFTER = re.compile(r"\s*(?:bytes?|字节|[KMGT]i?B)\b", re.IGNORECASE)

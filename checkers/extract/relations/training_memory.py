@@ -65,9 +65,13 @@ _COMPONENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("gradients", re.compile(r"gradients?|\bgrads?\b|梯度", re.I)),
     ("weights", re.compile(r"weights?|权重|\bparams?\b|parameters?|模型参数", re.I)),
 )
-_TRAINING = re.compile(r"mixed[\s-]precision|混合精度|Adam|training|训练|optimi[sz]er", re.I)
+_TRAINING = re.compile(
+    r"mixed[\s-]precision|混合精度|Adam|(?<!pre-)(?<!pre)training|(?<!预)训练|optimi[sz]er", re.I
+)
 _OTHER = re.compile(
-    r"\bKV\b|cache|缓存|activations?|激活值|per\s+(?:token|layer)|saving|节省|inference|推理", re.I
+    r"\bKV\b|cache|缓存|activations?|激活值|per\s+(?:token|layer)|saving|节省|inference|推理"
+    r"|data(?:set)?\b|corpus|语料|数据",
+    re.I,
 )
 _SHARDED = re.compile(
     r"per\s+(?:GPU|device|node|rank)|each\s+GPU|每张|每卡|FSDP|ZeRO|shard|offload|checkpoint"
@@ -92,7 +96,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     named = [name for name, pattern in _COMPONENTS if pattern.search(head)]
     training = bool(_TRAINING.search(head) or _TRAINING.search(statement.topic))
-    if not training or (named == ["weights"] and not re.search(r"\+|和|及|and", head)):
+    if not training or named == ["weights"]:
         return None  # the weights alone are the relation weights_memory's
     line = statement.line
     own = on_line(scope, "params", line)

@@ -79,3 +79,8 @@ def test_training_relation_leaves_other_lines_alone(scan: Scan) -> None:
     assert scan(MODEL + "Training in FP32: 4 bytes per value.\n") == []
     assert scan(MODEL + "Gradients take 6 GB.\n") == []  # nothing says training
     assert scan(MODEL + "Training activations take 30 GB.\n") == []
+
+
+def test_pretraining_data_sizes_are_not_training_memory(scan: Scan) -> None:
+    assert scan(MODEL + "预训练数据的参数和梯度之外，语料大小为 5GB。\n") == []
+    assert scan(MODEL + "The pretraining corpus of gradients and weights is 5GB.\n") == []

@@ -68,3 +68,7 @@ def test_a_count_that_does_not_name_itself_or_is_a_published_size(scan: Scan) ->
     assert scan(GPT2 + "That is 140 billion bytes of parameters.\n") == []
     # GPT-2's paper prints 117M for the 124M checkpoint: a published size, not a formula's
     assert scan("# GPT-2 small\n\nGPT-2 small: total parameters: 117M\n") == []
+
+
+def test_thresholds_are_not_counts(scan: Scan) -> None:
+    assert scan(GPT2 + "Anything under 1B parameters fits on a laptop.\n") == []
