@@ -53,7 +53,10 @@ role               spellings
                    lora_r, lora_rank
 ``experts``        N experts, N 个专家, N routed experts; num_experts, num_local_experts,
                    n_routed_experts
-``top_k``          top-N, N experts per token, routed to N experts, N of M experts, 激活 N 个专家;
+``expert_params``  one expert's size: experts of (size) 7B, 7B experts, each expert has 7B,
+                   每个专家 7B
+``top_k``          top-N, N experts per token, routed to N experts, N of M experts, N of them per
+                   token, 激活 N 个专家;
                    num_experts_per_tok, top_k, moe_top_k
 =================  ==============================================================================
 
@@ -102,6 +105,7 @@ ROLES: tuple[str, ...] = (
     "head_dim",
     "d_ff",
     "expert_d_ff",
+    "expert_params",
     "vocab",
     "context",
     "batch",
@@ -183,6 +187,9 @@ class Scope:
     """The section number (:attr:`checkers.extract.document.Block.section`)."""
     quantities: tuple[Quantity, ...]
     """Every quantity read in it."""
+    text: str = ""
+    """The section's text, line by line as written: the words that settle a convention
+    (SwiGLU, tied embeddings, mixed precision) are looked up in it."""
 
     def of(self, role: str) -> tuple[Quantity, ...]:
         """Every quantity of ``role``, in lesson order."""
@@ -259,6 +266,7 @@ _AFTER_ROLES: tuple[tuple[str, str], ...] = (
     ("layers", r"个?\s*(?:Transformer\s*)?(?:层|块)(?![数级次面])"),
     ("heads", r"[\s-]*(?:attention\s+|query\s+|Q\s+)?heads?\b|个?\s*(?:注意力\s*)?头(?![维大数])"),
     ("top_k", r"(?:active|activated|routed)\s+experts?\b|个?\s*激活专家"),
+    ("top_k", r"of\s+them\s+(?:per|for\s+each|for\s+every)\s+token\b"),
     ("top_k", r"experts?\s+(?:per\s+token|active|are\s+active|activated)\b"),
     ("experts", r"[\s-]*(?:routed\s+|MoE\s+)?experts?\b|个?\s*(?:路由)?专家"),
     ("active_params", r"(?:active|activated)(?:\s+param(?:eter)?s)?\b(?!\s+experts?)|激活参数"),
@@ -266,6 +274,8 @@ _AFTER_ROLES: tuple[tuple[str, str], ...] = (
     ("vocab", r"[\s-]*(?:token\s+)?vocab(?:ulary)?\b|(?:个\s*)?词(?:表|汇表)"),
     ("context", r"[\s-]*(?:tokens?[\s-]+)?(?:context|上下文)"),
     ("gpus", r"(?:GPUs?\b|个?\s*GPU|张\s*(?:卡|GPU|A100|H100)|块\s*(?:GPU|卡)|卡)"),
+    ("batch", r"(?:concurrent\s+|parallel\s+)?(?:users|requests|sequences|conversations)\b"),
+    ("batch", r"个?\s*(?:并发(?:请求|用户)?|请求|序列)"),
     ("tokens", r"(?:个\s*)?tokens?\b(?!\s*(?:/\s*s|per\s+sec|每秒))"),
 )
 
@@ -292,6 +302,7 @@ _BEFORE_ROLES: tuple[tuple[str, str], ...] = (
     ("params", r"参数量|参数规模|parameter\s+count|total\s+parameters"),
     ("active_params", r"激活参数(?:量)?|active\s+parameters"),
     ("top_k", r"top[\s_-]*k|routed\s+to|激活"),
+    ("expert_params", r"experts?\s+of\s+(?:size\s+)?|each\s+expert\s+(?:has|is|of)\s+|每个专家"),
     ("experts", r"number\s+of\s+experts|专家数(?:量)?"),
 )
 
@@ -303,7 +314,7 @@ _LINK = (
 
 _UNITS = (
     r"TFLOP/s|PFLOP/s|GFLOP/s|TFLOPS|PFLOPS|GFLOPS|[KMGTPE]?FLOPs?|[KMGTP]iB|[KMGTP]B|bytes?"
-    r"|字节|万亿|亿|万|千|thousand|million|billion|trillion|[KMBT]"
+    r"|字节|万亿|亿|万|千|thousand|million|billion|trillion|[KMBTk]"
 )
 _NUMBER = re.compile(
     r"(?<![\w.,])(?<![\w.]-)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d.,]\d)"
@@ -694,6 +705,14 @@ def _line_quantities(
         )
 
 
+_OPERAND = re.compile(r"[-+*/×÷·(]\s*$")
+
+
+def text_before(match: re.Match[str]) -> str:
+    """The few characters of its text before a match."""
+    return match.string[max(0, match.start() - 4) : match.start()]
+
+
 def _ends(pattern: re.Pattern[str], text: str) -> dict[int, re.Match[str]]:
     """The matches of ``pattern`` in ``text`` by where they end."""
     return {m.end(): m for m in pattern.finditer(text)}
@@ -726,6 +745,8 @@ def _role(
             if per_value is not None:
                 return "bytes_per_value", "", per_value.group(0)
             return "memory", "", ""
+    if assigned is not None and _OPERAND.search(text_before(assigned)):
+        assigned = None  # "hidden / num_heads = 128": num_heads is an operand; 128 the result
     if assigned is not None and ("_" in assigned.group(1) or re.search(r"[:=]", assigned.group(0))):
         # "head_dim 128" names its role; "dim 128" in prose is a word, not an identifier.
         return _ALL_IDENTIFIERS[assigned.group(1).lower()], assigned.group(0), ""
@@ -737,6 +758,10 @@ def _role(
         before_role = None
     if unit in _SCALES or unit.lower() in _SCALES:
         # A scaled count: parameters, tokens, a context; never a layer or head count.
+        if after_role == "experts":
+            return "expert_params", "", after_words  # "64 7B experts": one expert's size
+        if before_role == "expert_params":
+            return "expert_params", before_words, ""
         if after_role not in _SCALED_ROLES:
             after_role = None
         if before_role not in _SCALED_ROLES:
@@ -754,7 +779,8 @@ def _role(
 
 
 _SCALES = frozenset(
-    {"K", "M", "B", "T", "亿", "万", "万亿", "千", "thousand", "million", "billion", "trillion"}
+    {"K", "k", "M", "B", "T", "亿", "万", "万亿", "千", "thousand", "million", "billion"}
+    | {"trillion"}
 )
 _SCALED_ROLES = frozenset({"params", "active_params", "tokens", "context", "vocab"})
 
@@ -844,6 +870,28 @@ def _table_quantities(block: Block, document: Document) -> Iterator[Quantity]:
             )
 
 
+def _table_types(block: Block, document: Document) -> Iterator[Quantity]:
+    """The storage types a table's cells name (``| Weights (bf16) | 14 GB |``)."""
+    for line in block.lines:
+        for match in _dtype_pattern().finditer(line.text):
+            entry = dtype_table().find(match.group(0))
+            if entry is not None:
+                raw = _raw_line(document, line.number)
+                at = raw.find(line.text)
+                column = (at if at >= 0 else 0) + match.start() + 1
+                yield Quantity(
+                    "dtype",
+                    parse_printed(f"{entry.bytes:g}"),
+                    "",
+                    line.number,
+                    column,
+                    "table",
+                    match.group(0),
+                    dtype=entry.name,
+                    row=line.number,
+                )
+
+
 _HEADERS: tuple[tuple[str, str], ...] = (
     (
         "kv_heads",
@@ -922,6 +970,7 @@ def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quan
         source = _source_of(block)
         if block.kind == "table":
             found.extend(_table_quantities(block, document))
+            found.extend(_table_types(block, document))
             continue
         for line in block.lines:
             raw = _raw_line(document, line.number)
@@ -941,7 +990,8 @@ def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quan
 
 def scope_of(blocks: tuple[Block, ...], document: Document) -> Scope:
     """The scope of one section's blocks (as :meth:`Document.sections` yields them)."""
-    return Scope(blocks[0].section if blocks else 0, read_quantities(blocks, document))
+    text = "\n".join(line.text for block in blocks for line in block.lines)
+    return Scope(blocks[0].section if blocks else 0, read_quantities(blocks, document), text)
 
 
 class _Scopes:

@@ -235,7 +235,13 @@ def test_roles_are_the_documented_ones() -> None:
     )
     found = {q.role for q in _scope(text).quantities}
     assert found <= set(ROLES)
-    assert found == set(ROLES) - {"expert_d_ff", "active_params", "flops", "peak_flops"}
+    assert found == set(ROLES) - {
+        "expert_d_ff",
+        "expert_params",
+        "active_params",
+        "flops",
+        "peak_flops",
+    }
 
 
 def test_quantity_is_frozen() -> None:
@@ -257,3 +263,13 @@ def test_section_scope_is_the_scope_of_that_section_only() -> None:
     assert one is section_scope(document, 2)  # read once
     assert scopes(document)[1].value("layers") is not None
     assert section_scope(document, 7).quantities == ()
+
+
+def test_an_identifier_inside_an_expression_is_an_operand() -> None:
+    assert _roles("head_dim = hidden / num_heads = 96\n") == []
+    assert _roles("num_heads = 12\n") == [("heads", "12")]
+
+
+def test_a_lower_case_k_scales_a_context() -> None:
+    (context,) = _scope("Trained at 128k context.\n").of("context")
+    assert context.value == 128_000 and context.unit == "k"

@@ -36,6 +36,8 @@ def recognize(document: Document) -> Iterator[Draft]:
             section, recent, heading = block.section, [], ""
         if block.kind == "heading":
             heading = " ".join(line.text for line in block.lines)
+        if block.table is not None:  # a row is about what its header names
+            recent = [*recent, block.table.row_source(block.table.header)][-_TOPIC_LINES:]
         for text, number in _statements(block):
             offered = [r for r in ALL_RELATIONS.values() if r.CUE.search(text)]
             if offered:

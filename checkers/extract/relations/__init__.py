@@ -27,7 +27,15 @@ import re
 from typing import Protocol
 
 from checkers.extract.draft import Draft
-from checkers.extract.relations import kv_cache
+from checkers.extract.relations import (
+    ffn_params,
+    kv_cache,
+    lora,
+    model_params,
+    moe_active,
+    training_memory,
+    weights_memory,
+)
 from checkers.extract.relations.base import Statement
 from checkers.extract.scope import Scope
 
@@ -49,5 +57,11 @@ class Relation(Protocol):
 
 ALL_RELATIONS: dict[str, Relation] = {
     "kv_cache": kv_cache,
+    "weights_memory": weights_memory,
+    "training_memory": training_memory,
+    "ffn_params": ffn_params,
+    "lora": lora,
+    "model_params": model_params,
+    "moe_active": moe_active,
 }
 """Relation name → module."""

@@ -35,6 +35,7 @@ __all__ = [
     "describe",
     "first_holding",
     "on_line",
+    "sentence_start",
 ]
 
 MAX_READINGS = 16
@@ -84,7 +85,10 @@ class Reading:
 
 
 # A claimed value follows the statement's relation: "=", "≈", ":", "is", "为", "takes"…
-_MARK = r"(?:[=＝≈≃~∼:：→]|\bis\b|\bare\b|\btakes\b|\bneeds\b|\brequires\b|为|是|约|需要|占用?)"
+_MARK = (
+    r"(?:[=＝≈≃~∼:：→]|\b(?:is|are|takes?|needs?|requires?|uses?|occup(?:y|ies)|of|has|have"
+    r"|holds?|contains?|costs?|adds?)\b|为|是|约|需要|占用?|有|含)"
+)
 _APPROX = r"(?:≈|~|∼|约|大约|about\s|roughly\s|approximately\s|around\s)?"
 
 
@@ -92,6 +96,11 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
     """The last number in ``text`` whose unit ``unit`` matches, printed after a relation mark
     (``= 16 GB``, ``takes about 14 GB``, ``为 3 GB``) or opening a table cell; None if none."""
     found: Claimed | None = None
+    if text.lstrip().startswith("|"):
+        cells = [c for c in text.strip().strip("|").split("|") if _CELL_VALUE.search(c)]
+        values = [c for c in cells if unit.fullmatch(_CELL_VALUE.search(c).group("unit") or "")]  # type: ignore[union-attr]
+        if len(values) > 1:
+            return None  # a row of several sizes: which column is the claim needs its header
     for match in _CLAIMED.finditer(text):
         if not unit.fullmatch(match.group("unit") or ""):
             continue
@@ -102,6 +111,17 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
         except NumberError:
             continue
         found = Claimed(printed, written.strip(), match.start("number"), end)
+    if found is None:  # "LoRA trains 1.57M parameters": a count that names what it counts
+        for match in _COUNTED.finditer(text):
+            if not unit.fullmatch(match.group("unit") or ""):
+                continue
+            end = match.end("unit") if match.group("unit") else match.end("number")
+            written = text[match.start("number") : end]
+            try:
+                printed = parse_printed(written)
+            except NumberError:
+                continue
+            found = Claimed(printed, written.strip(), match.start("number"), end)
     return found
 
 
@@ -112,6 +132,28 @@ _CLAIMED = re.compile(
     r"(?!\w|\.\d)",
     re.IGNORECASE,
 )
+
+
+_COUNTED = re.compile(
+    rf"(?P<number>{_APPROX}\s*(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|{_APPROX}\s*(?<![\w.,])"
+    r"\d+(?:\.\d+)?)\s*(?P<unit>[KMBT]|万亿|亿|万|million|billion|thousand)?"
+    r"\s*(?:(?:trainable|new|extra|LoRA|adapter)\s+|个\s*)*(?:parameters|params|参数|weights)",
+    re.IGNORECASE,
+)
+
+
+_CELL_VALUE = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)*\s*(?P<unit>[KMGTP]i?B|bytes?|字节|[KMBT]|万亿|亿|万|million|billion)?"
+    r"(?![\w])",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|[。！？；]")
+
+
+def sentence_start(text: str, end: int) -> int:
+    """Where the sentence that runs up to offset ``end`` starts (0: the line's first)."""
+    starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, end)]
+    return starts[-1] if starts else 0
 
 
 def on_line(scope: Scope, role: str, line: int) -> tuple[Quantity, ...]:

@@ -43,6 +43,7 @@ from checkers.extract.relations.base import (
     describe,
     first_holding,
     on_line,
+    sentence_start,
 )
 from checkers.extract.scope import Quantity, Scope
 from checkers.numbers import read_binary_count
@@ -81,9 +82,13 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     claimed = claimed_value(text, _BYTES)
     if claimed is None:
         return None
-    if not (_CACHE.search(text) or _CACHE.search(statement.topic)):
+    # What the claimed size is of: the sentence that ends with it says so, or, when the line
+    # is that one sentence, its heading or lead-in ("80GB each = 640GB" after a sentence about
+    # the KV cache is a node's memory).
+    opening = sentence_start(text, claimed.start)
+    head = text[opening : claimed.start]
+    if not (_CACHE.search(head) or (opening == 0 and _CACHE.search(statement.topic))):
         return None
-    head = text[: claimed.start]
     if _OTHER_QUANTITY.search(head):
         return None
     line = statement.line

@@ -78,3 +78,17 @@ def test_statements_that_do_not_say_what_they_give_are_not_drafted(scan: Scan) -
     assert scan(MODEL + "# Other section\n\nKV cache per token per layer: 9 bytes\n") == []
     # no dtype named: the bytes per number are unknown
     assert scan("24 layers, 16 heads, head_dim 64.\n\nKV cache per token: 1 KB\n") == []
+
+
+def test_concurrent_users_are_the_batch(scan: Scan) -> None:
+    # 98,304 B per token × 1024 tokens × 10 users = 1,006,632,960 B = 0.94 GiB = 1.0 GB
+    text = MODEL + "With 10 concurrent users at 1024 tokens each, the KV cache needs 1.0 GB.\n"
+    assert [f.verdict for f in scan(text)] == ["pass"]
+    wrong = MODEL + "With 10 concurrent users at 1024 tokens each, the KV cache needs 0.1 GB.\n"
+    (finding,) = scan(wrong)
+    assert finding.verdict == "fail" and "10 sequences" in finding.message
+
+
+def test_a_size_in_a_later_sentence_is_not_the_caches(scan: Scan) -> None:
+    text = MODEL + "Compute the KV cache at 1024 tokens. Four cards (24GB each = 96GB) hold it.\n"
+    assert scan(text) == []

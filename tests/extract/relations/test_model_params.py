@@ -1,0 +1,74 @@
+"""Relation model_params: 12·L·d² + embeddings (GPT), SwiGLU + GQA (LLaMA), MoE total/active,
+from published configurations (Radford et al. 2019; Touvron et al. 2023; Jiang et al. 2024)."""
+
+from __future__ import annotations
+
+from tests.extract.relations.conftest import Scan
+
+GPT2 = (
+    "# A GPT-style decoder\n\nIt has 12 layers, hidden size 768, a vocabulary of 50,257 tokens "
+    "and a context length of 1024, with GELU.\n\n"
+)
+LLAMA = (
+    "# A LLaMA-style decoder (SwiGLU, RoPE)\n\n```json\n"
+    '{"num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,\n'
+    ' "intermediate_size": 11008, "vocab_size": 32000}\n```\n\n'
+)
+MOE = (
+    "# A MoE decoder with SwiGLU experts\n\n```yaml\nnum_hidden_layers: 32\nhidden_size: 4096\n"
+    "num_attention_heads: 32\nnum_key_value_heads: 8\nintermediate_size: 14336\n"
+    "num_local_experts: 8\nnum_experts_per_tok: 2\nvocab_size: 32000\n```\n\n"
+)
+
+
+def _verdicts(scan: Scan, text: str) -> list[str]:
+    return [f.verdict for f in scan(text)]
+
+
+def test_gpt_style_counts_under_their_conventions(scan: Scan) -> None:
+    assert _verdicts(scan, GPT2 + "In total the model has 124M parameters.\n") == ["pass"]
+    # 124,439,808 with biases and LayerNorms (the released GPT-2 small)
+    assert _verdicts(scan, GPT2 + "In total the model has 124.44M parameters.\n") == ["pass"]
+    # 12 · 12 · 768² = 84.9M without embeddings
+    assert _verdicts(scan, GPT2 + "Non-embedding parameters: ≈ 85M\n") == ["pass"]
+    (wrong,) = scan(GPT2 + "In total the model has 350M parameters.\n")
+    assert wrong.verdict == "fail" and "layers 12 (line 3)" in wrong.message
+
+
+def test_gpt_style_per_layer(scan: Scan) -> None:
+    # 12 · 768² = 7,077,888
+    assert _verdicts(scan, GPT2 + "Per layer that is about 7.1M parameters.\n") == ["pass"]
+    assert _verdicts(scan, GPT2 + "Per layer that is about 2.4M parameters.\n") == ["fail"]
+
+
+def test_llama_style_counts(scan: Scan) -> None:
+    # 32 · (4 · 4096² + 3 · 4096 · 11008) + 2 · 32000 · 4096 = 6,738,149,376
+    assert _verdicts(scan, LLAMA + "Total parameters: 6.74B\n") == ["pass"]
+    assert _verdicts(scan, LLAMA + "Total parameters ≈ 7B\n") == ["pass"]
+    (wrong,) = scan(LLAMA + "Total parameters: 8.1B\n")
+    assert wrong.verdict == "fail" and "SwiGLU" in wrong.message
+
+
+def test_moe_total_and_active(scan: Scan) -> None:
+    # total 46,702,792,704; active per token 12,879,921,152
+    assert _verdicts(scan, MOE + "Total parameters: 46.7B\n") == ["pass"]
+    assert _verdicts(scan, MOE + "Active parameters per token: 12.9B\n") == ["pass"]
+    (dense,) = scan(MOE + "Active parameters per token: 7B\n")
+    assert dense.verdict == "fail" and "top-k" in dense.message
+
+
+def test_counts_of_parts_or_without_a_configuration_are_left_alone(scan: Scan) -> None:
+    assert scan(GPT2 + "The embedding parameters: 38.6M\n") == []
+    assert scan(GPT2 + "The attention parameters per layer: 2.4M\n") == []
+    assert scan("# x\n\nThe model has 124M parameters.\n") == []
+
+
+def test_a_count_that_does_not_name_itself_or_is_a_published_size(scan: Scan) -> None:
+    assert scan(GPT2 + "Anything above ~13B is out of reach.\n") == []  # not said to be params
+    assert scan(GPT2 + "That is 140 billion bytes of parameters.\n") == []
+    # GPT-2's paper prints 117M for the 124M checkpoint: a published size, not a formula's
+    assert scan("# GPT-2 small\n\nGPT-2 small: total parameters: 117M\n") == []
+
+
+def test_thresholds_are_not_counts(scan: Scan) -> None:
+    assert scan(GPT2 + "Anything under 1B parameters fits on a laptop.\n") == []
