@@ -21,6 +21,7 @@ from checkers.extract.recognizers import (
     percentages,
     positional,
     relations,
+    qk_moments,
     softmax_rows,
     table_formulas,
 )
@@ -48,5 +49,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "dtype_savings": dtype_savings,
     "param_memory": param_memory,
     "relations": relations,
+    "qk_moments": qk_moments,
 }
 """Recogniser name → module."""
