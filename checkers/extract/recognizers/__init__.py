@@ -15,6 +15,7 @@ from checkers.extract.recognizers import (
     chains,
     dtype_savings,
     heads,
+    masks,
     memory_tables,
     model_tables,
     param_memory,
@@ -50,5 +51,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "param_memory": param_memory,
     "relations": relations,
     "qk_moments": qk_moments,
+    "masks": masks,
 }
 """Recogniser name → module."""
