@@ -12,6 +12,7 @@ from typing import Protocol
 from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
+    activations,
     chains,
     dtype_savings,
     heads,
@@ -52,5 +53,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "relations": relations,
     "qk_moments": qk_moments,
     "masks": masks,
+    "activations": activations,
 }
 """Recogniser name → module."""
