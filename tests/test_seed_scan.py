@@ -1,8 +1,8 @@
 """``lessoncheck scan`` on the seed course, with no hand-written claims.
 
 Every seed error that lies in an equation chain, a unit calculation, a softmax row, a model
-table, an index range, a mask, an activation or a moment of q·k must be flagged, and the lesson whose numbers are all
-correct must raise no alarm.
+table, an index range, a mask, an activation or a moment of q·k must be flagged, and the lesson
+whose numbers are all correct must raise no alarm.
 """
 
 from __future__ import annotations
