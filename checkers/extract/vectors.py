@@ -8,8 +8,8 @@ relate a printed result to the inputs the lesson stated before it. Only printed 
 read — nothing is evaluated — and a name keeps the last value printed for it above a line.
 
 A chapter is the stretch under one top-level section heading (the shallowest level the lesson
-uses for more than one heading, ``##`` in most lessons): a worked example's subsections share
-its inputs, a new chapter starts afresh.
+uses for more than one heading, ``##`` in most lessons; else its shallowest heading): a worked
+example's subsections share its inputs, a new chapter starts afresh.
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def chapters(document: Document) -> Iterator[tuple[Block, ...]]:
     """The blocks of each chapter, in lesson order (see the module docstring)."""
     levels = [_heading_level(b) for b in document.blocks if b.kind == "heading"]
     repeated = sorted({lv for lv in levels if levels.count(lv) > 1})
-    top = repeated[0] if repeated else 7
+    top = repeated[0] if repeated else min(levels, default=1)
     current: list[Block] = []
     for block in document.blocks:
         if block.kind == "heading" and _heading_level(block) <= top and current:

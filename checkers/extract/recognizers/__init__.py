@@ -23,6 +23,7 @@ from checkers.extract.recognizers import (
     percentages,
     positional,
     relations,
+    projections,
     qk_moments,
     softmax_rows,
     table_formulas,
@@ -54,5 +55,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "qk_moments": qk_moments,
     "masks": masks,
     "activations": activations,
+    "projections": projections,
 }
 """Recogniser name → module."""
