@@ -1,8 +1,8 @@
 """``lessoncheck scan`` on the seed course, with no hand-written claims.
 
 Every seed error that lies in an equation chain, a unit calculation, a softmax row, a model
-table, an index range, a mask, an activation, a projection or a moment of q·k must be flagged,
-and the lesson whose numbers are all correct must raise no alarm.
+table, an index range, a mask, an activation, a projection, a size law or a moment of q·k must
+be flagged, and the lesson whose numbers are all correct must raise no alarm.
 """
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ CONTENT = Path(__file__).resolve().parent.parent / "content"
 
 EXPECTED_FAILING_LINES = {
     "attention-in-six-questions.md": set(),
-    "transformer-explained.md": {170},  # GPT-2 (1.5B) table row
+    "transformer-explained.md": {
+        170,  # GPT-2 (1.5B) table row
+        175,  # params ≈ layers × hidden × constant does not hold on the table
+    },
     "transformer-fundamentals.md": {
         115,
         116,  # Q vectors that are not x·W_q for the printed W_q

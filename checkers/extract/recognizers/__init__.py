@@ -16,6 +16,7 @@ from checkers.extract.recognizers import (
     chains,
     dtype_savings,
     heads,
+    laws,
     masks,
     memory_tables,
     model_tables,
@@ -56,5 +57,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "masks": masks,
     "activations": activations,
     "projections": projections,
+    "laws": laws,
 }
 """Recogniser name → module."""
