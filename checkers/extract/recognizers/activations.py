@@ -114,14 +114,15 @@ def _call_draft(
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``activation`` claim for each activation of a vector the lesson prints."""
-    lowered = document.text.lower()
-    if not any(name in lowered for name in _FUNCTIONS):
+    lowered = document.text.lower()  # substring tests first: a regex pass over 800 lessons
+    if not any(f"{name}(" in lowered or f"{name} (" in lowered for name in _FUNCTIONS):
         return
     for chapter in chapters(document):
         found: list[Binding] | None = None
         for block in chapter:
             for line in block.lines:
-                if "(" not in line.text:
+                lowered_line = line.text.lower()
+                if "(" not in line.text or not any(f in lowered_line for f in _FUNCTIONS):
                     continue
                 for call in _CALL.finditer(line.text):
                     if found is None:

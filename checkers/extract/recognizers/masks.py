@@ -43,6 +43,10 @@ _MAX_SIZE = 64
 """Largest matrix read: lessons print 3–8 positions."""
 
 
+def _prints_minus_infinity(text: str) -> bool:
+    return "∞" in text or "-inf" in text or "−inf" in text or "-INF" in text
+
+
 def _cell(text: str) -> str:
     return "-∞" if _IS_INF.fullmatch(text.strip()) else text.strip().replace("−", "-")
 
@@ -137,15 +141,15 @@ def _heading_chain(document: Document) -> dict[int, str]:
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``masked_softmax`` claim that a matrix the section calls causal is causal."""
-    if "∞" not in document.text and "inf" not in document.text.lower():
-        return
+    if not _prints_minus_infinity(document.text):
+        return  # a substring test first: most lessons print no −∞
     chain: dict[int, str] | None = None
     sections: dict[int, list[Block]] = {}
     for block in document.blocks:
         sections.setdefault(block.section, []).append(block)
     for number, blocks in sections.items():
         text = " ".join(line.text for block in blocks for line in block.lines)
-        if "∞" not in text and "inf" not in text.lower():
+        if not _prints_minus_infinity(text):
             continue
         if chain is None:
             chain = _heading_chain(document)

@@ -160,7 +160,7 @@ def _range_drafts(blocks: list[Block], stated: _Stated) -> Iterator[Draft]:
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``positional`` claim for every PE value or vector the lesson prints, and for the
     index range of i stated next to the formula."""
-    if "2i" in document.text or "2 i" in document.text:
+    if ("2i" in document.text or "2 i" in document.text) and _PAIRED.search(document.text):
         sections: dict[int, list[Block]] = {}
         for block in document.blocks:
             sections.setdefault(block.section, []).append(block)

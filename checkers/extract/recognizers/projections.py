@@ -84,8 +84,9 @@ def _input_of(found: list[Binding], token: str, line: int, letters: set[str]) ->
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``projection`` claim for each token's Q, K or V vector of a stated projection."""
-    if "W" not in document.text:
-        return
+    text = document.text
+    if "W_" not in text and "W^" not in text and not re.search(r"W[qkvQKV]\b", text):
+        return  # no projection matrix is named
     for chapter in chapters(document):
         rules: dict[str, tuple[int, set[str]]] = {}  # role → (line of the rule, input letters)
         computed: set[str] = set()  # results the lesson computes as x·W explicitly

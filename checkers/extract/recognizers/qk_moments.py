@@ -267,6 +267,11 @@ def _clause_drafts(
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``statistic`` claim for every moment of q·k the lesson states."""
+    text = document.text
+    if "d_k" not in text and "d_{k}" not in text:
+        return  # every moment this recogniser reads is an expression in d_k
+    if not (_UNIT_VARIANCE.search(text) and _ZERO_MEAN.search(text)):
+        return  # most lessons never state the assumption: one pass over the text decides
     sections: dict[int, list[Block]] = {}
     for block in document.blocks:
         sections.setdefault(block.section, []).append(block)
