@@ -23,9 +23,9 @@ from checkers.extract.recognizers import (
     param_memory,
     percentages,
     positional,
-    relations,
     projections,
     qk_moments,
+    relations,
     softmax_rows,
     table_formulas,
 )
