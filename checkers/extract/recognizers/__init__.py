@@ -12,12 +12,15 @@ from typing import Protocol
 from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
+    activations,
     chains,
     code_values,
     dtype_savings,
     formula_values,
     heads,
     latex_matrices,
+    laws,
+    masks,
     matrix_memory,
     memory_tables,
     model_facts,
@@ -25,11 +28,13 @@ from checkers.extract.recognizers import (
     param_memory,
     percentages,
     positional,
+    projections,
+    qk_moments,
     relations,
     softmax_rows,
     table_formulas,
-    totals,
     table_totals,
+    totals,
 )
 
 __all__ = ["ALL_RECOGNIZERS", "Recognizer"]
@@ -62,5 +67,10 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "formula_values": formula_values,
     "matrix_memory": matrix_memory,
     "code_values": code_values,
+    "qk_moments": qk_moments,
+    "masks": masks,
+    "activations": activations,
+    "projections": projections,
+    "laws": laws,
 }
 """Recogniser name → module."""

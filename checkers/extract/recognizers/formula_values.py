@@ -51,14 +51,16 @@ _ASSIGNMENT = re.compile(
 )
 _APPROX = r"(?:~|≈|about\s+|roughly\s+|approximately\s+|around\s+)?"
 _BYTE_VALUE = re.compile(
-    r"(?:that's|that is|this is|which is|gives|giving|comes to|we get|=|≈|is)\s*" + _APPROX
+    r"(?:that's|that is|this is|which is|gives|giving|comes to|we get|=|≈|is)\s*"
+    + _APPROX
     + r"(\d[\d,]*(?:\.\d+)?)\s*([KMGT]i?B)(?![A-Za-z])(\s*(?:/|per\s+)([a-z]+))?",
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)")
 _FOLLOW_ON = (
     r"(\d[\d,]*)[-\s]{noun}s?\b[^.\d]{{0,40}}?"
-    r"(?:is|are|needs?|takes?|comes to|uses?|=|≈|totals?)\s*" + _APPROX
+    r"(?:is|are|needs?|takes?|comes to|uses?|=|≈|totals?)\s*"
+    + _APPROX
     + r"(\d[\d,]*(?:\.\d+)?)\s*([KMGT]i?B)(?![A-Za-z])"
 )
 """The follow-on of a value stated per ``{noun}`` (a layer, a token…), formatted per noun."""

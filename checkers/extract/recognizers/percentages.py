@@ -85,7 +85,8 @@ _ZH_WHOLE_AFTER = re.compile(
 # "A is x% smaller than B": the two quantities with one unit, and nothing else between.
 _UNIT_AFTER = r"(\s*(?:[KMGT]i?B|[KMBT](?![A-Za-z])|\s(?:tokens?|parameters|params|layers|steps)))?"
 _THAN = re.compile(
-    r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)" + _UNIT_AFTER
+    r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)"
+    + _UNIT_AFTER
     + r"[^\d%]{0,40}?\b(?:is|are|was|were|uses?|needs?|has|have)\s+"
     r"(\d+(?:\.\d+)?)\s*%\s+(smaller|less|fewer|lower|cheaper|larger|more|bigger|higher)\s+than\s+"
     r"(?:the\s+|a\s+|an\s+)?(\d[\d,]*(?:\.\d+)?)" + _UNIT_AFTER + r"(?!\w|[.,]\d)"

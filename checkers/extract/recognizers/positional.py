@@ -5,7 +5,13 @@ Recognises, once the lesson has stated ``d_model = N`` (the last such statement 
 * ``PE(1, 2) = sin(1 / 10000^1) = sin(0.0001) ≈ 0.0001``: one dimension's value, with the
   exponent and the angle the lesson wrote, so a wrong exponent is caught even when the value
   happens to be right (``PE(0, 2) = sin(0 / 10000^1) = 0``);
-* ``PE(1) = [0.84, 0.54, 0.0001, 1.0]`` and ``位置向量 PE(1) = […]``: a whole vector.
+* ``PE(1) = [0.84, 0.54, 0.0001, 1.0]`` and ``位置向量 PE(1) = […]``: a whole vector;
+* the range of the pair index i, in a section whose formula pairs dimensions as 2i and 2i+1
+  (``PE(pos, 2i)``, ``10000^(2i/d_model)``): ``i = 0, 1, …, d_model/2 − 1``,
+  ``i ∈ [0, d_model/2)``, ``$0 \\le i < \\frac{d}{2}$``, and with ``d_model`` stated a listed
+  range ``i = 0, 1``. Only ranges that start at 0 and say where they end (a list, a closed or
+  half-open interval, ≤ or <) are read: "from 0 to d/2" may mean either end, and a range from 1
+  is another convention.
 
 Each becomes a ``positional`` claim (sinusoidal encoding of "Attention Is All You Need").
 """
@@ -16,8 +22,9 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from checkers.extract.document import Document
+from checkers.extract.document import Block, Document, Line
 from checkers.extract.draft import Draft
+from checkers.extract.latex import plain
 
 __all__ = ["Stated", "d_model_before", "d_model_statements", "recognize"]
 
@@ -36,6 +43,24 @@ _ARGUMENT = re.compile(r"(?:sin|cos)\s*\(\s*([-−]?\d+(?:\.\d+)?)\s*\)")
 
 Stated = tuple[list[int], list[str]]
 """(line numbers, values) of a lesson's ``d_model = N`` statements."""
+
+_PAIRED = re.compile(r"PE\s*\(\s*pos\s*,\s*2\s*i|\^\s*\(?\s*\{?\s*2\s*i\s*/|\(\(2\s*i\)/\(")
+_END = r"(?:d(?:_model)?\s*/\s*2(?:\s*[-−]\s*1)?|\d+)"
+_RANGES = (
+    # i = 0, 1, 2, …, END  /  i ∈ {0, 1, …, END}  /  i = 0, 1 (a list with d_model stated)
+    re.compile(
+        r"(?<![\w])i\s*(?:[(（][^)）\d]{1,12}[)）]\s*)?"  # i, or i (a label)
+        r"(?:(?:=|:|：)\s*(?:[^\d\s,，()（）=]{1,12}\s*)?[(（]?|∈\s*\{)"  # = a label (
+        r"\s*0\s*[,，]\s*1(?:\s*[,，]\s*\d+)*"
+        r"(?:\s*[,，]\s*(?:\.\.\.|…|⋯)\s*[,，]\s*(?P<end>" + _END + r"))?"
+        r"(?![\d.,，/]|\s*[,，]\s*\S)"
+    ),
+    # i ∈ [0, END]  /  i ∈ [0, END)
+    re.compile(r"(?<![\w])i\s*∈\s*\[\s*0\s*,\s*(?P<end>" + _END + r")\s*(?P<close>[\])])"),
+    # 0 ≤ i ≤ END  /  0 ≤ i < END
+    re.compile(r"(?<![\w.])0\s*(?:≤|<=)\s*i\s*(?P<op>≤|<=|<)\s*(?P<end>" + _END + r")(?![\w.])"),
+)
+_LISTED = re.compile(r"[,，]\s*(\d+)\s*$")
 
 
 def d_model_statements(document: Document) -> Stated:
@@ -60,8 +85,89 @@ def d_model_before(stated: Stated, line: int, prefix: str) -> str | None:
     return found
 
 
+_SUBSCRIPT = re.compile(
+    r"\(\((?P<top>d(?:_\(\(?\w+\)\)?|_\w+)?)\)/\((?P<bottom>\d+)\)\)|_\((?P<open>\()?(?P<name>\w+)\)(?(open)\))"
+)
+
+
+def _normalised(text: str, offsets: list[int]) -> tuple[str, list[int]]:
+    """``d_{model}`` and ``\\frac{d}{2}`` as the range patterns read them (plain() gives
+    ``d_(model)`` and ``((d)/(2))``), with the source offset of every character kept."""
+    out: list[str] = []
+    where: list[int] = []
+    last = 0
+    for match in _SUBSCRIPT.finditer(text):
+        out.append(text[last : match.start()])
+        where.extend(offsets[last : match.start()])
+        if match.group("name") is not None:
+            piece = "_" + match.group("name")
+        else:
+            top = match.group("top")
+            piece = _normalised(top, offsets[match.start("top") : match.end("top")])[0]
+            piece += "/" + match.group("bottom")
+        out.append(piece)
+        where.extend([offsets[match.start()]] * (len(piece) - 1) + [offsets[match.end() - 1]])
+        last = match.end()
+    out.append(text[last:])
+    where.extend(offsets[last:])
+    return "".join(out), where
+
+
+def _range_end(match: re.Match[str]) -> str:
+    """The last i the range includes, as the kind reads it."""
+    end = match.group("end")
+    if end is None:  # a plain list: its last number
+        listed = _LISTED.search(match.group(0))
+        end = listed.group(1) if listed else "1"
+    end = end.replace("−", "-").replace(" ", "")
+    groups = match.groupdict()
+    if groups.get("close") == ")" or groups.get("op") == "<":
+        return f"({end})-1"
+    return end
+
+
+def _range_drafts(blocks: list[Block], stated: Stated) -> Iterator[Draft]:
+    """Index ranges of i in a section whose formula pairs the dimensions as 2i, 2i+1."""
+    lines = [line for block in blocks for line in block.lines]
+    plains: list[tuple[Line, str, list[int]]] = []
+    for line in lines:
+        text, offsets = plain(line.text)
+        plains.append((line, text, offsets))
+    if not any(_PAIRED.search(text) for _, text, _ in plains):
+        return
+    for line, text, offsets in plains:
+        if "i" not in text or "0" not in text:
+            continue
+        normal, where = _normalised(text, offsets)
+        for pattern in _RANGES:
+            for match in pattern.finditer(normal):
+                end = _range_end(match)
+                fields: dict[str, object] = {"index_range_end": end}
+                if "d" not in end:
+                    prefix = line.text[: where[match.start()]] if where else line.text
+                    d_model = d_model_before(stated, line.number, prefix)
+                    if d_model is None:
+                        continue
+                    fields["d_model"] = d_model
+                quote = line.text[where[match.start()] : where[match.end() - 1] + 1]
+                yield Draft(
+                    kind="positional",
+                    quote=quote.strip(" $"),
+                    line=line.number,
+                    fields=fields,
+                    confidence=0.7,
+                    recognizer=NAME,
+                    slug="pe-index-range",
+                )
+
+
 def recognize(document: Document) -> Iterator[Draft]:
-    """Draft a ``positional`` claim for every PE value or vector the lesson prints."""
+    """Draft a ``positional`` claim for every PE value or vector the lesson prints, and for the
+    index range of i stated next to the formula."""
+    if ("2i" in document.text or "2 i" in document.text) and _PAIRED.search(document.text):
+        all_stated = d_model_statements(document)
+        for blocks in document.sections():
+            yield from _range_drafts(list(blocks), all_stated)
     stated: Stated | None = None
     for _block, line in document.lines():
         if "PE" not in line.text:
