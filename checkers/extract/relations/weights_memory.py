@@ -13,7 +13,8 @@ statement's line.
 The statement: a line that claims a size in bytes, names the storage type on its line
 (``in fp16: 14 GB``, ``| int8 | 7 GB |``) and says that the size is of the weights or the
 model (``weights``, ``model``, ``权重``, ``模型``, ``参数``) on its line, in its heading or in the
-lines just before it. A line that prints its own parameter count is left to the recogniser
+lines just before it, and prints no other size (a type named beside one of two sizes may
+belong to either). A line that prints its own parameter count is left to the recogniser
 ``param_memory`` and to the arithmetic on the line; one about the KV cache, activations,
 gradients, optimizer states or a training total to the other relations.
 
@@ -65,6 +66,10 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     if claimed.printed.value < 1e6:
         return None  # bytes per value ("FP32: 4 bytes"), not a model's memory
+    if len(CUE.findall(text)) > 1:
+        # Two sizes on the line ("~34 GB (from 68 GB in bf16)"): which one the type belongs to
+        # is not stated, and the other may be in a type the section names elsewhere.
+        return None
     line = statement.line
     types = on_line(scope, "dtype", line) or on_line(scope, "bytes_per_value", line)
     if len({q.dtype or q.value for q in types}) != 1:

@@ -36,6 +36,8 @@ def test_weights_relation_leaves_other_lines_alone(scan: Scan) -> None:
     assert scan(MODEL + "fp16 vs int8: 6 GB vs 3 GB of weights.\n") == []  # two types
     assert scan(MODEL + "The fp16 KV cache takes 6 GB.\n") == []
     assert scan("# Other\n\nIn fp16 the weights take 6 GB.\n") == []  # no parameter count
+    # two sizes on the line: the type may belong to either (here to the 6 GB one)
+    assert scan(MODEL + "Served in 8 bits:\n\n- Weights: 3 GB (from 6 GB in bf16).\n") == []
 
 
 def test_training_components_and_total(scan: Scan) -> None:
