@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from checkers.extract.document import Block, Document, Line
 from checkers.extract.draft import Draft
-from checkers.extract.latex import plain
+from checkers.extract.latex import plain, widened
 
 __all__ = ["recognize"]
 
@@ -172,6 +172,7 @@ def _source(line: Line, offsets: list[int], start: int, end: int) -> str:
     if command is not None:
         first = command.start()
     last = offsets[min(end, len(offsets)) - 1] + 1 if end > start else first
+    first, last = widened(line.text, first, last)  # \mathrm{Var}, not Var}
     return line.text[first:last]
 
 
