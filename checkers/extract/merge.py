@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from checkers import safeyaml
+from checkers.claims import HEADER_FIELDS
 from checkers.lesson import AnchorError, Lesson, fold
 
 __all__ = ["MergeRefused", "MergeResult", "merge_claims"]
@@ -59,6 +60,71 @@ class MergeRefused(ValueError):
 
 Span = tuple[int, int]
 """Source (start, end) offsets of the lesson text a quote anchors to."""
+
+
+def _checked(value: Any) -> Any:
+    """A field's value as a comparison of two claims sees it: numbers (printed or YAML) as
+    floats, lists and mappings element by element, other text folded."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip().replace("−", "-"))
+        except ValueError:
+            return fold(value)[0].strip()
+    if isinstance(value, (list, tuple)):
+        return tuple(_checked(item) for item in value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(key), _checked(item)) for key, item in value.items()))
+    return value
+
+
+class _FieldIndex:
+    """Which existing claims hold each (kind, field, value), so that a draft asks in one
+    lookup per field whether a claim already checks everything it would (a claim file of
+    10 000 claims and 2 000 drafts must not compare every pair)."""
+
+    def __init__(self, claims: Sequence[Any]) -> None:
+        self._holding: dict[tuple[Any, str, Any], set[int]] = {}
+        for index, claim in enumerate(claims):
+            if isinstance(claim, dict):
+                self.add(index, claim)
+
+    def add(self, index: int, claim: dict[str, Any]) -> None:
+        for key, value in _filled(claim).items():
+            try:
+                entry = (claim.get("kind"), key, _checked(value))
+                self._holding.setdefault(entry, set()).add(index)
+            except TypeError:  # an unhashable oddity in a hand-written claim: never matched
+                continue
+
+    def checks_nothing_new(self, draft: dict[str, Any]) -> bool:
+        """The draft is a claim of the same kind whose every filled field one claim already
+        holds with the same value: checking it again would report the same verdict a second
+        time (a hand claim quoting the heading of a mask matrix, a draft quoting its first
+        row)."""
+        fields = _filled(draft)
+        holders: set[int] | None = None
+        for key, value in fields.items():
+            try:
+                found = self._holding.get((draft.get("kind"), key, _checked(value)), set())
+            except TypeError:
+                return False
+            holders = found if holders is None else holders & found
+            if not holders:
+                return False
+        return bool(holders)
+
+
+def _filled(claim: dict[str, Any]) -> dict[str, Any]:
+    """A claim's kind fields that hold something."""
+    return {
+        key: value
+        for key, value in claim.items()
+        if key not in HEADER_FIELDS and value not in (None, "", [], {})
+    }
 
 
 def _place(lesson: Lesson, claim: dict[str, Any]) -> tuple[str, Span | None]:
@@ -138,10 +204,13 @@ def merge_claims(
     kept = [c for i, c in enumerate(claims) if i not in gone]
     covered = [_place(lesson, c) for c in kept if isinstance(c, dict)]
     existing_ids = {str(c.get("id")) for c in kept if isinstance(c, dict)}
+    same_fields = _FieldIndex(kept)
     added: list[dict[str, Any]] = []
     for draft in drafts:
         place = _place(lesson, draft)
         if draft["id"] in existing_ids or _covered(place, covered):
+            continue
+        if same_fields.checks_nothing_new(draft):
             continue
         added.append(draft)
         existing_ids.add(draft["id"])

@@ -7,6 +7,7 @@ import difflib
 from pathlib import Path
 
 import pytest
+import yaml
 
 from checkers import safeyaml
 from checkers.claims import load_claims_file
@@ -315,6 +316,64 @@ def test_a_claim_on_part_of_a_statement_covers_its_draft_and_an_unrelated_one_do
     assert main(["extract", "content/cache.md"]) == 0
     auto = sorted(str(c["quote"]) for c in _claims_of(target) if c.get("origin") == "auto")
     assert auto == ["2 × 16 × 2048 × 2 bytes = 131,072 bytes", "4 × 128 = 512 KB"]
+
+
+MASKED = """# Masking
+
+Scores, then the causal mask:
+
+```text
+     p0    p1    p2
+p0   0.5   0.3   0.2
+p1   0.1   0.6   0.3
+p2   0.2   0.2   0.6
+```
+
+Masked:
+
+```text
+     p0    p1    p2
+p0   0.5   -inf  -inf
+p1   0.1   0.6   -inf
+p2   0.2   0.2   0.6
+```
+"""
+
+
+def test_a_claim_checking_the_same_fields_elsewhere_covers_its_draft(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand claim that quotes the sentence before a matrix and checks what a draft quoting
+    the matrix's first row would check (same kind, same inputs) gets no second claim."""
+    (tmp_path / "content").mkdir()
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "content" / "mask.md").write_text(MASKED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["scan", "content/mask.md"]) in (0, 1)
+    assert main(["extract", "content/mask.md"]) == 0
+    drafted = _claims_of(tmp_path / "claims" / "mask.yaml")
+    assert drafted, "the recognisers draft something for the masked matrix"
+    # The same checks written by hand on another quote: nothing is drafted again.
+    hand = [
+        {**claim, "id": f"hand-{index}", "quote": "Scores, then the causal mask:"}
+        for index, claim in enumerate(drafted)
+    ]
+    for claim in hand:
+        claim.pop("origin", None)
+        claim.pop("confidence", None)
+        claim.pop("occurrence", None)
+    target = tmp_path / "claims" / "mask.yaml"
+    target.write_text(safeyaml_dump({"lesson": "content/mask.md", "claims": hand}), "utf-8")
+    assert main(["extract", "--check", "content/mask.md"]) == 0
+    # A hand claim with other inputs covers nothing: the drafts come back.
+    for claim in hand:
+        claim["kind"] = "arithmetic" if claim["kind"] != "arithmetic" else "identity"
+    target.write_text(safeyaml_dump({"lesson": "content/mask.md", "claims": hand}), "utf-8")
+    assert main(["extract", "--check", "content/mask.md"]) == 1
+
+
+def safeyaml_dump(data: object) -> str:
+    return yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
 
 
 FIXABLE = """# Scores
