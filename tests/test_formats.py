@@ -181,6 +181,11 @@ def test_notebook_failures_name_cell_and_line_and_the_json_line(
         for r in sarif["runs"][0]["results"]
     )
     assert regions == sorted(f["line"] for f in found.values())
+    markdown = (tmp_path / "reports" / "report.md").read_text(encoding="utf-8")
+    wrong = found["7 × 8 = 54"]
+    assert f"[w.ipynb:{wrong['line']} (cell 2, output 1, line 1)](w.ipynb#L{wrong['line']})" in (
+        markdown
+    )
 
 
 def test_ascii_escaped_notebook_positions_and_rewrite(

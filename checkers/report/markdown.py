@@ -74,10 +74,13 @@ def link(finding: Finding, base: str = "") -> str:
     if not path:
         return "—"
     text = f"{path}:{line}" if line else path
+    if finding.cell and finding.location_kind == "lesson":
+        text += f" ({finding.cell})"  # a notebook: the line is the .ipynb's, the cell the reader's
     target = url_quote(path, safe="/")
     if base:
         # Rendered Markdown has no line anchors on GitHub; the plain view does.
-        target = base + target + ("?plain=1" if path.endswith((".md", ".markdown")) else "")
+        rendered = (".md", ".markdown", ".mdx", ".ipynb")  # GitHub renders these: no line anchors
+        target = base + target + ("?plain=1" if path.endswith(rendered) else "")
     if line:
         target += f"#L{line}"
     return f"[{escape(text)}]({target})"
