@@ -642,13 +642,18 @@ def _walk(top: Path, selection: Selection, skip: set[Path], budget: list[int]) -
         budget[0] -= len(folders) + len(names)
         if budget[0] < 0:
             raise NoMatch(f"{top}: more than {MAX_WALKED:,} entries to look at; name a folder")
+        # A folder named like one of the files (``directory.yaml/``) is taken as the file its
+        # name says, not entered: its reader then says it is not a regular file.
+        posing = {name for name in folders if selection.takes(Path(folder) / name)}
         folders[:] = sorted(
             name
             for name in folders
-            if not name.startswith(".")
+            if name not in posing
+            and not name.startswith(".")
             and name not in SKIPPED_FOLDERS
             and real_path(Path(folder) / name) not in skip
         )
+        found.extend(Path(folder) / name for name in posing)
         found.extend(p for p in map(Path(folder).joinpath, names) if selection.takes(p))
     return sorted(found)
 

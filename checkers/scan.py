@@ -19,6 +19,7 @@ from checkers.extract.coverage import LessonCoverage, lesson_coverage
 from checkers.extract.document import parse_document
 from checkers.extract.merge import BOM, MergeRefused, MergeResult, merge_claims
 from checkers.files import (
+    WriteError,
     claim_file_candidates,
     link_outside_working_folder,
     real_path,
@@ -145,6 +146,9 @@ def extract_lesson(
     lesson = _read_lesson(path)
     if isinstance(lesson, str):
         return lesson
+    refused = link_outside_working_folder(claims_dir)
+    if refused is not None:
+        return f"{claims_dir}: the claims folder {refused.replace('file', 'folder')}"
     project = base if base is not None else Path.cwd()
     ref = _recorded_ref(path, project)
     chosen = _claim_file(path, ref, claim_file_candidates(path, claims_dir, roots, project))
@@ -163,7 +167,10 @@ def extract_lesson(
         result.changed = False  # nothing found: no empty claim file
     result.note = note
     if write and result.changed:
-        write_atomic(target, result.text)
+        try:
+            write_atomic(target, result.text)
+        except WriteError as error:  # a folder below the claims folder that links out, say
+            return f"{error}; nothing was written"
     return result
 
 
@@ -188,7 +195,7 @@ def _claim_file(
         if not candidate.exists() and not candidate.is_symlink():
             free.append(candidate)
             continue
-        text = _existing_claims(candidate.parent, candidate)
+        text = _existing_claims(candidate)
         if isinstance(text, _Refused):
             return text  # never passed over: it may hold this lesson's claims
         owner = _owner(text)
@@ -241,14 +248,14 @@ def _located(path: Path, position: safeyaml.Position | None) -> str:
     return f"{path}:{position.line}:{position.column}" if position else str(path)
 
 
-def _existing_claims(claims_dir: Path, target: Path) -> str | _Refused | None:
+def _existing_claims(target: Path) -> str | _Refused | None:
     """The text of the claim file ``extract`` is to update (a byte-order mark kept), None when
-    there is none yet, or why it must not be touched. It writes only inside the claims folder,
-    and reads an existing claim file with the same checks as ``check`` (size, text, safe YAML
-    is :func:`merge_claims`'s)."""
-    refused = link_outside_working_folder(claims_dir)
+    there is none yet, or why it must not be touched. It writes only inside the project (the
+    claims folder is checked before), and reads an existing claim file with the same checks as
+    ``check`` (size, text; safe YAML is :func:`merge_claims`'s)."""
+    refused = link_outside_working_folder(target.parent)
     if refused is not None:
-        return _Refused(f"{claims_dir}: the claims folder {refused.replace('file', 'folder')}")
+        return _Refused(f"{target.parent}: the folder {refused.replace('file', 'folder')}")
     if target.is_symlink():
         return _Refused(f"{target}: is a symbolic link; extract only updates regular files")
     if not target.exists():

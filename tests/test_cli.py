@@ -494,3 +494,21 @@ def test_an_input_that_yields_nothing_is_an_error_and_the_others_still_run(
     assert _ids(mkdocs / "claims" / "week1" / "index.yaml")  # written all the same
     assert main(["baseline", "docs", "x/*.md"]) == 2
     assert not (mkdocs / "lessoncheck-baseline.json").exists()
+
+
+def test_extract_writes_nothing_through_a_claims_subfolder_that_links_out(
+    mkdocs: Path, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (mkdocs / "claims").mkdir()
+    (mkdocs / "claims" / "week1").symlink_to(outside, target_is_directory=True)
+    assert main(["extract", "docs/week1/index.md", "docs/week2/index.md"]) == 2
+    assert "a folder above it is a link out of the project" in capsys.readouterr().err
+    assert list(outside.iterdir()) == []
+    assert _ids(mkdocs / "claims" / "week2" / "index.yaml")  # the other lesson still done
+    (mkdocs / "claims" / "week1").unlink()
+    (mkdocs / "claims" / "week1").mkdir()
+    (mkdocs / "claims" / "week1" / "index.yaml").symlink_to(outside / "x.yaml")
+    assert main(["extract", "docs/week1/index.md"]) == 2
+    assert "is a symbolic link" in capsys.readouterr().err
+    assert list(outside.iterdir()) == []

@@ -411,3 +411,37 @@ def test_fix_write_then_extract_check_is_clean(
     after = _claims_of(target)
     assert [c["id"] for c in after] == [c["id"] for c in before]
     assert [c.get("origin") for c in after] == [None, "auto"]
+
+
+REPEATED = """# Products
+
+First we work it out: 6 × 7 = 42 for the grid.
+
+Later the text repeats it: 6 × 7 = 42, and adds 6 × 8 = 48.
+
+A third time with a mistake: 6 × 7 = 43.
+"""
+
+
+def test_a_claim_stating_the_same_numbers_elsewhere_covers_a_draft_and_a_changed_number_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand claim anchored on one place (a caption, the first of two identical statements)
+    covers a draft of the same kind with the same inputs and printed values, numbers compared as
+    printed (0.10 = 0.1 = 0.100); a draft whose printed value differs is still drafted."""
+    (tmp_path / "content").mkdir()
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "content" / "products.md").write_text(REPEATED, encoding="utf-8")
+    target = tmp_path / "claims" / "products.yaml"
+    target.write_text(
+        "lesson: content/products.md\nclaims:\n"
+        "  - id: grid\n    kind: arithmetic\n    quote: 'First we work it out:'\n"
+        "    expression: 6 × 7\n    claimed: 42.0\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["extract", "content/products.md"]) == 0
+    auto = [c for c in _claims_of(target) if c.get("origin") == "auto"]
+    assert sorted(str(c["claimed"]) for c in auto) == ["43", "48"]
+    assert main(["extract", "--check", "content/products.md"]) == 0
+    assert main(["check", "-q"]) == 1  # 6 × 7 = 43 is drafted, and fails
