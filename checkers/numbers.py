@@ -612,7 +612,9 @@ def number_tokens(text: str) -> list[Token]:
     tokens = [Token(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
     if not _SEPARATOR.search(text):
         return tokens  # most texts: no separator between digits, so no grouped number
-    grouped = [m for m in _GROUPED_TOKEN.finditer(text) if not _in_item_list(text, m.start())]
+    candidates = list(_GROUPED_TOKEN.finditer(text))
+    in_lists = _in_item_lists(text, [m.start() for m in candidates])
+    grouped = [m for m, in_list in zip(candidates, in_lists, strict=True) if not in_list]
     if not grouped:
         return tokens
     merged: list[Token] = []
@@ -631,25 +633,30 @@ def number_tokens(text: str) -> list[Token]:
 _SEPARATOR = re.compile(rf"[{_DIGIT}](?:[,，\u2009\u202f ]|\{{,\}})[{_DIGIT}]")
 
 
-def _in_item_list(text: str, position: int) -> bool:
-    """True when ``position`` is inside ``[…]`` or a call's ``(…)``, where commas separate
-    items. Looks back to the nearest unclosed bracket on the same line only (bounded, so a
-    hostile line costs a fixed amount per number)."""
-    depth = 0
-    start = max(text.rfind("\n", 0, position) + 1, position - 200)
-    for index in range(position - 1, start - 1, -1):
-        char = text[index]
-        if char in ")]）］":
-            depth += 1
-        elif char in "([（［":
-            if depth:
-                depth -= 1
-                continue
-            if char in "[［":
-                return True
-            before = text[index - 1 : index]
-            return before.isalnum() or before == "_"
-    return False
+_BRACKET_OR_BREAK = re.compile(r"[()\[\]（）［］\n]")
+
+
+def _in_item_lists(text: str, positions: list[int]) -> list[bool]:
+    """For each of the sorted ``positions``: True when it is inside ``[…]`` or a call's
+    ``(…)``, where commas separate items. One pass over the brackets of ``text`` (a bracket
+    never spans lines), so a hostile line of 40 000 grouped numbers stays linear."""
+    found: list[bool] = []
+    stack: list[bool] = []  # per open bracket: is it an item list?
+    events = _BRACKET_OR_BREAK.finditer(text)
+    event = next(events, None)
+    for position in positions:
+        while event is not None and event.start() < position:
+            char, at = event.group(), event.start()
+            if char == "\n":
+                stack.clear()
+            elif char in "([（［":
+                before = text[at - 1 : at]
+                stack.append(char in "[［" or before.isalnum() or before == "_")
+            elif stack:
+                stack.pop()
+            event = next(events, None)
+        found.append(bool(stack) and stack[-1])
+    return found
 
 
 _NUMBER_EDGE = r"(?<![\d.])"

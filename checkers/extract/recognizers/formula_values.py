@@ -8,7 +8,8 @@ Recognises, within one section of prose, the way authors work a formula through:
   assigned a number (``d=8192, L=8192, B=1``);
 * and, in the sentence of those assignments, the value stated for it: ``that's 800 MB/layer
   in BF16`` (the formula's count × the bytes of the number type the sentence names, from
-  ``checkers/data/dtypes.yaml``), or a count (``gives 805M values``);
+  ``checkers/data/dtypes.yaml``), or a count (``12 * d^2`` parameters … ``with d=4096, that
+  is 201M/layer``);
 * a follow-on in the same paragraph that scales the value just stated by a count of what it
   was stated per: ``A 64-layer model is 51 GB`` after ``800 MB/layer`` → 800 MB × 64.
 
@@ -43,32 +44,40 @@ _PROSE_FORMULA = re.compile(
 )
 _CODE = re.compile(r"`([^`\n]{3,120})`")
 _COUNTS = re.compile(
-    r"^\W{0,3}\s*(?:(?:floats?|values?|elements?|numbers?|activations?|entries)|(bytes?))\b",
+    r"^\W{0,3}\s*(?:(?:floats?|values?|elements?|numbers?|activations?|entries|parameters|"
+    r"params|weights|FLOPs?|flops|MACs|multiply-adds|operations)|(bytes?))\b",
     re.IGNORECASE,
 )
 _ASSIGNMENT = re.compile(
     r"(?<![\w.])(" + _VARIABLE + r")\s*=\s*(\d[\d,]*(?:\.\d+)?)(?![\d.]|\s*[*×/+^-]\s*\d)"
 )
 _APPROX = r"(?:~|≈|about\s+|roughly\s+|approximately\s+|around\s+)?"
+# A value in bytes (``800 MB``) or a scaled count (``6.4B``, ``805 million``): what a formula of
+# named variables is worked out to.
+_UNIT = r"([KMGT]i?B|[KMBT](?![A-Za-z])|\s(?:thousand|million|billion|trillion))(?![A-Za-z])"
+_SCALES = {"K": "1e3", "M": "1e6", "B": "1e9", "T": "1e12", "thousand": "1e3"}
+_SCALES |= {"million": "1e6", "billion": "1e9", "trillion": "1e12"}
 _BYTE_VALUE = re.compile(
-    r"(?:that's|that is|this is|which is|gives|giving|comes to|we get|=|≈|is)\s*"
+    r"(?i:that's|that is|this is|which is|gives|giving|comes to|we get|=|≈|is)\s*"
     + _APPROX
-    + r"(\d[\d,]*(?:\.\d+)?)\s*([KMGT]i?B)(?![A-Za-z])(\s*(?:/|per\s+)([a-z]+))?",
-    re.IGNORECASE,
+    + r"(\d[\d,]*(?:\.\d+)?)\s*"
+    + _UNIT
+    + r"(\s*(?:/|per\s+)([a-z]+))?"
 )
 _SENTENCE_END = re.compile(r"[.!?。！？](?:\s|$)")
 _FOLLOW_ON = (
-    r"(\d[\d,]*)[-\s]{noun}s?\b[^.\d]{{0,40}}?"
-    r"(?:is|are|needs?|takes?|comes to|uses?|=|≈|totals?)\s*"
+    r"(\d[\d,]*)[-\s](?i:{noun})s?\b[^.\d]{{0,40}}?"
+    r"(?:is|are|has|have|needs?|takes?|comes to|uses?|holds?|=|≈|totals?)\s*"
     + _APPROX
-    + r"(\d[\d,]*(?:\.\d+)?)\s*([KMGT]i?B)(?![A-Za-z])"
+    + r"(\d[\d,]*(?:\.\d+)?)\s*"
+    + _UNIT
 )
 """The follow-on of a value stated per ``{noun}`` (a layer, a token…), formatted per noun."""
 
 
 @lru_cache(maxsize=64)
 def _follow_on_pattern(noun: str) -> re.Pattern[str]:
-    return re.compile(_FOLLOW_ON.format(noun=re.escape(noun)), re.IGNORECASE)
+    return re.compile(_FOLLOW_ON.format(noun=re.escape(noun)))
 
 
 @dataclass(frozen=True)
@@ -166,9 +175,13 @@ def _section_drafts(paragraphs: list[tuple[str, int]]) -> Iterator[Draft]:
         formula = usable[0]
         sentence_start = max(text.rfind(". ", 0, last) + 1, 0)
         sentence = text[sentence_start:stop]
-        dtype = _bytes_per_value(sentence)
-        if formula.counts_bytes == (dtype is not None):
+        unit = value.group(2).strip()
+        in_bytes = unit not in _SCALES
+        dtype = _bytes_per_value(sentence) if in_bytes else None
+        if in_bytes and formula.counts_bytes == (dtype is not None):
             continue  # bytes twice, or values without their width
+        if not in_bytes and formula.counts_bytes:
+            continue  # a formula of bytes stated as a count
         where = {name: assignments[name].replace(",", "") for name in sorted(formula.variables)}
         factor = ""
         if dtype is not None:
@@ -179,7 +192,7 @@ def _section_drafts(paragraphs: list[tuple[str, int]]) -> Iterator[Draft]:
         first = min(
             m.start() for m in _ASSIGNMENT.finditer(text) if m.group(1) in formula.variables
         )
-        claimed = f"{value.group(1)} {value.group(2)}"
+        claimed = text[value.start(1) : value.end(2)].strip()
         yield Draft(
             kind="arithmetic",
             quote=text[first : value.end(2)].strip(),
@@ -188,7 +201,7 @@ def _section_drafts(paragraphs: list[tuple[str, int]]) -> Iterator[Draft]:
                 "expression": f"({formula.text}){factor}",
                 "claimed": claimed,
                 "where": where,
-                "prefixes": "either",
+                **({"prefixes": "either"} if in_bytes else {}),
             },
             confidence=0.6,
             recognizer=NAME,
@@ -201,32 +214,33 @@ def _section_drafts(paragraphs: list[tuple[str, int]]) -> Iterator[Draft]:
             computed = f"({formula.text}){factor}"
             for name, number in where.items():
                 computed = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w.])", number, computed)
-            source = f"{computed} / {value.group(2)}"
-            yield from _follow_on(text, line, value.end(), claimed, noun, source)
+            source = f"{computed} / {_SCALES.get(unit, unit)}"
+            yield from _follow_on(text, line, value.end(), (value.group(1), unit), noun, source)
 
 
 def _follow_on(
-    text: str, line: int, start: int, per_value: str, noun: str, source: str
+    text: str, line: int, start: int, per_value: tuple[str, str], noun: str, source: str
 ) -> Iterator[Draft]:
     """``A 64-layer model is 51 GB`` right after ``800 MB/layer``: the stated value × 64."""
     match = _follow_on_pattern(noun.lower()).search(text, start)
     if match is None or re.search(r"(?<![A-Za-z\d])\d", text[start : match.start()]):
         return  # another number between them (a type's width, "fp16", is not one)
-    number, unit = per_value.split()
+    number, unit = per_value
     count = match.group(1)
+    term = f"({number}*{_SCALES.get(unit, unit)})"
     yield Draft(
         kind="arithmetic",
         quote=text[match.start() : match.end()].strip(),
         line=line,
         fields={
-            "expression": f"({number}*{unit}) × {count}",
-            "claimed": f"{match.group(2)} {match.group(3)}",
-            "prefixes": "either",
+            "expression": f"{term} × {count}",
+            "claimed": text[match.start(2) : match.end(3)].strip(),
+            **({"prefixes": "either"} if unit not in _SCALES else {}),
             "upstream": {number.replace(",", ""): source},
         },
         confidence=0.6,
         recognizer=NAME,
-        slug=f"{per_value}-x-{count}",
+        slug=f"{number}{unit}-x-{count}",
     )
 
 

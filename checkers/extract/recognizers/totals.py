@@ -55,7 +55,7 @@ _RELATION = re.compile(r"(?:=|≈|＝)\s*" + _APPROX)
 _OPERATOR_AFTER = re.compile(r"\s*(?:[+×*/÷−]|-\s*\d)")
 _CLAUSE_END = re.compile(r"[.;,，；。—]\s|[;；。—(（，]|$")
 _OWN_TOTAL = re.compile(r"total|in all|altogether|合计|总计|共", re.IGNORECASE)
-_LABEL = re.compile(r"^[^:：\d]{1,60}[:：]\s*" + _APPROX)
+_LABEL = re.compile(r"^(?!\s*\d)[^:：]{1,60}?[:：]\s*" + _APPROX)
 _MIN_COMPONENTS = 2
 
 
