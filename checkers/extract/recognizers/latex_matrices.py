@@ -5,11 +5,14 @@ Reads ``\\begin{bmatrix}`` / ``pmatrix`` / ``vmatrix`` / ``matrix`` and ``\\left
 in display math and in inline ``$…$``. Recognises, where the text states the relation with
 ``=`` or ``≈`` in one expression:
 
-* ``A + B = C``, ``A - B = C``, ``2A = C``, ``A B = C``, ``x W = C``, ``A^T = C`` whose operands
-  are printed in the same expression or named earlier in the same section (``W =
-  \\begin{bmatrix}…``), and whose result ``C`` is printed → a ``matrix_arithmetic`` claim per
-  printed row of ``C`` (its quote and line are that row's), cells of the operands read as
-  numbers or as the arithmetic written in them (``\\sin(\\frac{1}{10000^0})``);
+* ``A + B = C``, ``A - B = C``, ``2A = C``, ``A B = C``, ``x W = C``, ``XW_Q = C`` (two names
+  written together), ``A^T = C`` whose operands are printed in the same expression or named
+  earlier in the same section (``W = \\begin{bmatrix}…``), and whose result ``C`` is printed →
+  a ``matrix_arithmetic`` claim per printed row of ``C`` (its quote and line are that row's),
+  cells of the operands read as numbers or as the arithmetic written in them
+  (``\\sin(\\frac{1}{10000^0})``);
+* a matrix of formulas followed by its values (``[\\sin 3 & \\cos 3] = [0.1411 & -0.9900]``):
+  each cell evaluated;
 * once the lesson has stated ``d_model = N``: ``PE(pos) = [printed row or column]`` (also
   ``PE_{pos}``), ``PE = [printed matrix]`` and ``X + PE = [printed matrix]`` (``X`` printed or
   named in the section), with N columns and positions by row →
@@ -218,17 +221,28 @@ def _resolve(
             parts.append(name)
         elif kind == "name":
             name = _name(text)
-            if name in named:
-                operands[name] = named[name]
-            else:
-                unknown.append(name)
-            parts.append(name)
+            pieces = [name] if name in named else _known_product(name, named)
+            for piece in pieces or [name]:
+                if piece in named:
+                    operands[piece] = named[piece]
+                else:
+                    unknown.append(piece)
+            parts.append(" ".join(pieces or [name]))
         elif kind == "transpose":
             parts.append("^T")
         else:
             parts.append({"×": "*", "·": "*"}.get(text, text))
     expression = " ".join(parts).replace(" ^T", "^T")
     return expression, operands, unknown
+
+
+def _known_product(name: str, named: dict[str, _Matrix]) -> list[str]:
+    """``XW_Q`` as the product ``X W_Q`` of two matrices named above, as LaTeX writes it without
+    a space; [] when no split of the name gives two known names."""
+    for cut in range(1, min(len(name), 24)):
+        if name[:cut] in named and name[cut:] in named:
+            return [name[:cut], name[cut:]]
+    return []
 
 
 def _statement_drafts(
@@ -248,6 +262,14 @@ def _statement_drafts(
         if position is not None and result is not None:
             yield from _pe_vector(result, position, document, stated)
             continue
+        if (
+            alone is not None
+            and alone[0] == "name"
+            and result is not None
+            and _name(alone[1]) not in named
+            and _known_product(_name(alone[1]), named)
+        ):
+            alone = None  # XW_Q: a product of two matrices named above, not a new name
         if alone is not None and alone[0] == "name" and after is not None:
             target = after.alone
             if target is not None and target[0] == "matrix":
@@ -257,7 +279,13 @@ def _statement_drafts(
                     if _name(alone[1]) in _PE_NAMES and matrix.printed:
                         yield from _pe_drafts(matrix, None, document, stated)
             continue
-        if alone is not None or result is None:
+        if result is None:
+            continue
+        if alone is not None:
+            written = matrices[int(alone[1][1:-1])] if alone[0] == "matrix" else None
+            if written is not None and not written.printed:
+                # a matrix of formulas, then its values: each cell evaluated
+                yield from _arithmetic_drafts("M1", {"M1": written}, result)
             continue
         resolved = _resolve(side, matrices, named)
         if resolved is None:
