@@ -14,9 +14,10 @@ in display math and in inline ``$…$``. Recognises, where the text states the r
 * a matrix of formulas followed by its values (``[\\sin 3 & \\cos 3] = [0.1411 & -0.9900]``):
   each cell evaluated;
 * once the lesson has stated ``d_model = N``: ``PE(pos) = [printed row or column]`` (also
-  ``PE_{pos}``), ``PE = [printed matrix]`` and ``X + PE = [printed matrix]`` (``X`` printed or
-  named in the section), with N columns and positions by row →
-  a ``positional`` claim per row (``added`` holds X's row), in whichever layout of the sines and
+  ``PE_{pos}``), ``x + PE(pos) = [printed row]`` (x a bracketed ``[0.2, -0.1, …]`` or a matrix,
+  printed or named in the section), ``PE = [printed matrix]`` and ``X + PE = [printed matrix]``
+  (``X`` printed or named in the section), with N columns and positions by row → a
+  ``positional`` claim per row (``added`` holds X's row), in whichever layout of the sines and
   cosines the lesson uses (``layout: either``). Positions count from the first row: from 0, or
   from 1 when the first row is PE(1) and not PE(0) (the first row decides; a first row that is
   neither leaves the matrix undrafted).
@@ -52,6 +53,9 @@ _ENVIRONMENT = re.compile(
     r"(?P<body>(?:(?!\\begin\{).){0,8000}?)\\end\{(?P=env)\}(?:\s*\\right\s*[\])|])?",
     re.DOTALL,
 )
+# A vector of numbers written with brackets in math (``x = [0.2, -0.1, 0.0]``): a 1-row matrix.
+_VECTOR = re.compile(r"\[\s*(-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)+)\s*\]")
+_NAMED_VECTOR = re.compile(r"[A-Za-z}]\s*=\s*\[\s*-?\d")
 _ROW_BREAK = re.compile(r"\\\\(?:\[[^\]]{0,20}\])?")
 _PRINTED_CELL = re.compile(r"[-−+]?\d+(?:\.\d+)?")
 _ELLIPSIS = re.compile(r"\\[cvdl]?dots|…|⋯|⋮|⋱")
@@ -124,6 +128,14 @@ def _matrix(body: str, source: str, start: int, line_of: list[int]) -> _Matrix |
     return _Matrix(tuple(cells), tuple(rows), printed)
 
 
+def _bracket_vector(match: re.Match[str], line_of: list[int]) -> _Matrix:
+    """The 1-row matrix of a bracketed vector of numbers, quoted as written."""
+    cells = tuple(cell.strip() for cell in match.group(1).split(","))
+    return _Matrix(
+        (cells,), ((match.group(0), line_of[min(match.start(), len(line_of) - 1)]),), True
+    )
+
+
 def _sides(skeleton: str) -> list[_Side | None]:
     """The sides of the relations in ``skeleton``; None for a side that is not only matrices,
     names, numbers and operators."""
@@ -149,7 +161,7 @@ def _math_texts(block: Block) -> Iterator[tuple[str, list[int]]]:
     """(text, 1-based line of each character) of each math text of a block that holds a
     matrix environment: a display math block whole, a paragraph's ``$…$`` spans."""
     source = "\n".join(line.text for line in block.lines)
-    if "\\begin" not in source or len(source) > MAX_MATH:
+    if len(source) > MAX_MATH or ("\\begin" not in source and "[" not in source):
         return
     line_of = [line.number for line in block.lines for _ in range(len(line.text) + 1)]
     if block.kind == "math":
@@ -158,7 +170,8 @@ def _math_texts(block: Block) -> Iterator[tuple[str, list[int]]]:
     if block.kind != "paragraph":
         return
     for span in re.finditer(r"\$\$?([^$]+)\$\$?", source):
-        yield span.group(1), line_of[span.start(1) :]
+        if "\\begin" in span.group(1) or _NAMED_VECTOR.search(span.group(1)):
+            yield span.group(1), line_of[span.start(1) :]
 
 
 def recognize(document: Document) -> Iterator[Draft]:
@@ -184,11 +197,21 @@ def _expression_drafts(
     matrices: list[_Matrix | None] = []
     pieces: list[str] = []
     cursor = 0
-    for match in _ENVIRONMENT.finditer(text):
-        pieces.append(text[cursor : match.start()])
+    found: list[tuple[int, int, _Matrix | None]] = [
+        (m.start(), m.end(), _matrix(m.group("body"), text, m.start("body"), line_of))
+        for m in _ENVIRONMENT.finditer(text)
+    ]
+    if "[" in text:
+        found += [
+            (m.start(), m.end(), _bracket_vector(m, line_of))
+            for m in _VECTOR.finditer(text)
+            if not any(start <= m.start() < end for start, end, _ in found)
+        ]
+    for start, end, matrix in sorted(found, key=lambda item: item[0]):
+        pieces.append(text[cursor:start])
         pieces.append(" " + _PLACEHOLDER.format(len(matrices)) + " ")
-        matrices.append(_matrix(match.group("body"), text, match.start("body"), line_of))
-        cursor = match.end()
+        matrices.append(matrix)
+        cursor = end
     if not matrices:
         return
     pieces.append(text[cursor:])
@@ -262,6 +285,10 @@ def _statement_drafts(
         if position is not None and result is not None:
             yield from _pe_vector(result, position, document, stated)
             continue
+        shifted = _pe_sum_position(side, matrices, named)
+        if shifted is not None and result is not None:
+            yield from _pe_vector(result, shifted[1], document, stated, added=shifted[0])
+            continue
         if (
             alone is not None
             and alone[0] == "name"
@@ -317,10 +344,38 @@ def _pe_position(side: _Side) -> int | None:
     return None
 
 
+def _pe_sum_position(
+    side: _Side, matrices: list[_Matrix | None], named: dict[str, _Matrix]
+) -> tuple[_Matrix, int] | None:
+    """(x, N) of a side that reads ``x + PE(N)`` or ``PE(N) + x``, x a printed or named row."""
+    tokens = side.tokens
+    if len(tokens) != 6:
+        return None
+    for term, plus, rest in (
+        (tokens[0], tokens[1], tokens[2:]),
+        (tokens[5], tokens[4], tokens[:4]),
+    ):
+        position = _pe_position(_Side(tuple(rest)))
+        if position is None or plus != ("op", "+"):
+            continue
+        if term[0] == "matrix":
+            added = matrices[int(term[1][1:-1])]
+        else:
+            added = named.get(_name(term[1])) if term[0] == "name" else None
+        if added is not None and added.printed and len(added.cells) == 1:
+            return added, position
+    return None
+
+
 def _pe_vector(
-    printed: _Matrix, position: int, document: Document, stated: Stated
+    printed: _Matrix,
+    position: int,
+    document: Document,
+    stated: Stated,
+    added: _Matrix | None = None,
 ) -> Iterator[Draft]:
-    """A ``positional`` claim for ``PE(pos) = [a row or a column of numbers]``."""
+    """A ``positional`` claim for ``PE(pos) = [a row or a column of numbers]`` (or for
+    ``x + PE(pos)``, with ``added`` the row x)."""
     cells = printed.cells
     if len(cells) > 1 and all(len(row) == 1 for row in cells):
         values = [row[0] for row in cells]  # a column vector, read top to bottom
@@ -332,13 +387,21 @@ def _pe_vector(
     d_model = d_model_before(stated, line, "")
     if d_model is None or len(values) != int(d_model):
         return
-    if len(cells) > 1:
-        quote = printed.rows[0][0]  # the claim is quoted at its first entry's line
+    fields: dict[str, object] = {
+        "d_model": d_model,
+        "pos": str(position),
+        "claimed": values,
+        "layout": "either",
+    }
+    if added is not None:
+        if len(added.cells[0]) != len(values):
+            return
+        fields["added"] = list(added.cells[0])
     yield Draft(
         kind="positional",
         quote=quote,
         line=line,
-        fields={"d_model": d_model, "pos": str(position), "claimed": values, "layout": "either"},
+        fields=fields,
         confidence=0.7,
         recognizer=NAME,
         slug=f"pe-{position}",
