@@ -647,6 +647,11 @@ def recognize(document: Document) -> Iterator[Draft]:
     section_of = {line.number: block.section for block, line in document.lines()}
     _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
+        if _ROUNDED_CELL.fullmatch(source):
+            # a table cell holding a computed value printed with decimals (p_i = 0.612): a
+            # later statement may use it as the rounded value it is
+            rounded.add(source.strip().lstrip("-−+"))
+            continue
         if not (_RELATION.search(source) or "\\" in source):
             continue  # no relation, and no LaTeX that could write one (\approx)
         text, where = plain(source)
@@ -673,6 +678,7 @@ def recognize(document: Document) -> Iterator[Draft]:
 
 
 _ROUNDED_RESULT = re.compile(r"[-−+]?\d+\.\d+")
+_ROUNDED_CELL = re.compile(r"\s*[-−+]?\d+\.\d{2,}\s*")
 """A claimed value printed with decimals, which a later statement may use as rounded."""
 
 

@@ -5,15 +5,19 @@ Reads ``\\begin{bmatrix}`` / ``pmatrix`` / ``vmatrix`` / ``matrix`` and ``\\left
 in display math and in inline ``$…$``. Recognises, where the text states the relation with
 ``=`` or ``≈`` in one expression:
 
-* ``A + B = C``, ``A - B = C``, ``2A = C``, ``A B = C``, ``x W = C``, ``A^T = C`` whose operands
-  are printed in the same expression or named earlier in the same section (``W =
-  \\begin{bmatrix}…``), and whose result ``C`` is printed → a ``matrix_arithmetic`` claim per
-  printed row of ``C`` (its quote and line are that row's), cells of the operands read as
-  numbers or as the arithmetic written in them (``\\sin(\\frac{1}{10000^0})``);
+* ``A + B = C``, ``A - B = C``, ``2A = C``, ``A B = C``, ``x W = C``, ``XW_Q = C`` (two names
+  written together), ``A^T = C`` whose operands are printed in the same expression or named
+  earlier in the same section (``W = \\begin{bmatrix}…``), and whose result ``C`` is printed →
+  a ``matrix_arithmetic`` claim per printed row of ``C`` (its quote and line are that row's),
+  cells of the operands read as numbers or as the arithmetic written in them
+  (``\\sin(\\frac{1}{10000^0})``);
+* a matrix of formulas followed by its values (``[\\sin 3 & \\cos 3] = [0.1411 & -0.9900]``):
+  each cell evaluated;
 * once the lesson has stated ``d_model = N``: ``PE(pos) = [printed row or column]`` (also
-  ``PE_{pos}``), ``PE = [printed matrix]`` and ``X + PE = [printed matrix]`` (``X`` printed or
-  named in the section), with N columns and positions by row →
-  a ``positional`` claim per row (``added`` holds X's row), in whichever layout of the sines and
+  ``PE_{pos}``), ``x + PE(pos) = [printed row]`` (x a bracketed ``[0.2, -0.1, …]`` or a matrix,
+  printed or named in the section), ``PE = [printed matrix]`` and ``X + PE = [printed matrix]``
+  (``X`` printed or named in the section), with N columns and positions by row → a
+  ``positional`` claim per row (``added`` holds X's row), in whichever layout of the sines and
   cosines the lesson uses (``layout: either``). Positions count from the first row: from 0, or
   from 1 when the first row is PE(1) and not PE(0) (the first row decides; a first row that is
   neither leaves the matrix undrafted).
@@ -49,6 +53,9 @@ _ENVIRONMENT = re.compile(
     r"(?P<body>(?:(?!\\begin\{).){0,8000}?)\\end\{(?P=env)\}(?:\s*\\right\s*[\])|])?",
     re.DOTALL,
 )
+# A vector of numbers written with brackets in math (``x = [0.2, -0.1, 0.0]``): a 1-row matrix.
+_VECTOR = re.compile(r"\[\s*(-?\d+(?:\.\d+)?(?:\s*,\s*-?\d+(?:\.\d+)?)+)\s*\]")
+_NAMED_VECTOR = re.compile(r"[A-Za-z}]\s*=\s*\[\s*-?\d")
 _ROW_BREAK = re.compile(r"\\\\(?:\[[^\]]{0,20}\])?")
 _PRINTED_CELL = re.compile(r"[-−+]?\d+(?:\.\d+)?")
 _ELLIPSIS = re.compile(r"\\[cvdl]?dots|…|⋯|⋮|⋱")
@@ -121,6 +128,14 @@ def _matrix(body: str, source: str, start: int, line_of: list[int]) -> _Matrix |
     return _Matrix(tuple(cells), tuple(rows), printed)
 
 
+def _bracket_vector(match: re.Match[str], line_of: list[int]) -> _Matrix:
+    """The 1-row matrix of a bracketed vector of numbers, quoted as written."""
+    cells = tuple(cell.strip() for cell in match.group(1).split(","))
+    return _Matrix(
+        (cells,), ((match.group(0), line_of[min(match.start(), len(line_of) - 1)]),), True
+    )
+
+
 def _sides(skeleton: str) -> list[_Side | None]:
     """The sides of the relations in ``skeleton``; None for a side that is not only matrices,
     names, numbers and operators."""
@@ -146,7 +161,7 @@ def _math_texts(block: Block) -> Iterator[tuple[str, list[int]]]:
     """(text, 1-based line of each character) of each math text of a block that holds a
     matrix environment: a display math block whole, a paragraph's ``$…$`` spans."""
     source = "\n".join(line.text for line in block.lines)
-    if "\\begin" not in source or len(source) > MAX_MATH:
+    if len(source) > MAX_MATH or ("\\begin" not in source and "[" not in source):
         return
     line_of = [line.number for line in block.lines for _ in range(len(line.text) + 1)]
     if block.kind == "math":
@@ -155,7 +170,8 @@ def _math_texts(block: Block) -> Iterator[tuple[str, list[int]]]:
     if block.kind != "paragraph":
         return
     for span in re.finditer(r"\$\$?([^$]+)\$\$?", source):
-        yield span.group(1), line_of[span.start(1) :]
+        if "\\begin" in span.group(1) or _NAMED_VECTOR.search(span.group(1)):
+            yield span.group(1), line_of[span.start(1) :]
 
 
 def recognize(document: Document) -> Iterator[Draft]:
@@ -181,11 +197,21 @@ def _expression_drafts(
     matrices: list[_Matrix | None] = []
     pieces: list[str] = []
     cursor = 0
-    for match in _ENVIRONMENT.finditer(text):
-        pieces.append(text[cursor : match.start()])
+    found: list[tuple[int, int, _Matrix | None]] = [
+        (m.start(), m.end(), _matrix(m.group("body"), text, m.start("body"), line_of))
+        for m in _ENVIRONMENT.finditer(text)
+    ]
+    if "[" in text:
+        found += [
+            (m.start(), m.end(), _bracket_vector(m, line_of))
+            for m in _VECTOR.finditer(text)
+            if not any(start <= m.start() < end for start, end, _ in found)
+        ]
+    for start, end, matrix in sorted(found, key=lambda item: item[0]):
+        pieces.append(text[cursor:start])
         pieces.append(" " + _PLACEHOLDER.format(len(matrices)) + " ")
-        matrices.append(_matrix(match.group("body"), text, match.start("body"), line_of))
-        cursor = match.end()
+        matrices.append(matrix)
+        cursor = end
     if not matrices:
         return
     pieces.append(text[cursor:])
@@ -218,17 +244,28 @@ def _resolve(
             parts.append(name)
         elif kind == "name":
             name = _name(text)
-            if name in named:
-                operands[name] = named[name]
-            else:
-                unknown.append(name)
-            parts.append(name)
+            pieces = [name] if name in named else _known_product(name, named)
+            for piece in pieces or [name]:
+                if piece in named:
+                    operands[piece] = named[piece]
+                else:
+                    unknown.append(piece)
+            parts.append(" ".join(pieces or [name]))
         elif kind == "transpose":
             parts.append("^T")
         else:
             parts.append({"×": "*", "·": "*"}.get(text, text))
     expression = " ".join(parts).replace(" ^T", "^T")
     return expression, operands, unknown
+
+
+def _known_product(name: str, named: dict[str, _Matrix]) -> list[str]:
+    """``XW_Q`` as the product ``X W_Q`` of two matrices named above, as LaTeX writes it without
+    a space; [] when no split of the name gives two known names."""
+    for cut in range(1, min(len(name), 24)):
+        if name[:cut] in named and name[cut:] in named:
+            return [name[:cut], name[cut:]]
+    return []
 
 
 def _statement_drafts(
@@ -248,6 +285,18 @@ def _statement_drafts(
         if position is not None and result is not None:
             yield from _pe_vector(result, position, document, stated)
             continue
+        shifted = _pe_sum_position(side, matrices, named)
+        if shifted is not None and result is not None:
+            yield from _pe_vector(result, shifted[1], document, stated, added=shifted[0])
+            continue
+        if (
+            alone is not None
+            and alone[0] == "name"
+            and result is not None
+            and _name(alone[1]) not in named
+            and _known_product(_name(alone[1]), named)
+        ):
+            alone = None  # XW_Q: a product of two matrices named above, not a new name
         if alone is not None and alone[0] == "name" and after is not None:
             target = after.alone
             if target is not None and target[0] == "matrix":
@@ -257,7 +306,13 @@ def _statement_drafts(
                     if _name(alone[1]) in _PE_NAMES and matrix.printed:
                         yield from _pe_drafts(matrix, None, document, stated)
             continue
-        if alone is not None or result is None:
+        if result is None:
+            continue
+        if alone is not None:
+            written = matrices[int(alone[1][1:-1])] if alone[0] == "matrix" else None
+            if written is not None and not written.printed:
+                # a matrix of formulas, then its values: each cell evaluated
+                yield from _arithmetic_drafts("M1", {"M1": written}, result)
             continue
         resolved = _resolve(side, matrices, named)
         if resolved is None:
@@ -289,10 +344,38 @@ def _pe_position(side: _Side) -> int | None:
     return None
 
 
+def _pe_sum_position(
+    side: _Side, matrices: list[_Matrix | None], named: dict[str, _Matrix]
+) -> tuple[_Matrix, int] | None:
+    """(x, N) of a side that reads ``x + PE(N)`` or ``PE(N) + x``, x a printed or named row."""
+    tokens = side.tokens
+    if len(tokens) != 6:
+        return None
+    for term, plus, rest in (
+        (tokens[0], tokens[1], tokens[2:]),
+        (tokens[5], tokens[4], tokens[:4]),
+    ):
+        position = _pe_position(_Side(tuple(rest)))
+        if position is None or plus != ("op", "+"):
+            continue
+        if term[0] == "matrix":
+            added = matrices[int(term[1][1:-1])]
+        else:
+            added = named.get(_name(term[1])) if term[0] == "name" else None
+        if added is not None and added.printed and len(added.cells) == 1:
+            return added, position
+    return None
+
+
 def _pe_vector(
-    printed: _Matrix, position: int, document: Document, stated: Stated
+    printed: _Matrix,
+    position: int,
+    document: Document,
+    stated: Stated,
+    added: _Matrix | None = None,
 ) -> Iterator[Draft]:
-    """A ``positional`` claim for ``PE(pos) = [a row or a column of numbers]``."""
+    """A ``positional`` claim for ``PE(pos) = [a row or a column of numbers]`` (or for
+    ``x + PE(pos)``, with ``added`` the row x)."""
     cells = printed.cells
     if len(cells) > 1 and all(len(row) == 1 for row in cells):
         values = [row[0] for row in cells]  # a column vector, read top to bottom
@@ -304,13 +387,21 @@ def _pe_vector(
     d_model = d_model_before(stated, line, "")
     if d_model is None or len(values) != int(d_model):
         return
-    if len(cells) > 1:
-        quote = printed.rows[0][0]  # the claim is quoted at its first entry's line
+    fields: dict[str, object] = {
+        "d_model": d_model,
+        "pos": str(position),
+        "claimed": values,
+        "layout": "either",
+    }
+    if added is not None:
+        if len(added.cells[0]) != len(values):
+            return
+        fields["added"] = list(added.cells[0])
     yield Draft(
         kind="positional",
         quote=quote,
         line=line,
-        fields={"d_model": d_model, "pos": str(position), "claimed": values, "layout": "either"},
+        fields=fields,
         confidence=0.7,
         recognizer=NAME,
         slug=f"pe-{position}",

@@ -36,6 +36,8 @@ _D_MODEL = re.compile(
 )
 _VALUE = re.compile(r"PE\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*=([^\n]*)")
 _VECTOR = re.compile(r"PE\s*\(\s*(\d+)\s*\)\s*=\s*(\[[^\]\n]*\])")
+# "x + PE(2) = […]": PE is one term of the statement, and the printed value is not PE's.
+_TERM_OF_A_SUM = re.compile(r"(?:[+\-−×*·]|\\cdot|\\times)\s*$")
 _LAST_NUMBER = re.compile(r"(?:=|≈)\s*([-−]?\d+(?:\.\d+)?)\s*$")
 _EXPONENT = re.compile(r"10000\s*\^\s*\(?\s*(\d+(?:\.\d+)?(?:\s*/\s*\d+)?)\s*\)?")
 _ARGUMENT = re.compile(r"(?:sin|cos)\s*\(\s*([-−]?\d+(?:\.\d+)?)\s*\)")
@@ -176,7 +178,7 @@ def recognize(document: Document) -> Iterator[Draft]:
             stated = d_model_statements(document)
         for match in _VALUE.finditer(line.text):
             d_model = d_model_before(stated, line.number, line.text[: match.start()])
-            if d_model is None:
+            if d_model is None or _TERM_OF_A_SUM.search(line.text[: match.start()]):
                 continue
             rest = match.group(3)
             claimed = _LAST_NUMBER.search(rest.rstrip(" 。.，,"))
@@ -206,7 +208,7 @@ def recognize(document: Document) -> Iterator[Draft]:
             )
         for match in _VECTOR.finditer(line.text):
             d_model = d_model_before(stated, line.number, line.text[: match.start()])
-            if d_model is None:
+            if d_model is None or _TERM_OF_A_SUM.search(line.text[: match.start()]):
                 continue
             values = [v.strip() for v in match.group(2)[1:-1].split(",")]
             if not values or not all(re.fullmatch(r"[-−]?\d+(\.\d+)?", v) for v in values):
