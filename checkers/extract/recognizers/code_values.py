@@ -396,7 +396,9 @@ def _block_drafts(
             before, after = "", ""
             if fstring is not None:
                 spec = _FORMAT_SPEC.match(fstring.group("value"))
-                argument = spec.group("value") if spec is not None else ""
+                percent = spec is not None and (spec.group("spec") or "").endswith("%")
+                # ``{x:.1%}`` prints 100·x: the printed number is not x itself.
+                argument = spec.group("value") if spec is not None and not percent else ""
                 before, after = fstring.group("before"), fstring.group("after")
             value = _read(argument, scope)
             if value is not None:
