@@ -29,7 +29,7 @@ unit, a parenthesis or a clause after punctuation), never a number that labels a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from checkers.expr import ExprError, Name, Node, Number, Unary, evaluate, names, parse
@@ -509,6 +509,7 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``arithmetic`` claims for the values code blocks state for their arithmetic."""
     blocks = document.blocks
     scope, section = _Scope(), -1
+    paragraphs: dict[int, list[Block]] | None = None  # built when an output block is found
     for index, block in enumerate(blocks):
         if block.kind != "fence" or len(block.lines) > _MAX_BLOCK_LINES:
             continue
@@ -522,7 +523,17 @@ def recognize(document: Document) -> Iterator[Draft]:
         output = _output_after(blocks, index)
         yield from _block_drafts(document, block, output, scope)
         if output is not None:
-            yield from _quoted_outputs(document, output)
+            if paragraphs is None:
+                paragraphs = _paragraphs_by_section(document)
+            yield from _quoted_outputs(paragraphs.get(output.section, ()), output)
+
+
+def _paragraphs_by_section(document: Document) -> dict[int, list[Block]]:
+    found: dict[int, list[Block]] = {}
+    for block in document.blocks:
+        if block.kind == "paragraph":
+            found.setdefault(block.section, []).append(block)
+    return found
 
 
 _OUTPUT_VALUE = re.compile(
@@ -539,10 +550,12 @@ _QUOTED_VALUE = (
 _PROSE_NUMBER = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?\s*(?:%|[A-Za-z]{1,3}\b)?")
 
 
+_MAX_LABELS = 40
+"""Most labelled lines an output block may print for sentences to be read against it."""
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|[。！？；]")
 
 
-def _quoted_outputs(document: Document, output: Block) -> Iterator[Draft]:
+def _quoted_outputs(paragraphs: Sequence[Block], output: Block) -> Iterator[Draft]:
     """A sentence of the section that says what the output block printed for a label (``the
     loss printed above is 2.31``), against the printed value. The label must name one printed
     line only, and the value follow it directly."""
@@ -556,11 +569,9 @@ def _quoted_outputs(document: Document, output: Block) -> Iterator[Draft]:
         known = printed.get(label, entry)
         printed[label] = entry if known is not None and known[:2] == entry[:2] else None
     labels = {label: entry for label, entry in printed.items() if entry is not None}
-    if not labels:
-        return
-    for block in document.blocks:
-        if block.section != output.section or block.kind != "paragraph":
-            continue
+    if not labels or len(labels) > _MAX_LABELS:
+        return  # none, or a log too long to be what one sentence quotes
+    for block in paragraphs:
         text = " ".join(line.text for line in block.lines)
         if not _REFERS_TO_OUTPUT.search(text):
             continue
@@ -577,13 +588,12 @@ def _quoted_outputs(document: Document, output: Block) -> Iterator[Draft]:
                 if found is None:
                     continue
                 claimed = found.group("claimed").strip()
-                draft = _against_output(document, block, found, claimed, value, unit, number)
+                draft = _against_output(block, found, claimed, value, unit, number)
                 if draft is not None:
                     yield draft
 
 
 def _against_output(
-    document: Document,
     block: Block,
     found: re.Match[str],
     claimed: str,
