@@ -10,7 +10,10 @@ section are read as one session (a name assigned in one is known in the next). R
 * ``print(…)`` of such arithmetic with its printed output right below: the lines of the next
   block when it is an output block (a fence with info ``text``/``output``/``console``, or one
   that starts with ``Output``/``输出``), or the line after a ``>>> …`` prompt, one printed line per
-  ``print`` (f-strings with one ``{…}`` field are matched by their literal text).
+  ``print`` (f-strings with one ``{…}`` field are matched by their literal text);
+* a sentence of the section that says what such an output block printed for a label ("the loss
+  printed above is 2.31", "as the output shows, the perplexity is 12.48") against the printed
+  line ``loss: 2.3125`` (a label printed twice with different values is not read).
 
 The arithmetic is read as numbers and operators only (``+ - * / **``, ``1e9``, ``1_000``,
 ``math.sqrt``/``math.log``/``math.exp``), with names resolved from assignments of such
@@ -26,7 +29,7 @@ unit, a parenthesis or a clause after punctuation), never a number that labels a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from checkers.expr import ExprError, Name, Node, Number, Unary, evaluate, names, parse
@@ -393,7 +396,9 @@ def _block_drafts(
             before, after = "", ""
             if fstring is not None:
                 spec = _FORMAT_SPEC.match(fstring.group("value"))
-                argument = spec.group("value") if spec is not None else ""
+                percent = spec is not None and (spec.group("spec") or "").endswith("%")
+                # ``{x:.1%}`` prints 100·x: the printed number is not x itself.
+                argument = spec.group("value") if spec is not None and not percent else ""
                 before, after = fstring.group("before"), fstring.group("after")
             value = _read(argument, scope)
             if value is not None:
@@ -504,6 +509,7 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``arithmetic`` claims for the values code blocks state for their arithmetic."""
     blocks = document.blocks
     scope, section = _Scope(), -1
+    paragraphs: dict[int, list[Block]] | None = None  # built when an output block is found
     for index, block in enumerate(blocks):
         if block.kind != "fence" or len(block.lines) > _MAX_BLOCK_LINES:
             continue
@@ -514,7 +520,114 @@ def recognize(document: Document) -> Iterator[Draft]:
                 for _draft_made in _block_drafts(document, block, None, scope):
                     pass  # nothing is stated here, but names are assigned for the next block
             continue
-        yield from _block_drafts(document, block, _output_after(blocks, index), scope)
+        output = _output_after(blocks, index)
+        yield from _block_drafts(document, block, output, scope)
+        if output is not None:
+            if paragraphs is None:
+                paragraphs = _paragraphs_by_section(document)
+            yield from _quoted_outputs(paragraphs.get(output.section, ()), output)
+
+
+def _paragraphs_by_section(document: Document) -> dict[int, list[Block]]:
+    found: dict[int, list[Block]] = {}
+    for block in document.blocks:
+        if block.kind == "paragraph":
+            found.setdefault(block.section, []).append(block)
+    return found
+
+
+_OUTPUT_VALUE = re.compile(
+    r"^\s*(?P<label>[A-Za-z\u4e00-\u9fff][\w \-/()\u4e00-\u9fff]{0,40}?)\s*[:=：]\s*"
+    r"(?P<value>[-−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*(?P<unit>%|[A-Za-z]{1,3})?\s*$"
+)
+"""A printed line ``label: value [unit]`` (``loss: 2.3125``, ``Memory = 26.0 GB``)."""
+_REFERS_TO_OUTPUT = re.compile(
+    r"\bprint(?:s|ed)?\b|\boutput\b|\bshows?\b|\bshown\b|输出|打印|显示|结果", re.IGNORECASE
+)
+_QUOTED_VALUE = (
+    r"\s*(?:is|was|of|=|:|：|为|是|约为|约|comes? (?:out )?(?:to|at)|reads?)?\s*(?:about|~|≈)?\s*"
+)
+_PROSE_NUMBER = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?\s*(?:%|[A-Za-z]{1,3}\b)?")
+
+
+_MAX_LABELS = 40
+"""Most labelled lines an output block may print for sentences to be read against it."""
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|[。！？；]")
+
+
+def _quoted_outputs(paragraphs: Sequence[Block], output: Block) -> Iterator[Draft]:
+    """A sentence of the section that says what the output block printed for a label (``the
+    loss printed above is 2.31``), against the printed value. The label must name one printed
+    line only, and the value follow it directly."""
+    printed: dict[str, tuple[str, str, int] | None] = {}
+    for line in output.lines:
+        match = _OUTPUT_VALUE.match(line.text)
+        if match is None:
+            continue
+        label = " ".join(match.group("label").lower().split())
+        entry = (match.group("value"), match.group("unit") or "", line.number)
+        known = printed.get(label, entry)
+        printed[label] = entry if known is not None and known[:2] == entry[:2] else None
+    labels = {label: entry for label, entry in printed.items() if entry is not None}
+    if not labels or len(labels) > _MAX_LABELS:
+        return  # none, or a log too long to be what one sentence quotes
+    for block in paragraphs:
+        text = " ".join(line.text for line in block.lines)
+        if not _REFERS_TO_OUTPUT.search(text):
+            continue
+        for sentence in _SENTENCE_END.split(text):
+            if not _REFERS_TO_OUTPUT.search(sentence):
+                continue
+            for label, (value, unit, number) in labels.items():
+                pattern = re.compile(
+                    rf"(?<![\w]){re.escape(label)}(?![\w])(?:\s+\w+){{0,3}}?{_QUOTED_VALUE}"
+                    rf"(?P<claimed>{_PROSE_NUMBER.pattern})",
+                    re.IGNORECASE,
+                )
+                found = pattern.search(sentence)  # the label's first mention in the sentence
+                if found is None:
+                    continue
+                claimed = found.group("claimed").strip()
+                draft = _against_output(block, found, claimed, value, unit, number)
+                if draft is not None:
+                    yield draft
+
+
+def _against_output(
+    block: Block,
+    found: re.Match[str],
+    claimed: str,
+    value: str,
+    unit: str,
+    number: int,
+) -> Draft | None:
+    try:
+        stated, shown = parse_printed(claimed), parse_printed(f"{value} {unit}".strip())
+    except NumberError:
+        return None
+    same_unit = (stated.unit is None and shown.unit is None) or (
+        stated.unit is not None
+        and shown.unit is not None
+        and stated.unit.symbol == shown.unit.symbol
+    )
+    if not same_unit or stated.decimals > shown.decimals:
+        return None  # another unit, or more digits than were printed: nothing to compare
+    name = f"output_line_{number}"
+    mantissa = value.replace(",", "").replace("−", "-")
+    line = next((ln.number for ln in block.lines if claimed in ln.text), block.lines[0].number)
+    return Draft(
+        kind="arithmetic",
+        quote=found.group(0).strip(),
+        line=line,
+        fields={
+            "expression": name,
+            "claimed": claimed.removesuffix(unit).strip() if unit else claimed,
+            "where": {name: mantissa},
+        },
+        confidence=0.6,
+        recognizer=NAME,
+        slug=f"output-{number}",
+    )
 
 
 _DIGIT = re.compile(r"\d")

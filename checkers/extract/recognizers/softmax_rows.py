@@ -93,6 +93,10 @@ _RENORMALISE = re.compile(
 )
 _WEIGHT_VALUE = re.compile(r"(?<![\d.])(?:0?\.\d+|1\.0+|0)(?!\d|\.\d)")
 _WEIGHT_SEPARATORS = re.compile(r"^[\s/,;:：、和and`*|]*$")
+_TEMPERATURE_WORD = re.compile(
+    r"temperature|温度|τ|(?<![\^.])\bT\b|softmax\(\s*\w+\s*/\s*[A-Za-z_]", re.IGNORECASE
+)
+"""A temperature mentioned in any form (``T`` but not the transpose ``K^T``/``K.T``)."""
 _LINK_LINES = 12
 """Source lines a row may stand below its scores."""
 _CONTEXT_LINES = 3
@@ -225,6 +229,8 @@ class _Scores:
     """The variable it is assigned to (``logits``), or ""."""
     argument: bool
     """True when it is the argument of ``softmax(…)`` itself."""
+    column: int = 0
+    """Where its bracket stands in the line."""
 
 
 def _scores_on(text: str, line: int) -> Iterator[tuple[re.Match[str], _Scores]]:
@@ -235,7 +241,8 @@ def _scores_on(text: str, line: int) -> Iterator[tuple[re.Match[str], _Scores]]:
             continue
         values = _values(vector)
         assigned = _ASSIGNED.search(before)
-        yield vector, _Scores(values, line, assigned.group(1) if assigned else "", argument)
+        name = assigned.group(1) if assigned else ""
+        yield vector, _Scores(values, line, name, argument, vector.start())
 
 
 def _section_lines(section: tuple[Block, ...]) -> list[tuple[str, int]]:
@@ -261,6 +268,7 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
     scores: list[_Scores] = []
     lines = _section_lines(section)
     text_of = {number: text for text, number in lines}  # a line's number → its text
+    latest: dict[int, tuple[int, int]] = {}  # list length → (line, column) of the latest list
     for text, number in lines:
         if "[" not in text:
             continue
@@ -268,17 +276,19 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
         for vector, candidate in _scores_on(text, number):
             score_starts.add(vector.start())
             scores.append(candidate)
-        if not scores:
-            continue
         for vector in _PRINTED_ROW.finditer(text):
-            if vector.start() in score_starts or _is_argument(text, vector):
-                continue
             weights = _values(vector)
+            before = latest.get(len(weights))
+            latest[len(weights)] = (number, vector.start())
+            if not scores or vector.start() in score_starts or _is_argument(text, vector):
+                continue
             if not _is_row(weights):
                 continue
             source = _nearest(scores, len(weights), number)
             if source is None or source.line == number:
                 continue
+            if before is not None and before > (source.line, source.column):
+                continue  # a nearer list of that length: the row may be its softmax instead
             # At most _LINK_LINES lines lie between (see _nearest): a short span to read.
             span = " ".join(text_of[n] for n in range(source.line, number + 1) if n in text_of)
             call = next(
@@ -293,6 +303,8 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
                 continue
             temperatures = _TEMPERATURE.findall(span)
             temperature = call.group(2) if call is not None and call.group(2) else None
+            if temperature is None and not temperatures and _TEMPERATURE_WORD.search(span):
+                continue  # a temperature that varies (a loop, a name): not stated as a number
             found[(number, vector.start())] = (
                 source,
                 temperature or (temperatures[-1] if temperatures else None),
