@@ -12,7 +12,8 @@ Recognises, in a GFM table:
   unit (``Params`` counts beside byte columns are not added; the first column is a label);
 * a **share column** — headed share, %, percent, proportion, fraction, "% of total", 占比, 比例 or
   百分比, in a table with a total row: each row's percentage is its value over the total, in the
-  nearest column to its left whose total cell is a number;
+  nearest column to its left whose total cell is a number (its own total, 100% by definition,
+  is then not summed: a wrong share is reported on its row, not again on the total);
 * a **GiB column beside a GB column** — one header names GB, the other GiB: each GiB cell is the
   GB cell × 10⁹ / 2³⁰;
 * a **ratio column** — headed ``A/B`` after two columns so headed, or Ratio, 比例, 比率, Speedup
@@ -171,6 +172,9 @@ def _label(text: str) -> str:
 
 
 def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    # A share column checked row by row against its value column: its total is 100% by
+    # definition, and a wrong share is reported on its own row, not again on the total.
+    shares = set(_share_sources(table, units)[1])
     start = 0
     for index, (row, line) in enumerate(table.rows):
         if not row or not _TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip()):
@@ -178,6 +182,8 @@ def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[
         above = table.rows[start:index]
         start = index + 1
         for column in range(1, len(row)):
+            if column in shares:
+                continue
             total = _cell(row[column], units[column] if column < len(units) else "")
             if total is None:
                 continue
@@ -225,27 +231,34 @@ def _total_columns(document: Document, table: Table, units: list[str]) -> Iterat
                 yield _draft(document, table, row, line, relation, terms, "total-column")
 
 
-def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple[int, _Cell]]]:
+    """(the total row's index, {share column: (the column it is a share of, its total)}), for a
+    table with exactly one total row (else (-1, {}))."""
     totals = [
-        i for i, (row, _) in enumerate(table.rows) if row and _TOTAL_ROW.match(_label(row[0]))
+        i
+        for i, (row, _) in enumerate(table.rows)
+        if row and _TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip())
     ]
     if len(totals) != 1:
-        return
+        return -1, {}
     total_row = table.rows[totals[0]][0]
+    sources: dict[int, tuple[int, _Cell]] = {}
     for column, header in enumerate(table.header):
         if column == 0 or not _SHARE_HEADER.match(_label(header)):
             continue
-        of = None
         for left in range(column - 1, 0, -1):
             total = _cell(total_row[left], units[left]) if left < len(total_row) else None
             if total is not None and total.family != "percent" and not total.approx:
-                of = (left, total)
+                sources[column] = (left, total)
                 break
-        if of is None:
-            continue
-        left, total = of
+    return totals[0], sources
+
+
+def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    total_index, sources = _share_sources(table, units)
+    for column, (left, total) in sources.items():
         for index, (row, line) in enumerate(table.rows):
-            if index == totals[0] or column >= len(row) or left >= len(row):
+            if index == total_index or column >= len(row) or left >= len(row):
                 continue
             share = _cell(row[column], "%")
             value = _cell(row[left], units[left])
