@@ -173,7 +173,11 @@ def test_every_number_is_written_in_its_source(spec: ModelSpec) -> None:
         value for values in spec.also.values() for value in values
     ]
     missing = [n for n in numbers if n is not None and float(n) not in written]
-    counts = [spec.params] + ([spec.active_params] if spec.active_params else [])
+    counts = [spec.params] + [
+        count
+        for count in (spec.active_params, spec.train_tokens, spec.corpus_words)
+        if count is not None
+    ]
     missing += [c for c in counts if float(c[:-1]) not in written]
     assert not missing, f"{spec.key}: {missing} not in its source"
 

@@ -300,6 +300,11 @@ class ModelSpec(Keyed):
     """Tokens each layer attends to under sliding-window attention."""
     rope_theta: int | None = _Positive
     """Base of the rotary position frequencies, where the configuration states it."""
+    train_tokens: str | None = None
+    """Tokens the model was pre-trained on, as the source states the count (``2.0T``)."""
+    corpus_words: str | None = None
+    """Size of the pre-training corpus in words, where the source gives it instead of tokens
+    and the model read it many times (BERT: 3.3B words, about 40 epochs)."""
     also: dict[str, tuple[int, ...]] = Field(default_factory=dict)
     """Other published values of a column where two sources differ, e.g. a paper's vocabulary."""
     cite: str = Field(min_length=5, max_length=80)
@@ -307,7 +312,7 @@ class ModelSpec(Keyed):
     source: str = Field(min_length=20)
     """Paper section/table or released config file for every number of the entry."""
 
-    @field_validator("params", "active_params")
+    @field_validator("params", "active_params", "train_tokens", "corpus_words")
     @classmethod
     def _is_a_count(cls, value: str | None) -> str | None:
         if value is not None and parse_count(value) is None:
@@ -342,6 +347,18 @@ class ModelSpec(Keyed):
         printed = parse_count(self.params)
         assert printed is not None  # checked by the validator
         return printed.value
+
+    @property
+    def train_tokens_value(self) -> float | None:
+        """The stated pre-training tokens as a number (None when not published)."""
+        printed = None if self.train_tokens is None else parse_count(self.train_tokens)
+        return None if printed is None else printed.value
+
+    @property
+    def corpus_words_value(self) -> float | None:
+        """The stated corpus size in words as a number (None when not given)."""
+        printed = None if self.corpus_words is None else parse_count(self.corpus_words)
+        return None if printed is None else printed.value
 
     @property
     def active_params_value(self) -> float | None:
@@ -415,11 +432,15 @@ class ModelSpec(Keyed):
         return _is_gated(self.activation_style)
 
     def column(self, name: str) -> int | None:
-        """The value of a column (:data:`COLUMNS`, ``head_dim`` or an MoE column), None if unset."""
+        """The value of a column (:data:`COLUMNS`, ``head_dim``, an MoE column, or ``tokens``
+        trained on), None if unset."""
         if name == "kv_heads":
             return self.n_kv_heads
         if name == "head_dim":
             return self.d_head
+        if name == "tokens":
+            tokens = self.train_tokens_value
+            return None if tokens is None else round(tokens)
         value = getattr(self, name)
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 

@@ -208,8 +208,10 @@ class Input(KindInput):
     """The stated parameter count, when it is not in the name."""
     active_params: PrintedNumber | None = None
     """The stated parameters used per token (mixture of experts)."""
+    tokens: PrintedNumber | None = None
+    """The tokens the model was pre-trained on, as printed (``2T``, ``300 billion``)."""
 
-    @field_validator("params", "active_params")
+    @field_validator("params", "active_params", "tokens")
     @classmethod
     def _params_is_count(cls, value: Printed | None) -> Printed | None:
         if value is not None and (
@@ -228,7 +230,7 @@ class Input(KindInput):
 
     @model_validator(mode="after")
     def _something_to_check(self) -> Input:
-        if all(getattr(self, column) is None for column in _ROW_COLUMNS):
+        if all(getattr(self, column) is None for column in _ROW_COLUMNS) and self.tokens is None:
             raise ValueError("give at least one column: layers, heads, hidden, context, …")
         if self.params is not None and size_in_name(self.name) is not None:
             raise ValueError(
@@ -451,6 +453,8 @@ def _row_text(fields: Input) -> str:
             parts.append(_column_text(column, printed.text))
     if fields.params is not None:
         parts.append(f"{fields.params.text} parameters")
+    if fields.tokens is not None:
+        parts.append(f"trained on {fields.tokens.text} tokens")
     return f"{fields.name}: " + ", ".join(parts)
 
 
@@ -471,7 +475,9 @@ def _resolve(fields: Input) -> tuple[ModelSpec | None, str, tuple[ModelSpec, ...
         name = spec.name if spec is not None else ""
         return spec, f"reference {fields.reference!r}", (), name
     printed = {
-        column: value for column in _ROW_COLUMNS if (value := getattr(fields, column)) is not None
+        column: value
+        for column in (*_ROW_COLUMNS, "tokens")
+        if (value := getattr(fields, column)) is not None
     }
     # An ambiguous name ("GPT-2") is read with the row's size and columns (see resolve).
     match = model_table().resolve(fields.name, printed, fields.params)
@@ -622,6 +628,10 @@ def check(fields: Input, context: Context) -> Outcome:
     details = [f"published entry: {reference.note}"]
     problems, corrections, corrected_row = _reference_problems(fields, reference)
     problems.extend(_consistency(fields, reference.spec))
+    tokens_problem, tokens_fix = _tokens_problem(fields, reference)
+    if tokens_problem:
+        problems.append(tokens_problem)
+        corrections.extend(tokens_fix)
     if not _own_head_width(reference.spec):
         corrections.extend(_head_dim_correction(fields, corrected_row))
 
@@ -735,6 +745,30 @@ def check(fields: Input, context: Context) -> Outcome:
     )
 
 
+def _tokens_problem(
+    fields: Input, reference: _ReferenceResult
+) -> tuple[str, list[tuple[str, str]]]:
+    """Why the printed pre-training tokens are not the published ones ("" when they are, or
+    when nothing is published to compare with)."""
+    spec, printed = reference.spec, fields.tokens
+    if spec is None or printed is None or spec.train_tokens_value is None:
+        return "", []
+    if compare(printed, spec.train_tokens_value).ok:
+        return "", []
+    text = (
+        f"trained on {printed.text} tokens does not match the published {reference.label} "
+        f"({spec.train_tokens} tokens; {spec.cite})"
+    )
+    words = spec.corpus_words_value
+    if words is not None and compare(printed, words).ok:
+        epochs = spec.train_tokens_value / words
+        text += (
+            f"; {printed.text} is the size of its pre-training corpus in words, which it read "
+            f"about {epochs:.0f} times"
+        )
+    return text, [(printed.text, str(spec.train_tokens))]
+
+
 def _reference_problems(
     fields: Input, reference: _ReferenceResult
 ) -> tuple[list[str], list[tuple[str, str]], dict[str, int | None]]:
@@ -794,6 +828,8 @@ def _what_held(
         held.append(f"{heads} heads of the published width {spec.head_dim} (not d/heads)")
     elif hidden is not None and heads is not None:
         held.append(f"{heads} heads divide d {hidden} (head size {hidden // heads})")
+    if fields.tokens is not None and spec is not None and spec.train_tokens is not None:
+        held.append(f"trained on {fields.tokens.text} tokens, as published ({spec.train_tokens})")
     if size is not None and stated is not None:
         held.append(
             f"the architecture gives ≈ {count_text(size.recomputed)} parameters, consistent "

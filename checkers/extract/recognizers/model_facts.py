@@ -13,6 +13,8 @@ the same clause by numbers bound to a role word, in English or Chinese:
   ``上下文长度为 4096``, ``支持 128K 上下文``
 * vocab — ``a vocabulary of 32,000``, ``50K vocab``, ``词表大小为 32000``, ``128K 词表``
 * params — ``175B parameters``, ``110M params``, ``1750 亿参数``, ``参数量为 7B``
+* tokens — pre-training tokens after a training verb: ``trained on 2T tokens``,
+  ``训练了 3.3B token``
 
 Each model mention with at least one such number becomes a ``model_config`` claim (the numbers
 of one clause together, so ``12 layers, 768 hidden, 110M parameters`` is also checked for
@@ -42,7 +44,7 @@ __all__ = ["recognize"]
 
 NAME = "model_facts"
 
-_COUNT = r"\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:[kmbt](?![a-z])|billion|million|亿|万))?"
+_COUNT = r"\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s*(?:[kmbt](?![a-z])|trillion|billion|million|亿|万))?"
 _N = rf"(?P<n>{_COUNT})"
 _M = rf"(?P<m>{_COUNT})"  # the number of a pattern's second alternative
 _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -88,6 +90,11 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             rf"|{_M}\s*(?:[（(][^）)]{{0,12}}[）)])?\s*(?:的\s*)?参数",
         ),
         ("params", rf"参数(?:量|规模)?\s*(?:为|是|达到|约)\s*{_N}"),
+        (
+            "tokens",
+            r"(?:trained|训练)(?:\s*(?:on|for|with|了))?\s*(?:about|approximately|roughly|over|"
+            rf"around|约|大约|超过)?\s*{_N}\s*(?:个\s*)?tokens?\b",
+        ),
     )
 )
 _FAMILY_WORDS = re.compile(
@@ -198,7 +205,10 @@ def _roles(folded: str, start: int, end: int) -> list[tuple[int, int, str, str]]
             if n_start in found:
                 continue
             before = folded[max(start, n_start - 12) : n_start]
-            if _SETTING_BEFORE.search(before) or _NUMBER_BEFORE.search(before):
+            # "trained on 2T tokens": the training verb, not a setting, comes before the count.
+            if field != "tokens" and _SETTING_BEFORE.search(before):
+                continue
+            if _NUMBER_BEFORE.search(before):
                 continue
             found[n_start] = (n_start, match.end(), field, match.group(group).strip())
     return sorted(found.values())
@@ -247,19 +257,22 @@ def _clause_drafts(
                 continue
             written = text[n_start : n_start + len(number)]
             printed = _printed(written)
-            if printed is None or (field == "params" and parse_count(written) is None):
+            counted = field in ("params", "tokens")
+            if printed is None or (counted and parse_count(written) is None):
                 continue
-            if field != "params" and printed.unit is not None and printed.unit.symbol != "K":
+            if not counted and printed.unit is not None and printed.unit.symbol != "K":
                 continue  # a column is a plain count, or in K (a "32K" context)
             fields[field] = written
             last = max(last, m_end)
         if size_in_name(mention.name) is not None:
             fields.pop("params", None)
         if not set(fields) - {"params"}:
-            continue
+            continue  # a size alone is the name's business (GPT-3 175B), not a fact to check
         size = _printed(fields["params"]) if "params" in fields else None
         printed_columns = {
-            f: p for f, v in fields.items() if f != "params" and (p := _printed(v)) is not None
+            f: p
+            for f, v in fields.items()
+            if f != "params" and (p := _printed(v)) is not None
         }
         if model_table().resolve(mention.name, printed_columns, size).spec is None:
             continue

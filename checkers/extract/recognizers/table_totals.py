@@ -12,9 +12,14 @@ Recognises, in a GFM table:
   unit (``Params`` counts beside byte columns are not added; the first column is a label);
 * a **share column** — headed share, %, percent, proportion, fraction, "% of total", 占比, 比例 or
   百分比, in a table with a total row: each row's percentage is its value over the total, in the
-  nearest column to its left whose total cell is a number;
+  nearest column to its left whose total cell is a number (its own total, 100% by definition,
+  is then not summed: a wrong share is reported on its row, not again on the total);
 * a **GiB column beside a GB column** — one header names GB, the other GiB: each GiB cell is the
-  GB cell × 10⁹ / 2³⁰.
+  GB cell × 10⁹ / 2³⁰;
+* a **ratio column** — headed ``A/B`` after two columns so headed, or Ratio, 比例, 比率, Speedup
+  or 加速比 right after two columns of the same unit: each row's cell is the ratio of the two
+  (the smaller over the larger for a percentage, the larger over the smaller for ``4×``, the
+  orientation the same in every row; a table where it changes is left alone).
 
 Only cells that are one number (with an optional unit: bytes, %, K/M/B counts, ms/s, and the
 same trailing words down the column, "140 GB per GPU") take part; a column with an approximate
@@ -41,7 +46,7 @@ NAME = "table_totals"
 _MARKUP = re.compile(r"\*\*|__|`")
 _CELL = re.compile(
     r"^\s*(?P<approx>~|≈|约)?\s*(?P<num>\d(?:[\d,]*\d)?(?:\.\d+)?)\s*"
-    r"(?P<unit>%|KiB|MiB|GiB|TiB|KB|MB|GB|TB|ms|s|K|M|B|T|万|亿)?(?![A-Za-z0-9])\s*(?P<rest>.*?)\s*$"
+    r"(?P<unit>%|×|KiB|MiB|GiB|TiB|KB|MB|GB|TB|ms|s|K|M|B|T|万|亿)?(?![A-Za-z0-9])\s*(?P<rest>.*?)\s*$"
 )
 _REST = re.compile(r"^(?:[a-z ]{0,20}|per [a-z]+|每[^\d]{0,4})$", re.IGNORECASE)
 _NOTHING = frozenset({"-", "—", "–", "0"})
@@ -60,6 +65,7 @@ _HEADER_UNIT = re.compile(r"[（(]\s*(%|KiB|MiB|GiB|TiB|KB|MB|GB|TB|ms|s|K|M|B)\
 _COUNT_EXPONENT = {"K": 3, "M": 6, "B": 9, "T": 12, "万": 4, "亿": 8}
 _FAMILY = {
     "%": "percent",
+    "×": "ratio",
     **dict.fromkeys(("KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB"), "bytes"),
     **dict.fromkeys(("ms", "s"), "seconds"),
     **dict.fromkeys(_COUNT_EXPONENT, "count"),
@@ -119,8 +125,8 @@ def _literal(cell: _Cell, plain: bool) -> str:
 def _relation(terms: list[_Cell], claimed: _Cell, operator: str) -> tuple[str, str] | None:
     """(expression, claimed text) for ``terms`` joined by ``operator`` against ``claimed``."""
     units = {t.unit for t in terms} | {claimed.unit}
-    if len({t.family for t in terms} | {claimed.family}) != 1:
-        return None
+    if len({t.family for t in terms} | {claimed.family}) != 1 or claimed.family == "ratio":
+        return None  # one unit throughout, and ratios do not add up
     if any(t.rest != claimed.rest for t in terms):
         return None
     plain = len(units) == 1
@@ -166,6 +172,9 @@ def _label(text: str) -> str:
 
 
 def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    # A share column checked row by row against its value column: its total is 100% by
+    # definition, and a wrong share is reported on its own row, not again on the total.
+    shares = set(_share_sources(table, units)[1])
     start = 0
     for index, (row, line) in enumerate(table.rows):
         if not row or not _TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip()):
@@ -173,6 +182,8 @@ def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[
         above = table.rows[start:index]
         start = index + 1
         for column in range(1, len(row)):
+            if column in shares:
+                continue
             total = _cell(row[column], units[column] if column < len(units) else "")
             if total is None:
                 continue
@@ -220,27 +231,34 @@ def _total_columns(document: Document, table: Table, units: list[str]) -> Iterat
                 yield _draft(document, table, row, line, relation, terms, "total-column")
 
 
-def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple[int, _Cell]]]:
+    """(the total row's index, {share column: (the column it is a share of, its total)}), for a
+    table with exactly one total row (else (-1, {}))."""
     totals = [
-        i for i, (row, _) in enumerate(table.rows) if row and _TOTAL_ROW.match(_label(row[0]))
+        i
+        for i, (row, _) in enumerate(table.rows)
+        if row and _TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip())
     ]
     if len(totals) != 1:
-        return
+        return -1, {}
     total_row = table.rows[totals[0]][0]
+    sources: dict[int, tuple[int, _Cell]] = {}
     for column, header in enumerate(table.header):
         if column == 0 or not _SHARE_HEADER.match(_label(header)):
             continue
-        of = None
         for left in range(column - 1, 0, -1):
             total = _cell(total_row[left], units[left]) if left < len(total_row) else None
             if total is not None and total.family != "percent" and not total.approx:
-                of = (left, total)
+                sources[column] = (left, total)
                 break
-        if of is None:
-            continue
-        left, total = of
+    return totals[0], sources
+
+
+def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    total_index, sources = _share_sources(table, units)
+    for column, (left, total) in sources.items():
         for index, (row, line) in enumerate(table.rows):
-            if index == totals[0] or column >= len(row) or left >= len(row):
+            if index == total_index or column >= len(row) or left >= len(row):
                 continue
             share = _cell(row[column], "%")
             value = _cell(row[left], units[left])
@@ -302,6 +320,84 @@ def _gib_columns(document: Document, table: Table) -> Iterator[Draft]:
         )
 
 
+_RATIO_HEADER = re.compile(r"^(?:ratio|比例|比率|比值|speedup|加速比)$", re.IGNORECASE)
+_RATIO_CELL = re.compile(r"^\s*(?:~|≈)?\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*(?:%|×|x)\s*$")
+
+
+def _ratio_operands(table: Table, column: int) -> tuple[int, int] | None:
+    """(numerator, denominator) columns a ratio header names, or None."""
+    label = _label(table.header[column]).lower()
+    labels = [_label(h).lower() for h in table.header]
+    if "/" in label:
+        top, _, bottom = (part.strip() for part in label.partition("/"))
+        if top in labels and bottom in labels and top != bottom:
+            return labels.index(top), labels.index(bottom)
+        return None
+    if _RATIO_HEADER.match(label) and column >= 3:
+        return column - 2, column - 1
+    return None
+
+
+def _ratios(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    for column in range(1, len(table.header)):
+        operands = _ratio_operands(table, column)
+        if operands is None:
+            continue
+        rows = []
+        for row, line in table.rows:
+            if max(*operands, column) >= len(row) or not _RATIO_CELL.match(
+                _MARKUP.sub("", row[column])
+            ):
+                continue
+            a, b = (_cell(row[i], units[i]) for i in operands)
+            claimed = _cell(row[column], "")
+            if a is None or b is None or claimed is None or a.approx or b.approx:
+                continue
+            if a.family != b.family or a.rest != b.rest:
+                continue
+            rows.append((row, line, a, b, claimed))
+        if not rows:
+            continue
+        named = "/" in table.header[column]
+        first_small = all(_value(a) <= _value(b) for _, _, a, b, _ in rows)
+        first_large = all(_value(a) >= _value(b) for _, _, a, b, _ in rows)
+        for row, line, a, b, claimed in rows:
+            percent = claimed.unit == "%"
+            if named:
+                top, bottom = a, b
+            elif first_small == first_large:
+                if not first_small:
+                    break  # the orientation changes from row to row: not one relation
+                top, bottom = a, b
+            elif first_small == percent:
+                top, bottom = a, b
+            else:
+                top, bottom = b, a
+            plain = top.unit == bottom.unit
+            shown = ("~" if claimed.approx else "") + _MARKUP.sub("", row[column]).strip().lstrip(
+                "~≈"
+            ).strip()
+            yield Draft(
+                kind="arithmetic",
+                quote=document.source_line(line) or table.row_source(row),
+                line=line,
+                fields={
+                    "expression": f"({_literal(top, plain)}) / ({_literal(bottom, plain)})",
+                    "claimed": shown,
+                    "carried": sorted({top.number, bottom.number}),
+                    "prefixes": document.byte_prefixes,
+                },
+                confidence=0.75,
+                recognizer=NAME,
+                slug="ratio",
+            )
+
+
+def _value(cell: _Cell) -> float:
+    factor = 10.0 ** _COUNT_EXPONENT[cell.unit] if cell.family == "count" else 1.0
+    return float(cell.number.replace(",", "")) * factor
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every total, share and GiB cell a table's headers
     relate to other cells."""
@@ -314,3 +410,4 @@ def recognize(document: Document) -> Iterator[Draft]:
         yield from _total_columns(document, table, units)
         yield from _shares(document, table, units)
         yield from _gib_columns(document, table)
+        yield from _ratios(document, table, units)
