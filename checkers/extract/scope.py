@@ -984,8 +984,97 @@ def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quan
                     found.extend(_line_quantities(line, source, column0, letters, defined, lora))
                 continue
             found.extend(_line_quantities(line, source, column0, letters, defined, lora))
+        if block.kind != "heading":
+            found.extend(_bound_products(block, source, document, defined))
     found.sort(key=lambda q: (q.line, q.column))
     return tuple(found)
+
+
+# A formula in names, then the same product in numbers a line or two below:
+#   KV_cache = batch_size × seq_len × layers × hidden_size × 2 bytes
+#   KV_cache = 1 × 2048 × 32 × 4096 × 2 = 536MB
+# Each number takes the role of the name in its place (the text defines it there).
+_FACTOR = r"(?:[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?(?:\s*(?:bytes?|字节))?)"
+_TIMES = r"\s*[×x*·]\s*"
+_NAMED_PRODUCT = re.compile(
+    rf"^\s*`?(?P<lhs>[A-Za-z_][\w]*)\s*=\s*(?P<rhs>{_FACTOR}(?:{_TIMES}{_FACTOR})+)\s*(?:#.*)?`?$"
+)
+_NUMBER_PRODUCT = re.compile(
+    r"^\s*`?(?P<lhs>[A-Za-z_][\w]*)\s*=\s*(?P<rhs>\d+(?:\.\d+)?(?:\s*[×x*·]\s*\d+(?:\.\d+)?)+)"
+    r"(?=\s*(?:=|≈|$|#|`|\())"
+)
+_FACTOR_NAMES = {
+    **_ALL_IDENTIFIERS,
+    "layers": "layers",
+    "heads": "heads",
+    "hidden": "hidden",
+    "tokens": "tokens",
+    "batch": "batch",
+    "bytes": "bytes_per_value",
+    "bytes_per_param": "bytes_per_value",
+    "bytes_per_element": "bytes_per_value",
+    "bytes_per_value": "bytes_per_value",
+    "dtype_bytes": "bytes_per_value",
+}
+
+
+def _bound_products(
+    block: Block, source: Source, document: Document, defined: dict[str, str]
+) -> Iterator[Quantity]:
+    """Numbers of a product whose formula in names the block prints just above it."""
+    lines = block.lines
+    for index, line in enumerate(lines):
+        named = _NAMED_PRODUCT.match(line.text)
+        if named is None:
+            continue
+        names = re.split(_TIMES, named.group("rhs"))
+        for later in lines[index + 1 : index + 3]:
+            numbers = _NUMBER_PRODUCT.match(later.text)
+            if numbers is None or numbers.group("lhs") != named.group("lhs"):
+                continue
+            values = re.split(_TIMES, numbers.group("rhs"))
+            if len(values) != len(names):
+                break
+            yield from _bind(names, values, numbers, later, source, document, defined, line)
+            break
+
+
+def _bind(
+    names: list[str],
+    values: list[str],
+    numbers: re.Match[str],
+    line: Line,
+    source: Source,
+    document: Document,
+    defined: dict[str, str],
+    formula: Line,
+) -> Iterator[Quantity]:
+    roles: list[str | None] = []
+    for name, value in zip(names, values, strict=True):
+        literal = re.match(r"\d+(?:\.\d+)?", name)
+        if literal is not None:
+            if float(literal.group()) != float(value):
+                return  # the numbers are not the formula's
+            roles.append("bytes_per_value" if re.search(r"bytes?|字节", name) else None)
+            continue
+        roles.append(_FACTOR_NAMES.get(name.lower()) or defined.get(name))
+    raw = _raw_line(document, line.number)
+    at = raw.find(line.text)
+    offset = (at if at >= 0 else 0) + numbers.start("rhs")
+    position = 0
+    for name, value, role in zip(names, values, roles, strict=True):
+        position = numbers.group("rhs").find(value, position)
+        if role is not None:
+            yield Quantity(
+                role,
+                parse_printed(value),
+                "bytes" if role == "bytes_per_value" else "",
+                line.number,
+                offset + position + 1,
+                source,
+                f"{name} = {value} (the formula on line {formula.number})",
+            )
+        position += len(value)
 
 
 def scope_of(blocks: tuple[Block, ...], document: Document) -> Scope:

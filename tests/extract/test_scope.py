@@ -273,3 +273,27 @@ def test_an_identifier_inside_an_expression_is_an_operand() -> None:
 def test_a_lower_case_k_scales_a_context() -> None:
     (context,) = _scope("Trained at 128k context.\n").of("context")
     assert context.value == 128_000 and context.unit == "k"
+
+
+def test_a_product_in_numbers_takes_the_roles_of_the_formula_above_it() -> None:
+    text = (
+        "```\nmem = batch_size × seq_len × layers × hidden_size × 2 bytes\n"
+        "mem = 4 × 512 × 6 × 256 × 2 = 6MB\n```\n"
+    )
+    scope = _scope(text)
+    bound = [(q.role, q.value) for q in scope.quantities if q.line == 3 and q.role != "memory"]
+    assert bound == [
+        ("batch", 4),
+        ("context", 512),
+        ("layers", 6),
+        ("hidden", 256),
+        ("bytes_per_value", 2),
+    ]
+    assert "the formula on line 2" in scope.of("layers")[0].written
+
+
+def test_a_product_that_is_not_the_formulas_binds_nothing() -> None:
+    text = "```\nmem = batch_size × layers × 2\nmem = 4 × 6 × 3 = 72\n```\n"
+    assert [q.role for q in _scope(text).quantities] == []
+    other = "```\nmem = batch_size × layers\nsize = 4 × 6 = 24\n```\n"
+    assert [q.role for q in _scope(other).quantities] == []

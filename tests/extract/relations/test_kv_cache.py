@@ -92,3 +92,27 @@ def test_concurrent_users_are_the_batch(scan: Scan) -> None:
 def test_a_size_in_a_later_sentence_is_not_the_caches(scan: Scan) -> None:
     text = MODEL + "Compute the KV cache at 1024 tokens. Four cards (24GB each = 96GB) hold it.\n"
     assert scan(text) == []
+
+
+def test_a_formula_then_its_numbers_and_layers_counted_twice(scan: Scan) -> None:
+    text = (
+        "# Cache\n\n```\nKV = batch_size × seq_len × layers × hidden_size × 2 bytes\n"
+        "KV = 1 × 1024 × 24 × 2048 × 2 = 100MB (per layer)\n"
+        "total KV cache = 100MB × 24 = 2.4GB\n```\n"
+    )
+    # K and V of width d: per layer 2 × 2048 × 2 × 1024 = 8.4 MB; all 24 layers 201 MB.
+    per_layer, total = (f for f in scan(text) if f.kind == "memory")
+    assert per_layer.verdict == "fail" and "per layer (the statement)" in per_layer.message
+    assert "K and V as wide as the model" in per_layer.message
+    assert total.verdict == "fail" and "24 layers" in total.message
+    right = text.replace("100MB (per layer)", "8.4MB (per layer)").replace(
+        "100MB × 24 = 2.4GB", "8.4MB × 24 = 201MB"
+    )
+    assert [f.verdict for f in scan(right) if f.kind == "memory"] == ["pass", "pass"]
+
+
+def test_no_head_count_under_grouped_query_attention_is_not_drafted(scan: Scan) -> None:
+    text = (
+        "# GQA\n\nWith GQA, 24 layers and hidden size 2048 in fp16.\n\nKV cache per token = 96 KB\n"
+    )
+    assert scan(text) == []
