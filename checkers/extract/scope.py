@@ -71,9 +71,10 @@ precompiled, and a line without a digit (or, for models, without a family name) 
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -150,6 +151,9 @@ class Quantity:
     """For ``dtype``: the canonical type name (``fp16``); "" otherwise."""
     row: int = 0
     """For a table cell: the 1-based line of its row (quantities of one row belong together)."""
+    assigned: bool = False
+    """Read from an identifier assignment (``moe_intermediate_size=2048``, ``n_heads = 32``): a
+    configuration the lesson prints, which names its quantity wherever in the lesson."""
 
     @property
     def value(self) -> float:
@@ -190,6 +194,11 @@ class Scope:
     text: str = ""
     """The section's text, line by line as written: the words that settle a convention
     (SwiGLU, tied embeddings, mixed precision) are looked up in it."""
+    configuration: Callable[[], tuple[Quantity, ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """The identifier assignments of the whole lesson (:attr:`Quantity.assigned`), read when
+    first asked for: a configuration printed in one section is the lesson's."""
 
     def of(self, role: str) -> tuple[Quantity, ...]:
         """Every quantity of ``role``, in lesson order."""
@@ -216,7 +225,19 @@ class Scope:
                 if all((q.dtype or q.value) == key for q in candidates):
                     return first
                 return None
-        return None
+        return self._configured(role, before)
+
+    def _configured(self, role: str, before: int | None) -> Quantity | None:
+        """The lesson's one configured value of ``role`` (a key or variable it assigns in any
+        section before ``before``), when the section states none."""
+        if self.configuration is None:
+            return None
+        found = [
+            q
+            for q in self.configuration()
+            if q.role == role and (before is None or q.line <= before)
+        ]
+        return found[0] if found and len({q.value for q in found}) == 1 else None
 
     def models(self) -> tuple[str, ...]:
         """Keys of the models named in the section, in order of first mention."""
@@ -699,9 +720,18 @@ def _line_quantities(
         if printed is None:
             continue
         role, left, right = read
+        by_name = right == "="  # the marker _role gives an identifier assignment
+        right = "" if by_name else right
         written = re.sub(r"\s+", " ", (left + match.group(0) + right).strip())
         yield Quantity(
-            role, printed, unit, line.number, column0 + match.start() + 1, source, written
+            role,
+            printed,
+            unit,
+            line.number,
+            column0 + match.start() + 1,
+            source,
+            written,
+            assigned=by_name,
         )
 
 
@@ -749,7 +779,7 @@ def _role(
         assigned = None  # "hidden / num_heads = 128": num_heads is an operand; 128 the result
     if assigned is not None and ("_" in assigned.group(1) or re.search(r"[:=]", assigned.group(0))):
         # "head_dim 128" names its role; "dim 128" in prose is a word, not an identifier.
-        return _ALL_IDENTIFIERS[assigned.group(1).lower()], assigned.group(0), ""
+        return _ALL_IDENTIFIERS[assigned.group(1).lower()], assigned.group(0), "="
     if letter is not None:
         return defined[letter.group(1)], letter.group(0), ""
     before_role = _role_of(before_match, _BEFORE_ROLES, "b") if before_match is not None else None
@@ -1073,6 +1103,7 @@ def _bind(
                 offset + position + 1,
                 source,
                 f"{name} = {value} (the formula on line {formula.number})",
+                assigned=True,
             )
         position += len(value)
 
@@ -1090,12 +1121,23 @@ class _Scopes:
         self.document = document
         self.blocks = {blocks[0].section: blocks for blocks in document.sections()}
         self.read: dict[int, Scope] = {}
+        self.assignments: tuple[Quantity, ...] | None = None
 
     def get(self, section: int) -> Scope:
         found = self.read.get(section)
         if found is None:
-            found = self.read[section] = scope_of(self.blocks.get(section, ()), self.document)
+            own = scope_of(self.blocks.get(section, ()), self.document)
+            found = dataclasses.replace(own, configuration=self.configured)
+            self.read[section] = found
         return found
+
+    def configured(self) -> tuple[Quantity, ...]:
+        """Every identifier assignment of the lesson (read once, on first use)."""
+        if self.assignments is None:
+            self.assignments = tuple(
+                q for section in self.blocks for q in self.get(section).quantities if q.assigned
+            )
+        return self.assignments
 
 
 _CACHE: dict[int, _Scopes] = {}

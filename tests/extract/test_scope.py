@@ -297,3 +297,17 @@ def test_a_product_that_is_not_the_formulas_binds_nothing() -> None:
     assert [q.role for q in _scope(text).quantities] == []
     other = "```\nmem = batch_size × layers\nsize = 4 × 6 = 24\n```\n"
     assert [q.role for q in _scope(other).quantities] == []
+
+
+def test_a_configuration_printed_in_one_section_is_the_lessons() -> None:
+    text = (
+        "# Config\n\n```python\nhidden_size=1024\nmoe_intermediate_size=512\n```\n\n"
+        "# Accounting\n\nThe hidden size matters, and layers too.\n"
+    )
+    document = parse_document(text)
+    later = section_scope(document, 2)
+    hidden = later.value("hidden")
+    assert hidden is not None and hidden.value == 1024 and hidden.assigned
+    assert later.value("expert_d_ff") is not None
+    prose = parse_document("# A\n\nhidden size 1024\n\n# B\n\ntext\n")
+    assert section_scope(prose, 2).value("hidden") is None  # prose stays in its section
