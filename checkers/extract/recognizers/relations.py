@@ -38,6 +38,7 @@ def recognize(document: Document) -> Iterator[Draft]:
             heading = " ".join(line.text for line in block.lines)
         if block.table is not None:  # a row is about what its header names
             recent = [*recent, block.table.row_source(block.table.header)][-_TOPIC_LINES:]
+        previous_line = ""
         for text, number in _statements(block):
             offered = [r for r in ALL_RELATIONS.values() if r.CUE.search(text)]
             if offered:
@@ -47,6 +48,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     section=block.section,
                     topic=" ".join([heading, *recent]),
                     byte_prefixes=document.byte_prefixes,
+                    before=previous_line if block.kind == "paragraph" else "",
                 )
                 scope = section_scope(document, block.section)
                 for relation in offered:
@@ -54,6 +56,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     if draft is not None:
                         yield draft
             recent = [*recent[-(_TOPIC_LINES - 1) :], text] if _TOPIC_LINES > 1 else [text]
+            previous_line = text
 
 
 def _statements(block: Block) -> list[tuple[str, int]]:

@@ -35,6 +35,7 @@ __all__ = [
     "describe",
     "first_holding",
     "on_line",
+    "sentence",
     "sentence_start",
 ]
 
@@ -58,6 +59,9 @@ class Statement:
     byte_prefixes: str
     """``either`` when the lesson never writes KiB/GiB (a GB may be 10^9 or 2^30 bytes),
     ``decimal`` when it does (:attr:`checkers.extract.document.Document.byte_prefixes`)."""
+    before: str = ""
+    """The previous source line of the same paragraph ("" for a block's first line): a
+    sentence soft-wrapped across lines starts there."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +152,16 @@ _CELL_VALUE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|[。！？；]")
+
+
+def sentence(statement: Statement, end: int) -> str:
+    """The sentence of the statement that runs up to offset ``end`` of its line, from its start
+    on the previous line of the paragraph when the line continues it."""
+    start = sentence_start(statement.text, end)
+    if start == 0 and statement.before:
+        previous = statement.before
+        return previous[sentence_start(previous, len(previous)) :] + " " + statement.text[:end]
+    return statement.text[start:end]
 
 
 def sentence_start(text: str, end: int) -> int:

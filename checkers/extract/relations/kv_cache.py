@@ -43,6 +43,7 @@ from checkers.extract.relations.base import (
     describe,
     first_holding,
     on_line,
+    sentence,
     sentence_start,
 )
 from checkers.extract.scope import Quantity, Scope
@@ -88,7 +89,8 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     # the KV cache is a node's memory).
     opening = sentence_start(text, claimed.start)
     head = text[opening : claimed.start]
-    if not (_CACHE.search(head) or (opening == 0 and _CACHE.search(statement.topic))):
+    said = sentence(statement, claimed.start)
+    if not (_CACHE.search(said) or (opening == 0 and _CACHE.search(statement.topic))):
         return None
     if _OTHER_QUANTITY.search(head):
         return None

@@ -42,7 +42,7 @@ from checkers.extract.relations.base import (
     claimed_value,
     describe,
     first_holding,
-    sentence_start,
+    sentence,
 )
 from checkers.extract.scope import Quantity, Scope
 
@@ -73,7 +73,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     claimed = claimed_value(text, _COUNT)
     if claimed is None or claimed.printed.value < 1e5:
         return None
-    head = text[sentence_start(text, claimed.start) : claimed.start]
+    head = sentence(statement, claimed.start)
     tail = text[claimed.end : claimed.end + 24]
     if not (_NAMED_BEFORE.search(head) or _NAMED_AFTER.match(tail)):
         return None  # the count does not say it is the model's parameters
