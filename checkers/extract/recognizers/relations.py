@@ -10,6 +10,7 @@ each input was read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from checkers.extract.document import Block, Document
@@ -38,8 +39,10 @@ def recognize(document: Document) -> Iterator[Draft]:
             heading = " ".join(line.text for line in block.lines)
         if block.table is not None:  # a row is about what its header names
             recent = [*recent, block.table.row_source(block.table.header)][-_TOPIC_LINES:]
-        previous_line = ""
+        previous_line = chain = ""
         for text, number in _statements(block):
+            if not _CONTINUES.match(text):
+                chain = ""
             offered = [r for r in ALL_RELATIONS.values() if r.CUE.search(text)]
             if offered:
                 statement = Statement(
@@ -48,7 +51,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     section=block.section,
                     topic=" ".join([heading, *recent]),
                     byte_prefixes=document.byte_prefixes,
-                    before=previous_line if block.kind == "paragraph" else "",
+                    before=previous_line if block.kind == "paragraph" else chain,
                 )
                 scope = section_scope(document, block.section)
                 for relation in offered:
@@ -57,6 +60,11 @@ def recognize(document: Document) -> Iterator[Draft]:
                         yield draft
             recent = [*recent[-(_TOPIC_LINES - 1) :], text] if _TOPIC_LINES > 1 else [text]
             previous_line = text
+            chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
+
+
+_CONTINUES = re.compile(r"^\s*(?:=|≈|＝)")
+"""A line of a worked calculation that continues the one above (``= 524,288 bytes``)."""
 
 
 def _statements(block: Block) -> list[tuple[str, int]]:

@@ -88,15 +88,14 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     # is that one sentence, its heading or lead-in ("80GB each = 640GB" after a sentence about
     # the KV cache is a node's memory).
     opening = sentence_start(text, claimed.start)
-    head = text[opening : claimed.start]
     said = sentence(statement, claimed.start)
     if not (_CACHE.search(said) or (opening == 0 and _CACHE.search(statement.topic))):
         return None
-    if _OTHER_QUANTITY.search(head):
+    if _OTHER_QUANTITY.search(said):
         return None
     line = statement.line
-    per_token = bool(_PER_TOKEN.search(head))
-    per_layer = bool(_PER_LAYER.search(head) or _PER_LAYER.search(text[claimed.end :]))
+    per_token = bool(_PER_TOKEN.search(said))
+    per_layer = bool(_PER_LAYER.search(said) or _PER_LAYER.search(text[claimed.end :]))
     layers = _one(on_line(scope, "layers", line)) or scope.value("layers", before=line)
     if per_layer:
         layers = None
@@ -158,6 +157,9 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         assumed = [
             "per token per layer (the statement)" if per_token and per_layer else "",
             "per token (the statement)" if per_token and not per_layer else "",
+            "per token (the statement names no token count)"
+            if count is None and not per_token
+            else "",
             "per layer (the statement)" if per_layer and not per_token else "",
             "batch 1 (the statement names none)" if batch is None else "",
             "K and V as wide as the model (multi-head attention; no head count given)"
@@ -213,12 +215,16 @@ def _tokens(scope: Scope, line: int) -> list[Quantity | None]:
         if q.role in ("tokens", "context") and q.line <= line and q.source != "table"
     ]
     options: dict[float, Quantity | None] = {}
+    if not own:
+        # Nothing on the line says how many tokens: one token (a per-token figure) is as
+        # reasonable a reading as each sequence length the section states.
+        options[1.0] = None
     for quantity in found:
         options.setdefault(quantity.value, quantity)
         binary = read_binary_count(quantity.printed)
         if binary is not quantity.printed:
             options.setdefault(binary.value, _as_binary(quantity))
-    return list(options.values())[:4]
+    return list(options.values())[:5]
 
 
 def _as_binary(quantity: Quantity) -> Quantity:

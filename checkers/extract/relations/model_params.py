@@ -14,8 +14,9 @@ k routed experts. Source: the papers cited with each style. The checking kind is
 Roles read (:mod:`checkers.extract.scope`): ``layers``, ``hidden``, ``d_ff``, ``vocab``,
 ``context``, ``heads``, ``kv_heads``, ``head_dim``, ``experts``, ``top_k``, ``expert_d_ff``: a
 table row's own cells for a row, else what the section states, else a named model's published
-configuration. The style from the section's words (SwiGLU, RMSNorm, RoPE, LLaMA…; GELU, GPT,
-BERT, learned positions) or a named model's published style.
+configuration when the statement's own line names the model. The style from the section's
+words (SwiGLU, RMSNorm, RoPE, LLaMA…; GELU, GPT, BERT, learned positions) or a named model's
+published style.
 
 The statement: a line that claims a parameter count of the model (``124M parameters``, ``参数量
 约 70 亿``, ``total params ≈ 6.7B``, ``14B active``); ``per layer`` / ``每层`` counts one layer
@@ -157,7 +158,10 @@ def _lookup(statement: Statement, scope: Scope) -> Get:
         if row:
             cells = [q for q in scope.of(role) if q.row == statement.line]
             return cells[0] if len({q.value for q in cells}) == 1 else None
-        return scope.value(role, before=statement.line)
+        found = scope.value(role, before=statement.line)
+        if found is not None and found.published and found.line != statement.line:
+            return None  # a model named elsewhere: the count may be another model's
+        return found
 
     return get
 

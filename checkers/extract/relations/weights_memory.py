@@ -81,8 +81,9 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     ):
         return None
     params = scope.value("params", before=line)
-    if params is None:
-        return None
+    named = {q.value for q in scope.of("params") if q.line <= line and q.source != "table"}
+    if params is None or len(named) > 1:
+        return None  # no count, or several models in the section ("the same model" is which?)
     dtype = types[0]
     fields: dict[str, str] = {
         "claimed": claimed.text,

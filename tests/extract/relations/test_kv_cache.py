@@ -116,3 +116,16 @@ def test_no_head_count_under_grouped_query_attention_is_not_drafted(scan: Scan) 
         "# GQA\n\nWith GQA, 24 layers and hidden size 2048 in fp16.\n\nKV cache per token = 96 KB\n"
     )
     assert scan(text) == []
+
+
+def test_a_worked_calculation_over_several_lines_keeps_its_qualifier(scan: Scan) -> None:
+    text = (
+        MODEL
+        + "```text\nKV bytes/token = 2 × 24 × 16 × 64 × 2\n               = 98,304 bytes\n```\n"
+    )
+    assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]
+
+
+def test_a_line_that_names_no_token_count_may_be_per_token(scan: Scan) -> None:
+    text = MODEL + "A sequence of 512 tokens.\n\nIts KV cache: 2 × 24 × 16 × 64 × 2 = 96 KiB\n"
+    assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]

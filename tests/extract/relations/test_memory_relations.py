@@ -94,3 +94,8 @@ def test_a_sentence_wrapped_from_the_line_above_keeps_its_subject(scan: Scan) ->
         "gradients and Adam states take 0.2 GB in all.\n"
     )
     assert scan(text) == []
+
+
+def test_weights_of_which_model_when_the_section_names_two(scan: Scan) -> None:
+    text = "# Sizes\n\nA 7B model in fp16 takes 14 GB; Llama 2 70B takes 140 GB.\n\n"
+    assert scan(text + "The same model in int4 takes 35 GB of weights.\n") == []
