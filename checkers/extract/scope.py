@@ -1108,6 +1108,40 @@ def _bind(
         position += len(value)
 
 
+_ASSIGNMENT = re.compile(
+    r"(?<![\w.])[\"']?("
+    + "|".join(sorted(_ALL_IDENTIFIERS, key=len, reverse=True))
+    + r")[\"']?\s*(?::|=|:=)\s*[\"']?(\d+)(?![\w.])",
+    re.IGNORECASE,
+)
+
+
+def _assignments(document: Document) -> Iterator[Quantity]:
+    """The identifier assignments (``hidden_size: 4096``, ``n_heads = 32``) of a whole lesson."""
+    for block in document.blocks:
+        if block.kind == "table":
+            continue
+        for line in block.lines:
+            text = line.text
+            if not _DIGIT.search(text) or not _mentions(text.lower(), _IDENTIFIER_WORDS):
+                continue
+            for match in _ASSIGNMENT.finditer(text):
+                if _OPERAND.search(text_before(match)):
+                    continue
+                raw = _raw_line(document, line.number)
+                at = raw.find(text)
+                yield Quantity(
+                    _ALL_IDENTIFIERS[match.group(1).lower()],
+                    parse_printed(match.group(2)),
+                    "",
+                    line.number,
+                    (at if at >= 0 else 0) + match.start(2) + 1,
+                    _source_of(block),
+                    match.group(0),
+                    assigned=True,
+                )
+
+
 def scope_of(blocks: tuple[Block, ...], document: Document) -> Scope:
     """The scope of one section's blocks (as :meth:`Document.sections` yields them)."""
     text = "\n".join(line.text for block in blocks for line in block.lines)
@@ -1132,11 +1166,10 @@ class _Scopes:
         return found
 
     def configured(self) -> tuple[Quantity, ...]:
-        """Every identifier assignment of the lesson (read once, on first use)."""
+        """Every identifier assignment of the lesson (read once, on first use, with the one
+        pattern of assignments: reading every section's scope would cost a whole lesson)."""
         if self.assignments is None:
-            self.assignments = tuple(
-                q for section in self.blocks for q in self.get(section).quantities if q.assigned
-            )
+            self.assignments = tuple(_assignments(self.document))
         return self.assignments
 
 

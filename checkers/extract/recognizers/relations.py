@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any, cast
 
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
-from checkers.extract.relations import ALL_RELATIONS, Statement
-from checkers.extract.scope import section_scope
+from checkers.extract.relations import ALL_RELATIONS, Relation, Statement
+from checkers.extract.scope import Scope, section_scope
 
 __all__ = ["recognize"]
 
@@ -43,7 +44,7 @@ def recognize(document: Document) -> Iterator[Draft]:
         for text, number in _statements(block):
             if not _CONTINUES.match(text):
                 chain = ""
-            offered = [r for r in ALL_RELATIONS.values() if r.CUE.search(text)]
+            offered = _offered(text) if _DIGIT.search(text) else []
             if offered:
                 statement = Statement(
                     text=text,
@@ -53,7 +54,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     byte_prefixes=document.byte_prefixes,
                     before=previous_line if block.kind == "paragraph" else chain,
                 )
-                scope = section_scope(document, block.section)
+                scope = cast(Scope, _Deferred(document, block.section))
                 for relation in offered:
                     draft = relation.relate(statement, scope)
                     if draft is not None:
@@ -61,6 +62,34 @@ def recognize(document: Document) -> Iterator[Draft]:
             recent = [*recent[-(_TOPIC_LINES - 1) :], text] if _TOPIC_LINES > 1 else [text]
             previous_line = text
             chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
+
+
+class _Deferred:
+    """A section's scope, read when a relation first looks at it: a relation reads the
+    statement's own words first, and most lines with a cue are not its statements; reading a
+    section's quantities costs more than all of a relation's other work."""
+
+    def __init__(self, document: Document, section: int) -> None:
+        self._document = document
+        self._section = section
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(section_scope(self._document, self._section), name)
+
+
+_DIGIT = re.compile(r"\d")
+_CUE_PATTERNS = list(dict.fromkeys(r.CUE.pattern for r in ALL_RELATIONS.values()))
+_FLAGS = {r.CUE.pattern: r.CUE.flags & re.IGNORECASE for r in ALL_RELATIONS.values()}
+_CUES = re.compile(
+    "|".join(f"(?P<c{i}>{'(?i:' if _FLAGS[p] else '(?:'}{p}))" for i, p in enumerate(_CUE_PATTERNS))
+)
+"""Every distinct cue in one pattern: a line is scanned once, not once per relation."""
+
+
+def _offered(text: str) -> list[Relation]:
+    """The relations whose cue the line matches."""
+    matched = {_CUE_PATTERNS[int(m.lastgroup[1:])] for m in _CUES.finditer(text) if m.lastgroup}
+    return [r for r in ALL_RELATIONS.values() if r.CUE.pattern in matched]
 
 
 _CONTINUES = re.compile(r"^\s*(?:=|≈|＝)")

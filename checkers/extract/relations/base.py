@@ -105,16 +105,20 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
         values = [c for c in cells if unit.fullmatch(_CELL_VALUE.search(c).group("unit") or "")]  # type: ignore[union-attr]
         if len(values) > 1:
             return None  # a row of several sizes: which column is the claim needs its header
-    for match in _CLAIMED.finditer(text):
+    for match in _CANDIDATE.finditer(text):
         if not unit.fullmatch(match.group("unit") or ""):
             continue
+        lead = _LEAD.search(text, max(0, match.start() - 32), match.start())
+        if lead is None:
+            continue  # no relation mark before it: not the statement's claimed value
+        start = lead.start("approx") if lead.group("approx") else match.start()
         end = match.end("unit") if match.group("unit") else match.end("number")
-        written = text[match.start("number") : end]
+        written = text[start:end]
         try:
             printed = parse_printed(written.replace("\u00a0", " "))
         except NumberError:
             continue
-        found = Claimed(printed, written.strip(), match.start("number"), end)
+        found = Claimed(printed, written.strip(), start, end)
     if found is None:  # "LoRA trains 1.57M parameters": a count that names what it counts
         for match in _COUNTED.finditer(text):
             if not unit.fullmatch(match.group("unit") or ""):
@@ -129,11 +133,15 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
     return found
 
 
-_CLAIMED = re.compile(
-    rf"(?:{_MARK}|^\s*\|?|\|)\s*\**\s*(?P<number>{_APPROX}\s*"
-    r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + _APPROX + r"\s*(?<![\w.])\d+(?:\.\d+)?"
-    r")\s*(?P<unit>[KMGTP]i?B|bytes?|字节|[KMBT]|万亿|亿|万|million|billion|trillion)?"
-    r"(?!\w|\.\d)",
+# A number (with its unit), found first; then the few characters before it must end with a
+# relation mark (or open a table cell): scanning every position for the marks costs far more.
+_CANDIDATE = re.compile(
+    r"(?<![\w.])(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"\s*(?P<unit>[KMGTP]i?B|bytes?|字节|[KMBT]|万亿|亿|万|million|billion|trillion)?(?!\w|\.\d)",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(
+    rf"(?:{_MARK}|^\s*\|?|\|)\s*\**\s*(?P<approx>{_APPROX})\s*$",
     re.IGNORECASE,
 )
 
