@@ -179,8 +179,10 @@ def sentence_start(text: str, end: int) -> int:
 
 
 def on_line(scope: Scope, role: str, line: int) -> tuple[Quantity, ...]:
-    """The quantities of ``role`` the statement's own line names."""
-    return tuple(q for q in scope.of(role) if q.line == line)
+    """The quantities of ``role`` the statement's own line states (a model named on it brings
+    its published values, but those are the model's, not the statement's: its context is not
+    the statement's token count)."""
+    return tuple(q for q in scope.of(role) if q.line == line and not q.published)
 
 
 def describe(quantities: Iterable[Quantity | None], *extra: str) -> str:

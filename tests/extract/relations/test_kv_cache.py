@@ -129,3 +129,9 @@ def test_a_worked_calculation_over_several_lines_keeps_its_qualifier(scan: Scan)
 def test_a_line_that_names_no_token_count_may_be_per_token(scan: Scan) -> None:
     text = MODEL + "A sequence of 512 tokens.\n\nIts KV cache: 2 × 24 × 16 × 64 × 2 = 96 KiB\n"
     assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]
+
+
+def test_a_model_named_on_the_line_does_not_give_the_token_count(scan: Scan) -> None:
+    # LLaMA-2 7B: 32 layers × 32 heads × 128; per token 2 × 32 × 4096 × 2 = 524,288 B = 512 KiB
+    text = "# Cache\n\nIn fp16, for LLaMA-2 7B the KV cache is 2 × 32 × 4096 × 2 = 512 KiB.\n"
+    assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]
