@@ -84,6 +84,15 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None  # "anything under 1B parameters": a threshold, not this model's count
     if not _models_fit(scope, claimed.printed.value, claimed.printed.half_width):
         return None
+    later = [
+        q
+        for q in scope.quantities
+        if q.line == statement.line and q.role in _INPUTS and not q.published and q.row == 0
+    ]
+    if any(q.column > claimed.end for q in later) and not any(
+        q.column <= claimed.start for q in later
+    ):
+        return None  # the line describes another configuration after the count
     get = _lookup(statement, scope)
     layers, hidden = get("layers"), get("hidden")
     if layers is None or hidden is None:
@@ -146,6 +155,8 @@ def _models_fit(scope: Scope, value: float, half_width: float) -> bool:
                 return False
     return True
 
+
+_INPUTS = frozenset({"layers", "hidden", "heads", "d_ff", "vocab", "context", "experts"})
 
 Get = Callable[[str], Quantity | None]
 

@@ -77,3 +77,9 @@ def test_thresholds_are_not_counts(scan: Scan) -> None:
 def test_a_model_named_elsewhere_does_not_size_another_count(scan: Scan) -> None:
     text = "# Budget\n\nWe train Llama 2 7B.\n\nChinchilla: 70B parameters on 1.4T tokens.\n"
     assert scan(text) == []
+
+
+def test_a_count_followed_by_another_configuration_is_left_alone(scan: Scan) -> None:
+    text = "# Training\n\nhidden size 768, vocabulary of 50,257 tokens, context 1024.\n\n"
+    line = "A real run would train 124M parameters; here a tiny model of 2 layers.\n"
+    assert scan(text + line) == []
