@@ -706,6 +706,8 @@ def _line_quantities(
         before = text[max(0, match.start() - 12) : match.start()]
         after = text[match.end() : match.end() + 48]
         start = match.start()
+        if _OPERATOR_AFTER.match(text, match.end()):
+            continue  # "每个头 5120 ÷ 40 = 64 维": an operand of the expression, not its value
         read = _role(
             before,
             after,
@@ -735,6 +737,7 @@ def _line_quantities(
         )
 
 
+_OPERATOR_AFTER = re.compile(r"\s*[÷/×*+−]\s*\(?\s*\d")
 _OPERAND = re.compile(r"[-+*/×÷·(]\s*$")
 
 

@@ -311,3 +311,8 @@ def test_a_configuration_printed_in_one_section_is_the_lessons() -> None:
     assert later.value("expert_d_ff") is not None
     prose = parse_document("# A\n\nhidden size 1024\n\n# B\n\ntext\n")
     assert section_scope(prose, 2).value("hidden") is None  # prose stays in its section
+
+
+def test_an_operand_after_role_words_is_not_the_roles_value() -> None:
+    assert _roles("每个头 ５１２ ÷ ８ ＝ ６４ 维\n") == []
+    assert _roles("hidden size 1024 / 16 heads\n") == [("heads", "16")]

@@ -37,6 +37,7 @@ __all__ = [
     "on_line",
     "sentence",
     "sentence_start",
+    "statement_value",
 ]
 
 MAX_READINGS = 16
@@ -183,6 +184,17 @@ def on_line(scope: Scope, role: str, line: int) -> tuple[Quantity, ...]:
     its published values, but those are the model's, not the statement's: its context is not
     the statement's token count)."""
     return tuple(q for q in scope.of(role) if q.line == line and not q.published)
+
+
+def statement_value(scope: Scope, role: str, line: int) -> Quantity | None:
+    """The value of ``role`` for a statement: the one its line states, else the published one
+    of the model its line names (a line about "LLaMA-2 7B" is not about the 13B above it),
+    else the section's (:meth:`Scope.value`)."""
+    for published in (False, True):
+        found = [q for q in scope.of(role) if q.line == line and q.published == published]
+        if found and len({q.value for q in found}) == 1:
+            return found[0]
+    return scope.value(role, before=line)
 
 
 def describe(quantities: Iterable[Quantity | None], *extra: str) -> str:

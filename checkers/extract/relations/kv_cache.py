@@ -45,6 +45,7 @@ from checkers.extract.relations.base import (
     on_line,
     sentence,
     sentence_start,
+    statement_value,
 )
 from checkers.extract.scope import Quantity, Scope
 from checkers.numbers import read_binary_count
@@ -96,19 +97,15 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     line = statement.line
     per_token = bool(_PER_TOKEN.search(said))
     per_layer = bool(_PER_LAYER.search(said) or _PER_LAYER.search(text[claimed.end :]))
-    layers = _one(on_line(scope, "layers", line)) or scope.value("layers", before=line)
+    layers = statement_value(scope, "layers", line)
     if per_layer:
         layers = None
     elif layers is None:
         return None
-    heads = _one(on_line(scope, "heads", line)) or scope.value("heads", before=line)
-    kv_heads = _one(on_line(scope, "kv_heads", line)) or scope.value("kv_heads", before=line)
-    head_dim = _one(on_line(scope, "head_dim", line)) or scope.value("head_dim", before=line)
-    hidden = (
-        _one(on_line(scope, "hidden", line)) or scope.value("hidden", before=line)
-        if head_dim is None
-        else None
-    )
+    heads = statement_value(scope, "heads", line)
+    kv_heads = statement_value(scope, "kv_heads", line)
+    head_dim = statement_value(scope, "head_dim", line)
+    hidden = statement_value(scope, "hidden", line) if head_dim is None else None
     # Without a head count, multi-head attention's K and V are as wide as the model
     # (n_kv · d_head = d), unless the section speaks of grouped or multi-query attention.
     whole_width = kv_heads is None and heads is None and hidden is not None

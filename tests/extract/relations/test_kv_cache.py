@@ -135,3 +135,11 @@ def test_a_model_named_on_the_line_does_not_give_the_token_count(scan: Scan) -> 
     # LLaMA-2 7B: 32 layers × 32 heads × 128; per token 2 × 32 × 4096 × 2 = 524,288 B = 512 KiB
     text = "# Cache\n\nIn fp16, for LLaMA-2 7B the KV cache is 2 × 32 × 4096 × 2 = 512 KiB.\n"
     assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]
+
+
+def test_a_line_about_another_named_model_uses_that_models_configuration(scan: Scan) -> None:
+    text = (
+        "# Two models\n\nLLaMA-2 13B has 40 layers and 40 heads of dimension 128, in fp16.\n\n"
+        "For LLaMA-2 7B the KV cache per token is 2 × 32 × 4096 × 2 = 512 KiB.\n"
+    )
+    assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]
