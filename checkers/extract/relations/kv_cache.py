@@ -212,16 +212,18 @@ def _tokens(scope: Scope, line: int) -> list[Quantity | None]:
         if q.role in ("tokens", "context") and q.line <= line and q.source != "table"
     ]
     options: dict[float, Quantity | None] = {}
-    if not own:
-        # Nothing on the line says how many tokens: one token (a per-token figure) is as
-        # reasonable a reading as each sequence length the section states.
-        options[1.0] = None
     for quantity in found:
         options.setdefault(quantity.value, quantity)
         binary = read_binary_count(quantity.printed)
         if binary is not quantity.printed:
             options.setdefault(binary.value, _as_binary(quantity))
-    return list(options.values())[:5]
+    chosen = list(options.values())[:4]
+    if not own:
+        # Nothing on the line says how many tokens: one token (a per-token figure) is as
+        # reasonable a reading as each sequence length the section states (tried last, so a
+        # failure shows the section's length).
+        chosen.append(None)
+    return chosen
 
 
 def _as_binary(quantity: Quantity) -> Quantity:
