@@ -71,9 +71,10 @@ precompiled, and a line without a digit (or, for models, without a family name) 
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -150,6 +151,9 @@ class Quantity:
     """For ``dtype``: the canonical type name (``fp16``); "" otherwise."""
     row: int = 0
     """For a table cell: the 1-based line of its row (quantities of one row belong together)."""
+    assigned: bool = False
+    """Read from an identifier assignment (``moe_intermediate_size=2048``, ``n_heads = 32``): a
+    configuration the lesson prints, which names its quantity wherever in the lesson."""
 
     @property
     def value(self) -> float:
@@ -190,6 +194,11 @@ class Scope:
     text: str = ""
     """The section's text, line by line as written: the words that settle a convention
     (SwiGLU, tied embeddings, mixed precision) are looked up in it."""
+    configuration: Callable[[], tuple[Quantity, ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """The identifier assignments of the whole lesson (:attr:`Quantity.assigned`), read when
+    first asked for: a configuration printed in one section is the lesson's."""
 
     def of(self, role: str) -> tuple[Quantity, ...]:
         """Every quantity of ``role``, in lesson order."""
@@ -216,7 +225,19 @@ class Scope:
                 if all((q.dtype or q.value) == key for q in candidates):
                     return first
                 return None
-        return None
+        return self._configured(role, before)
+
+    def _configured(self, role: str, before: int | None) -> Quantity | None:
+        """The lesson's one configured value of ``role`` (a key or variable it assigns in any
+        section before ``before``), when the section states none."""
+        if self.configuration is None:
+            return None
+        found = [
+            q
+            for q in self.configuration()
+            if q.role == role and (before is None or q.line <= before)
+        ]
+        return found[0] if found and len({q.value for q in found}) == 1 else None
 
     def models(self) -> tuple[str, ...]:
         """Keys of the models named in the section, in order of first mention."""
@@ -685,6 +706,8 @@ def _line_quantities(
         before = text[max(0, match.start() - 12) : match.start()]
         after = text[match.end() : match.end() + 48]
         start = match.start()
+        if _OPERATOR_AFTER.match(text, match.end()):
+            continue  # "每个头 5120 ÷ 40 = 64 维": an operand of the expression, not its value
         read = _role(
             before,
             after,
@@ -699,12 +722,22 @@ def _line_quantities(
         if printed is None:
             continue
         role, left, right = read
+        by_name = right == "="  # the marker _role gives an identifier assignment
+        right = "" if by_name else right
         written = re.sub(r"\s+", " ", (left + match.group(0) + right).strip())
         yield Quantity(
-            role, printed, unit, line.number, column0 + match.start() + 1, source, written
+            role,
+            printed,
+            unit,
+            line.number,
+            column0 + match.start() + 1,
+            source,
+            written,
+            assigned=by_name,
         )
 
 
+_OPERATOR_AFTER = re.compile(r"\s*[÷/×*+−]\s*\(?\s*\d")
 _OPERAND = re.compile(r"[-+*/×÷·(]\s*$")
 
 
@@ -749,7 +782,7 @@ def _role(
         assigned = None  # "hidden / num_heads = 128": num_heads is an operand; 128 the result
     if assigned is not None and ("_" in assigned.group(1) or re.search(r"[:=]", assigned.group(0))):
         # "head_dim 128" names its role; "dim 128" in prose is a word, not an identifier.
-        return _ALL_IDENTIFIERS[assigned.group(1).lower()], assigned.group(0), ""
+        return _ALL_IDENTIFIERS[assigned.group(1).lower()], assigned.group(0), "="
     if letter is not None:
         return defined[letter.group(1)], letter.group(0), ""
     before_role = _role_of(before_match, _BEFORE_ROLES, "b") if before_match is not None else None
@@ -984,8 +1017,132 @@ def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quan
                     found.extend(_line_quantities(line, source, column0, letters, defined, lora))
                 continue
             found.extend(_line_quantities(line, source, column0, letters, defined, lora))
+        if block.kind != "heading":
+            found.extend(_bound_products(block, source, document, defined))
     found.sort(key=lambda q: (q.line, q.column))
     return tuple(found)
+
+
+# A formula in names, then the same product in numbers a line or two below:
+#   KV_cache = batch_size × seq_len × layers × hidden_size × 2 bytes
+#   KV_cache = 1 × 2048 × 32 × 4096 × 2 = 536MB
+# Each number takes the role of the name in its place (the text defines it there).
+_FACTOR = r"(?:[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?(?:\s*(?:bytes?|字节))?)"
+_TIMES = r"\s*[×x*·]\s*"
+_NAMED_PRODUCT = re.compile(
+    rf"^\s*`?(?P<lhs>[A-Za-z_][\w]*)\s*=\s*(?P<rhs>{_FACTOR}(?:{_TIMES}{_FACTOR})+)\s*(?:#.*)?`?$"
+)
+_NUMBER_PRODUCT = re.compile(
+    r"^\s*`?(?P<lhs>[A-Za-z_][\w]*)\s*=\s*(?P<rhs>\d+(?:\.\d+)?(?:\s*[×x*·]\s*\d+(?:\.\d+)?)+)"
+    r"(?=\s*(?:=|≈|$|#|`|\())"
+)
+_FACTOR_NAMES = {
+    **_ALL_IDENTIFIERS,
+    "layers": "layers",
+    "heads": "heads",
+    "hidden": "hidden",
+    "tokens": "tokens",
+    "batch": "batch",
+    "bytes": "bytes_per_value",
+    "bytes_per_param": "bytes_per_value",
+    "bytes_per_element": "bytes_per_value",
+    "bytes_per_value": "bytes_per_value",
+    "dtype_bytes": "bytes_per_value",
+}
+
+
+def _bound_products(
+    block: Block, source: Source, document: Document, defined: dict[str, str]
+) -> Iterator[Quantity]:
+    """Numbers of a product whose formula in names the block prints just above it."""
+    lines = block.lines
+    for index, line in enumerate(lines):
+        named = _NAMED_PRODUCT.match(line.text)
+        if named is None:
+            continue
+        names = re.split(_TIMES, named.group("rhs"))
+        for later in lines[index + 1 : index + 3]:
+            numbers = _NUMBER_PRODUCT.match(later.text)
+            if numbers is None or numbers.group("lhs") != named.group("lhs"):
+                continue
+            values = re.split(_TIMES, numbers.group("rhs"))
+            if len(values) != len(names):
+                break
+            yield from _bind(names, values, numbers, later, source, document, defined, line)
+            break
+
+
+def _bind(
+    names: list[str],
+    values: list[str],
+    numbers: re.Match[str],
+    line: Line,
+    source: Source,
+    document: Document,
+    defined: dict[str, str],
+    formula: Line,
+) -> Iterator[Quantity]:
+    roles: list[str | None] = []
+    for name, value in zip(names, values, strict=True):
+        literal = re.match(r"\d+(?:\.\d+)?", name)
+        if literal is not None:
+            if float(literal.group()) != float(value):
+                return  # the numbers are not the formula's
+            roles.append("bytes_per_value" if re.search(r"bytes?|字节", name) else None)
+            continue
+        roles.append(_FACTOR_NAMES.get(name.lower()) or defined.get(name))
+    raw = _raw_line(document, line.number)
+    at = raw.find(line.text)
+    offset = (at if at >= 0 else 0) + numbers.start("rhs")
+    position = 0
+    for name, value, role in zip(names, values, roles, strict=True):
+        position = numbers.group("rhs").find(value, position)
+        if role is not None:
+            yield Quantity(
+                role,
+                parse_printed(value),
+                "bytes" if role == "bytes_per_value" else "",
+                line.number,
+                offset + position + 1,
+                source,
+                f"{name} = {value} (the formula on line {formula.number})",
+                assigned=True,
+            )
+        position += len(value)
+
+
+_ASSIGNMENT = re.compile(
+    r"(?<![\w.])[\"']?("
+    + "|".join(sorted(_ALL_IDENTIFIERS, key=len, reverse=True))
+    + r")[\"']?\s*(?::|=|:=)\s*[\"']?(\d+)(?![\w.])",
+    re.IGNORECASE,
+)
+
+
+def _assignments(document: Document) -> Iterator[Quantity]:
+    """The identifier assignments (``hidden_size: 4096``, ``n_heads = 32``) of a whole lesson."""
+    for block in document.blocks:
+        if block.kind == "table":
+            continue
+        for line in block.lines:
+            text = line.text
+            if not _DIGIT.search(text) or not _mentions(text.lower(), _IDENTIFIER_WORDS):
+                continue
+            for match in _ASSIGNMENT.finditer(text):
+                if _OPERAND.search(text_before(match)):
+                    continue
+                raw = _raw_line(document, line.number)
+                at = raw.find(text)
+                yield Quantity(
+                    _ALL_IDENTIFIERS[match.group(1).lower()],
+                    parse_printed(match.group(2)),
+                    "",
+                    line.number,
+                    (at if at >= 0 else 0) + match.start(2) + 1,
+                    _source_of(block),
+                    match.group(0),
+                    assigned=True,
+                )
 
 
 def scope_of(blocks: tuple[Block, ...], document: Document) -> Scope:
@@ -1001,12 +1158,22 @@ class _Scopes:
         self.document = document
         self.blocks = {blocks[0].section: blocks for blocks in document.sections()}
         self.read: dict[int, Scope] = {}
+        self.assignments: tuple[Quantity, ...] | None = None
 
     def get(self, section: int) -> Scope:
         found = self.read.get(section)
         if found is None:
-            found = self.read[section] = scope_of(self.blocks.get(section, ()), self.document)
+            own = scope_of(self.blocks.get(section, ()), self.document)
+            found = dataclasses.replace(own, configuration=self.configured)
+            self.read[section] = found
         return found
+
+    def configured(self) -> tuple[Quantity, ...]:
+        """Every identifier assignment of the lesson (read once, on first use, with the one
+        pattern of assignments: reading every section's scope would cost a whole lesson)."""
+        if self.assignments is None:
+            self.assignments = tuple(_assignments(self.document))
+        return self.assignments
 
 
 _CACHE: dict[int, _Scopes] = {}

@@ -22,7 +22,7 @@ def test_scan_reads_what_the_prose_states(case: dict[str, Any], tmp_path: Path) 
     assert all(f.verdict in ("pass", "fail") for f in findings), messages
     if "drafts" in case:
         expected = case["drafts"]
-        assert (len(findings) >= expected if expected else not findings), messages
+        assert len(findings) >= expected if expected else not findings, messages
     failing = [f for f in findings if f.verdict == "fail"]
     assert [f.claimed for f in failing] == case["failing"], messages
     if "says" in case:

@@ -273,3 +273,46 @@ def test_an_identifier_inside_an_expression_is_an_operand() -> None:
 def test_a_lower_case_k_scales_a_context() -> None:
     (context,) = _scope("Trained at 128k context.\n").of("context")
     assert context.value == 128_000 and context.unit == "k"
+
+
+def test_a_product_in_numbers_takes_the_roles_of_the_formula_above_it() -> None:
+    text = (
+        "```\nmem = batch_size × seq_len × layers × hidden_size × 2 bytes\n"
+        "mem = 4 × 512 × 6 × 256 × 2 = 6MB\n```\n"
+    )
+    scope = _scope(text)
+    bound = [(q.role, q.value) for q in scope.quantities if q.line == 3 and q.role != "memory"]
+    assert bound == [
+        ("batch", 4),
+        ("context", 512),
+        ("layers", 6),
+        ("hidden", 256),
+        ("bytes_per_value", 2),
+    ]
+    assert "the formula on line 2" in scope.of("layers")[0].written
+
+
+def test_a_product_that_is_not_the_formulas_binds_nothing() -> None:
+    text = "```\nmem = batch_size × layers × 2\nmem = 4 × 6 × 3 = 72\n```\n"
+    assert [q.role for q in _scope(text).quantities] == []
+    other = "```\nmem = batch_size × layers\nsize = 4 × 6 = 24\n```\n"
+    assert [q.role for q in _scope(other).quantities] == []
+
+
+def test_a_configuration_printed_in_one_section_is_the_lessons() -> None:
+    text = (
+        "# Config\n\n```python\nhidden_size=1024\nmoe_intermediate_size=512\n```\n\n"
+        "# Accounting\n\nThe hidden size matters, and layers too.\n"
+    )
+    document = parse_document(text)
+    later = section_scope(document, 2)
+    hidden = later.value("hidden")
+    assert hidden is not None and hidden.value == 1024 and hidden.assigned
+    assert later.value("expert_d_ff") is not None
+    prose = parse_document("# A\n\nhidden size 1024\n\n# B\n\ntext\n")
+    assert section_scope(prose, 2).value("hidden") is None  # prose stays in its section
+
+
+def test_an_operand_after_role_words_is_not_the_roles_value() -> None:
+    assert _roles("每个头 ５１２ ÷ ８ ＝ ６４ 维\n") == []
+    assert _roles("hidden size 1024 / 16 heads\n") == [("heads", "16")]

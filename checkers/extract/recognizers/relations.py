@@ -10,12 +10,14 @@ each input was read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from typing import Any, cast
 
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
-from checkers.extract.relations import ALL_RELATIONS, Statement
-from checkers.extract.scope import section_scope
+from checkers.extract.relations import ALL_RELATIONS, Relation, Statement
+from checkers.extract.scope import Scope, section_scope
 
 __all__ = ["recognize"]
 
@@ -38,8 +40,11 @@ def recognize(document: Document) -> Iterator[Draft]:
             heading = " ".join(line.text for line in block.lines)
         if block.table is not None:  # a row is about what its header names
             recent = [*recent, block.table.row_source(block.table.header)][-_TOPIC_LINES:]
+        previous_line = chain = ""
         for text, number in _statements(block):
-            offered = [r for r in ALL_RELATIONS.values() if r.CUE.search(text)]
+            if not _CONTINUES.match(text):
+                chain = ""
+            offered = _offered(text) if _DIGIT.search(text) else []
             if offered:
                 statement = Statement(
                     text=text,
@@ -47,13 +52,48 @@ def recognize(document: Document) -> Iterator[Draft]:
                     section=block.section,
                     topic=" ".join([heading, *recent]),
                     byte_prefixes=document.byte_prefixes,
+                    before=previous_line if block.kind == "paragraph" else chain,
                 )
-                scope = section_scope(document, block.section)
+                scope = cast(Scope, _Deferred(document, block.section))
                 for relation in offered:
                     draft = relation.relate(statement, scope)
                     if draft is not None:
                         yield draft
             recent = [*recent[-(_TOPIC_LINES - 1) :], text] if _TOPIC_LINES > 1 else [text]
+            previous_line = text
+            chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
+
+
+class _Deferred:
+    """A section's scope, read when a relation first looks at it: a relation reads the
+    statement's own words first, and most lines with a cue are not its statements; reading a
+    section's quantities costs more than all of a relation's other work."""
+
+    def __init__(self, document: Document, section: int) -> None:
+        self._document = document
+        self._section = section
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(section_scope(self._document, self._section), name)
+
+
+_DIGIT = re.compile(r"\d")
+_CUE_PATTERNS = list(dict.fromkeys(r.CUE.pattern for r in ALL_RELATIONS.values()))
+_FLAGS = {r.CUE.pattern: r.CUE.flags & re.IGNORECASE for r in ALL_RELATIONS.values()}
+_CUES = re.compile(
+    "|".join(f"(?P<c{i}>{'(?i:' if _FLAGS[p] else '(?:'}{p}))" for i, p in enumerate(_CUE_PATTERNS))
+)
+"""Every distinct cue in one pattern: a line is scanned once, not once per relation."""
+
+
+def _offered(text: str) -> list[Relation]:
+    """The relations whose cue the line matches."""
+    matched = {_CUE_PATTERNS[int(m.lastgroup[1:])] for m in _CUES.finditer(text) if m.lastgroup}
+    return [r for r in ALL_RELATIONS.values() if r.CUE.pattern in matched]
+
+
+_CONTINUES = re.compile(r"^\s*(?:=|≈|＝)")
+"""A line of a worked calculation that continues the one above (``= 524,288 bytes``)."""
 
 
 def _statements(block: Block) -> list[tuple[str, int]]:

@@ -35,7 +35,9 @@ __all__ = [
     "describe",
     "first_holding",
     "on_line",
+    "sentence",
     "sentence_start",
+    "statement_value",
 ]
 
 MAX_READINGS = 16
@@ -58,6 +60,9 @@ class Statement:
     byte_prefixes: str
     """``either`` when the lesson never writes KiB/GiB (a GB may be 10^9 or 2^30 bytes),
     ``decimal`` when it does (:attr:`checkers.extract.document.Document.byte_prefixes`)."""
+    before: str = ""
+    """The previous source line of the same paragraph ("" for a block's first line): a
+    sentence soft-wrapped across lines starts there."""
 
 
 @dataclass(frozen=True)
@@ -101,16 +106,20 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
         values = [c for c in cells if unit.fullmatch(_CELL_VALUE.search(c).group("unit") or "")]  # type: ignore[union-attr]
         if len(values) > 1:
             return None  # a row of several sizes: which column is the claim needs its header
-    for match in _CLAIMED.finditer(text):
+    for match in _CANDIDATE.finditer(text):
         if not unit.fullmatch(match.group("unit") or ""):
             continue
+        lead = _LEAD.search(text, max(0, match.start() - 32), match.start())
+        if lead is None:
+            continue  # no relation mark before it: not the statement's claimed value
+        start = lead.start("approx") if lead.group("approx") else match.start()
         end = match.end("unit") if match.group("unit") else match.end("number")
-        written = text[match.start("number") : end]
+        written = text[start:end]
         try:
             printed = parse_printed(written.replace("\u00a0", " "))
         except NumberError:
             continue
-        found = Claimed(printed, written.strip(), match.start("number"), end)
+        found = Claimed(printed, written.strip(), start, end)
     if found is None:  # "LoRA trains 1.57M parameters": a count that names what it counts
         for match in _COUNTED.finditer(text):
             if not unit.fullmatch(match.group("unit") or ""):
@@ -125,11 +134,15 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
     return found
 
 
-_CLAIMED = re.compile(
-    rf"(?:{_MARK}|^\s*\|?|\|)\s*\**\s*(?P<number>{_APPROX}\s*"
-    r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|" + _APPROX + r"\s*(?<![\w.])\d+(?:\.\d+)?"
-    r")\s*(?P<unit>[KMGTP]i?B|bytes?|字节|[KMBT]|万亿|亿|万|million|billion|trillion)?"
-    r"(?!\w|\.\d)",
+# A number (with its unit), found first; then the few characters before it must end with a
+# relation mark (or open a table cell): scanning every position for the marks costs far more.
+_CANDIDATE = re.compile(
+    r"(?<![\w.])(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"\s*(?P<unit>[KMGTP]i?B|bytes?|字节|[KMBT]|万亿|亿|万|million|billion|trillion)?(?!\w|\.\d)",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(
+    rf"(?:{_MARK}|^\s*\|?|\|)\s*\**\s*(?P<approx>{_APPROX})\s*$",
     re.IGNORECASE,
 )
 
@@ -150,6 +163,16 @@ _CELL_VALUE = re.compile(
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|[。！？；]")
 
 
+def sentence(statement: Statement, end: int) -> str:
+    """The sentence of the statement that runs up to offset ``end`` of its line, from its start
+    on the previous line of the paragraph when the line continues it."""
+    start = sentence_start(statement.text, end)
+    if start == 0 and statement.before:
+        previous = statement.before
+        return previous[sentence_start(previous, len(previous)) :] + " " + statement.text[:end]
+    return statement.text[start:end]
+
+
 def sentence_start(text: str, end: int) -> int:
     """Where the sentence that runs up to offset ``end`` starts (0: the line's first)."""
     starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, end)]
@@ -157,8 +180,21 @@ def sentence_start(text: str, end: int) -> int:
 
 
 def on_line(scope: Scope, role: str, line: int) -> tuple[Quantity, ...]:
-    """The quantities of ``role`` the statement's own line names."""
-    return tuple(q for q in scope.of(role) if q.line == line)
+    """The quantities of ``role`` the statement's own line states (a model named on it brings
+    its published values, but those are the model's, not the statement's: its context is not
+    the statement's token count)."""
+    return tuple(q for q in scope.of(role) if q.line == line and not q.published)
+
+
+def statement_value(scope: Scope, role: str, line: int) -> Quantity | None:
+    """The value of ``role`` for a statement: the one its line states, else the published one
+    of the model its line names (a line about "LLaMA-2 7B" is not about the 13B above it),
+    else the section's (:meth:`Scope.value`)."""
+    for published in (False, True):
+        found = [q for q in scope.of(role) if q.line == line and q.published == published]
+        if found and len({q.value for q in found}) == 1:
+            return found[0]
+    return scope.value(role, before=line)
 
 
 def describe(quantities: Iterable[Quantity | None], *extra: str) -> str:

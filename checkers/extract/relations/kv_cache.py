@@ -43,7 +43,9 @@ from checkers.extract.relations.base import (
     describe,
     first_holding,
     on_line,
+    sentence,
     sentence_start,
+    statement_value,
 )
 from checkers.extract.scope import Quantity, Scope
 from checkers.numbers import read_binary_count
@@ -59,6 +61,7 @@ _CACHE = re.compile(
     r"\bKV\b|\bK/V\b|\bK\s*(?:and|&|和|与|、)\s*V\b|键值|kv[_\s-]?cache|past_key_values",
     re.IGNORECASE,
 )
+_FEWER_KV = re.compile(r"GQA|MQA|grouped[\s-]query|multi[\s-]query|KV\s*heads|kv_heads", re.I)
 _BYTES = re.compile(r"[KMGTP]i?B|bytes?|字节", re.IGNORECASE)
 _PER_LAYER = re.compile(
     r"per[\s-]layer|each\s+layer|/\s*layer|a\s+layer|每一?层|单层|一层", re.IGNORECASE
@@ -70,7 +73,7 @@ _PER_TOKEN = re.compile(
 )
 _OTHER_QUANTITY = re.compile(
     r"weights?|权重|param(?:eter)?s|参数|activations?|激活值|gradients?|梯度|optimizer|优化器"
-    r"|\btotal\b|总(?:计|共|显存)|合计|per\s+head|每个头|\bK\s+cache\b|only\s+K\b|saving|节省"
+    r"|total\s+(?:GPU\s+)?memory|总显存|显存总|per\s+head|每个头|\bK\s+cache\b|only\s+K\b|saving|节省"
     r"|compress|latent|MLA|压缩|window",
     re.IGNORECASE,
 )
@@ -86,26 +89,31 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     # is that one sentence, its heading or lead-in ("80GB each = 640GB" after a sentence about
     # the KV cache is a node's memory).
     opening = sentence_start(text, claimed.start)
-    head = text[opening : claimed.start]
-    if not (_CACHE.search(head) or (opening == 0 and _CACHE.search(statement.topic))):
+    said = sentence(statement, claimed.start)
+    if not (_CACHE.search(said) or (opening == 0 and _CACHE.search(statement.topic))):
         return None
-    if _OTHER_QUANTITY.search(head):
+    if _OTHER_QUANTITY.search(said):
         return None
     line = statement.line
-    per_token = bool(_PER_TOKEN.search(head))
-    per_layer = bool(_PER_LAYER.search(head) or _PER_LAYER.search(text[claimed.end :]))
-    layers = _one(on_line(scope, "layers", line)) or scope.value("layers", before=line)
+    per_token = bool(_PER_TOKEN.search(said))
+    per_layer = bool(_PER_LAYER.search(said) or _PER_LAYER.search(text[claimed.end :]))
+    layers = statement_value(scope, "layers", line)
     if per_layer:
         layers = None
     elif layers is None:
         return None
-    heads = _one(on_line(scope, "heads", line)) or scope.value("heads", before=line)
-    kv_heads = _one(on_line(scope, "kv_heads", line)) or scope.value("kv_heads", before=line)
-    if kv_heads is None and heads is None:
+    heads = statement_value(scope, "heads", line)
+    kv_heads = statement_value(scope, "kv_heads", line)
+    head_dim = statement_value(scope, "head_dim", line)
+    hidden = statement_value(scope, "hidden", line) if head_dim is None else None
+    # Without a head count, multi-head attention's K and V are as wide as the model
+    # (n_kv · d_head = d), unless the section speaks of grouped or multi-query attention.
+    whole_width = kv_heads is None and heads is None and hidden is not None
+    if whole_width and _FEWER_KV.search(scope.text):
         return None
-    head_dim = _one(on_line(scope, "head_dim", line)) or scope.value("head_dim", before=line)
-    hidden = scope.value("hidden", before=line) if head_dim is None else None
-    if head_dim is None and (hidden is None or heads is None):
+    if kv_heads is None and heads is None and not whole_width:
+        return None
+    if head_dim is None and (hidden is None or (heads is None and not whole_width)):
         return None
     types = _types(scope, line)
     if not types:
@@ -124,7 +132,9 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
             "tokens": _whole(count) if count is not None else "1",
             "prefixes": "either" if statement.byte_prefixes == "either" else "as_printed",
         }
-        if kv_heads is not None:
+        if whole_width:
+            fields["heads"] = "1"  # K and V as wide as the model: one head of width d
+        elif kv_heads is not None:
             fields["kv_heads"] = _whole(kv_heads)
             if heads is not None and heads.value >= kv_heads.value:
                 fields["heads"] = _whole(heads)
@@ -144,8 +154,14 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         assumed = [
             "per token per layer (the statement)" if per_token and per_layer else "",
             "per token (the statement)" if per_token and not per_layer else "",
+            "per token (the statement names no token count)"
+            if count is None and not per_token
+            else "",
             "per layer (the statement)" if per_layer and not per_token else "",
             "batch 1 (the statement names none)" if batch is None else "",
+            "K and V as wide as the model (multi-head attention; no head count given)"
+            if whole_width
+            else "",
         ]
         readings.append(Reading(fields, describe([*used, dtype, count, batch], *assumed)))
     chosen = first_holding("memory", readings)
@@ -201,7 +217,13 @@ def _tokens(scope: Scope, line: int) -> list[Quantity | None]:
         binary = read_binary_count(quantity.printed)
         if binary is not quantity.printed:
             options.setdefault(binary.value, _as_binary(quantity))
-    return list(options.values())[:4]
+    chosen = list(options.values())[:4]
+    if not own:
+        # Nothing on the line says how many tokens: one token (a per-token figure) is as
+        # reasonable a reading as each sequence length the section states (tried last, so a
+        # failure shows the section's length).
+        chosen.append(None)
+    return chosen
 
 
 def _as_binary(quantity: Quantity) -> Quantity:

@@ -14,8 +14,9 @@ k routed experts. Source: the papers cited with each style. The checking kind is
 Roles read (:mod:`checkers.extract.scope`): ``layers``, ``hidden``, ``d_ff``, ``vocab``,
 ``context``, ``heads``, ``kv_heads``, ``head_dim``, ``experts``, ``top_k``, ``expert_d_ff``: a
 table row's own cells for a row, else what the section states, else a named model's published
-configuration. The style from the section's words (SwiGLU, RMSNorm, RoPE, LLaMA…; GELU, GPT,
-BERT, learned positions) or a named model's published style.
+configuration when the statement's own line names the model. The style from the section's
+words (SwiGLU, RMSNorm, RoPE, LLaMA…; GELU, GPT, BERT, learned positions) or a named model's
+published style.
 
 The statement: a line that claims a parameter count of the model (``124M parameters``, ``参数量
 约 70 亿``, ``total params ≈ 6.7B``, ``14B active``); ``per layer`` / ``每层`` counts one layer
@@ -42,7 +43,7 @@ from checkers.extract.relations.base import (
     claimed_value,
     describe,
     first_holding,
-    sentence_start,
+    sentence,
 )
 from checkers.extract.scope import Quantity, Scope
 
@@ -73,7 +74,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     claimed = claimed_value(text, _COUNT)
     if claimed is None or claimed.printed.value < 1e5:
         return None
-    head = text[sentence_start(text, claimed.start) : claimed.start]
+    head = sentence(statement, claimed.start)
     tail = text[claimed.end : claimed.end + 24]
     if not (_NAMED_BEFORE.search(head) or _NAMED_AFTER.match(tail)):
         return None  # the count does not say it is the model's parameters
@@ -83,6 +84,15 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None  # "anything under 1B parameters": a threshold, not this model's count
     if not _models_fit(scope, claimed.printed.value, claimed.printed.half_width):
         return None
+    later = [
+        q
+        for q in scope.quantities
+        if q.line == statement.line and q.role in _INPUTS and not q.published and q.row == 0
+    ]
+    if any(q.column > claimed.end for q in later) and not any(
+        q.column <= claimed.start for q in later
+    ):
+        return None  # the line describes another configuration after the count
     get = _lookup(statement, scope)
     layers, hidden = get("layers"), get("hidden")
     if layers is None or hidden is None:
@@ -146,6 +156,8 @@ def _models_fit(scope: Scope, value: float, half_width: float) -> bool:
     return True
 
 
+_INPUTS = frozenset({"layers", "hidden", "heads", "d_ff", "vocab", "context", "experts"})
+
 Get = Callable[[str], Quantity | None]
 
 
@@ -157,7 +169,10 @@ def _lookup(statement: Statement, scope: Scope) -> Get:
         if row:
             cells = [q for q in scope.of(role) if q.row == statement.line]
             return cells[0] if len({q.value for q in cells}) == 1 else None
-        return scope.value(role, before=statement.line)
+        found = scope.value(role, before=statement.line)
+        if found is not None and found.published and found.line != statement.line:
+            return None  # a model named elsewhere: the count may be another model's
+        return found
 
     return get
 

@@ -37,7 +37,7 @@ from checkers.extract.relations.base import (
     describe,
     first_holding,
     on_line,
-    sentence_start,
+    sentence,
 )
 from checkers.extract.scope import Quantity, Scope
 
@@ -91,8 +91,8 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     if claimed.printed.value < 1e6:
         return None  # bytes per value ("FP32: 4 bytes"), not a model's memory
-    head = text[sentence_start(text, claimed.start) : claimed.start]
-    if _OTHER.search(head) or _SHARDED.search(text):
+    head = sentence(statement, claimed.start)
+    if _OTHER.search(head) or _SHARDED.search(head) or _SHARDED.search(text):
         return None
     named = [name for name, pattern in _COMPONENTS if pattern.search(head)]
     training = bool(_TRAINING.search(head) or _TRAINING.search(statement.topic))

@@ -55,6 +55,7 @@ _OTHER = re.compile(
 )
 
 
+_TYPE_WORD = re.compile(r"fp|bf|int|nf|float|bytes?\s+per|字节|bit", re.IGNORECASE)
 _OTHER_TOPIC = re.compile(r"\bKV\b|cache|缓存|activations?|激活值", re.I)
 
 
@@ -71,18 +72,21 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         # is not stated, and the other may be in a type the section names elsewhere.
         return None
     line = statement.line
-    types = on_line(scope, "dtype", line) or on_line(scope, "bytes_per_value", line)
-    if len({q.dtype or q.value for q in types}) != 1:
-        return None  # no type on the line, or several (a comparison of types)
-    if on_line(scope, "params", line) or _OTHER.search(text):
+    if _OTHER.search(text) or not _TYPE_WORD.search(text):
         return None
     if not (_WEIGHTS.search(text) or _WEIGHTS.search(statement.topic)) or _OTHER_TOPIC.search(
         statement.topic
     ):
         return None
-    params = scope.value("params", before=line)
-    if params is None:
+    types = on_line(scope, "dtype", line) or on_line(scope, "bytes_per_value", line)
+    if len({q.dtype or q.value for q in types}) != 1:
+        return None  # no type on the line, or several (a comparison of types)
+    if on_line(scope, "params", line):
         return None
+    params = scope.value("params", before=line)
+    named = {q.value for q in scope.of("params") if q.line <= line and q.source != "table"}
+    if params is None or len(named) > 1:
+        return None  # no count, or several models in the section ("the same model" is which?)
     dtype = types[0]
     fields: dict[str, str] = {
         "claimed": claimed.text,

@@ -92,3 +92,54 @@ def test_concurrent_users_are_the_batch(scan: Scan) -> None:
 def test_a_size_in_a_later_sentence_is_not_the_caches(scan: Scan) -> None:
     text = MODEL + "Compute the KV cache at 1024 tokens. Four cards (24GB each = 96GB) hold it.\n"
     assert scan(text) == []
+
+
+def test_a_formula_then_its_numbers_and_layers_counted_twice(scan: Scan) -> None:
+    text = (
+        "# Cache\n\n```\nKV = batch_size × seq_len × layers × hidden_size × 2 bytes\n"
+        "KV = 1 × 1024 × 24 × 2048 × 2 = 100MB (per layer)\n"
+        "total KV cache = 100MB × 24 = 2.4GB\n```\n"
+    )
+    # K and V of width d: per layer 2 × 2048 × 2 × 1024 = 8.4 MB; all 24 layers 201 MB.
+    per_layer, total = (f for f in scan(text) if f.kind == "memory")
+    assert per_layer.verdict == "fail" and "per layer (the statement)" in per_layer.message
+    assert "K and V as wide as the model" in per_layer.message
+    assert total.verdict == "fail" and "24 layers" in total.message
+    right = text.replace("100MB (per layer)", "8.4MB (per layer)").replace(
+        "100MB × 24 = 2.4GB", "8.4MB × 24 = 201MB"
+    )
+    assert [f.verdict for f in scan(right) if f.kind == "memory"] == ["pass", "pass"]
+
+
+def test_no_head_count_under_grouped_query_attention_is_not_drafted(scan: Scan) -> None:
+    text = (
+        "# GQA\n\nWith GQA, 24 layers and hidden size 2048 in fp16.\n\nKV cache per token = 96 KB\n"
+    )
+    assert scan(text) == []
+
+
+def test_a_worked_calculation_over_several_lines_keeps_its_qualifier(scan: Scan) -> None:
+    text = (
+        MODEL
+        + "```text\nKV bytes/token = 2 × 24 × 16 × 64 × 2\n               = 98,304 bytes\n```\n"
+    )
+    assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]
+
+
+def test_a_line_that_names_no_token_count_may_be_per_token(scan: Scan) -> None:
+    text = MODEL + "A sequence of 512 tokens.\n\nIts KV cache: 2 × 24 × 16 × 64 × 2 = 96 KiB\n"
+    assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]
+
+
+def test_a_model_named_on_the_line_does_not_give_the_token_count(scan: Scan) -> None:
+    # LLaMA-2 7B: 32 layers × 32 heads × 128; per token 2 × 32 × 4096 × 2 = 524,288 B = 512 KiB
+    text = "# Cache\n\nIn fp16, for LLaMA-2 7B the KV cache is 2 × 32 × 4096 × 2 = 512 KiB.\n"
+    assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]
+
+
+def test_a_line_about_another_named_model_uses_that_models_configuration(scan: Scan) -> None:
+    text = (
+        "# Two models\n\nLLaMA-2 13B has 40 layers and 40 heads of dimension 128, in fp16.\n\n"
+        "For LLaMA-2 7B the KV cache per token is 2 × 32 × 4096 × 2 = 512 KiB.\n"
+    )
+    assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]

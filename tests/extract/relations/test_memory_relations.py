@@ -86,3 +86,16 @@ def test_training_relation_leaves_other_lines_alone(scan: Scan) -> None:
 def test_pretraining_data_sizes_are_not_training_memory(scan: Scan) -> None:
     assert scan(MODEL + "预训练数据的参数和梯度之外，语料大小为 5GB。\n") == []
     assert scan(MODEL + "The pretraining corpus of gradients and weights is 5GB.\n") == []
+
+
+def test_a_sentence_wrapped_from_the_line_above_keeps_its_subject(scan: Scan) -> None:
+    text = MODEL + (
+        "With LoRA the adapters are tiny, and their weights,\n"
+        "gradients and Adam states take 0.2 GB in all.\n"
+    )
+    assert scan(text) == []
+
+
+def test_weights_of_which_model_when_the_section_names_two(scan: Scan) -> None:
+    text = "# Sizes\n\nA 7B model in fp16 takes 14 GB; Llama 2 70B takes 140 GB.\n\n"
+    assert scan(text + "The same model in int4 takes 35 GB of weights.\n") == []

@@ -72,3 +72,14 @@ def test_a_count_that_does_not_name_itself_or_is_a_published_size(scan: Scan) ->
 
 def test_thresholds_are_not_counts(scan: Scan) -> None:
     assert scan(GPT2 + "Anything under 1B parameters fits on a laptop.\n") == []
+
+
+def test_a_model_named_elsewhere_does_not_size_another_count(scan: Scan) -> None:
+    text = "# Budget\n\nWe train Llama 2 7B.\n\nChinchilla: 70B parameters on 1.4T tokens.\n"
+    assert scan(text) == []
+
+
+def test_a_count_followed_by_another_configuration_is_left_alone(scan: Scan) -> None:
+    text = "# Training\n\nhidden size 768, vocabulary of 50,257 tokens, context 1024.\n\n"
+    line = "A real run would train 124M parameters; here a tiny model of 2 layers.\n"
+    assert scan(text + line) == []
