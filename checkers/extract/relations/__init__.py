@@ -28,6 +28,7 @@ from typing import Protocol
 
 from checkers.extract.draft import Draft
 from checkers.extract.relations import (
+    flops,
     ffn_params,
     kv_cache,
     lora,
@@ -63,5 +64,6 @@ ALL_RELATIONS: dict[str, Relation] = {
     "lora": lora,
     "model_params": model_params,
     "moe_active": moe_active,
+    "flops": flops,
 }
 """Relation name → module."""
