@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     FloatArray = NDArray[np.float64]
 
 __all__ = [
+    "CHINCHILLA_TOKENS_PER_PARAMETER",
     "FORWARD_FLOPS_PER_PARAMETER",
     "TRAINING_FLOPS_PER_PARAMETER",
     "UndefinedError",
@@ -246,3 +247,8 @@ def forward_flops_per_token(
 def training_flops(params: float, tokens: float) -> float:
     """Training FLOPs for ``tokens`` tokens on a model of ``params`` weights: 6·N·D."""
     return TRAINING_FLOPS_PER_PARAMETER * params * tokens
+
+
+CHINCHILLA_TOKENS_PER_PARAMETER = 20
+"""Compute-optimal training tokens per parameter (Hoffmann et al. 2022, Table 3: 20–22 from 1B to
+175B parameters)."""

@@ -28,8 +28,9 @@ from typing import Protocol
 
 from checkers.extract.draft import Draft
 from checkers.extract.relations import (
-    flops,
+    chinchilla,
     ffn_params,
+    flops,
     kv_cache,
     lora,
     model_params,
@@ -65,5 +66,6 @@ ALL_RELATIONS: dict[str, Relation] = {
     "model_params": model_params,
     "moe_active": moe_active,
     "flops": flops,
+    "chinchilla": chinchilla,
 }
 """Relation name → module."""
