@@ -20,9 +20,8 @@ def test_compute_optimal_token_counts(scan: Scan) -> None:
         f.verdict for f in scan("## Data\n\nA compute-optimal 7B model sees ≈ 140B tokens.\n")
     ] == ["pass"]
     # Table 3 of the paper: 67B → 1.5T tokens (22 per parameter) is a published reading too
-    assert [f.verdict for f in scan("## Data\n\nChinchilla-optimal data for a 67B model: 1.5T tokens.\n")] == [
-        "pass"
-    ]
+    published = "## Data\n\nChinchilla-optimal data for a 67B model: 1.5T tokens.\n"
+    assert [f.verdict for f in scan(published)] == ["pass"]
     (finding,) = scan("## Data\n\n模型参数量 70B，计算最优需要约 400B tokens。\n")
     assert finding.verdict == "fail" and "20 × N" in finding.message
 
