@@ -15,8 +15,9 @@ the section), ``tokens`` (D, for a training total), and for the other readings `
 The statement: a line that claims a number of FLOPs (``≈ 250M FLOPs``, ``= 1.2e21 FLOPs``,
 ``FLOPs per token ≈ 6M``, ``计算量约 3.1e23 FLOPs``) and says which compute it is: ``forward``
 / ``前向`` / ``inference`` / ``推理`` with ``per token`` / ``每个 token`` (2·N), ``training`` /
-``训练`` / ``forward and backward`` with ``per token`` (6·N), or ``training`` without a
-per-token qualifier when the section states the training tokens (6·N·D). A line that states the
+``训练`` / ``forward and backward`` with ``per token`` (6·N), FLOPs ``per token`` that say
+neither (both 2·N and 6·N are readings), or ``training`` without a per-token qualifier when the
+section states the training tokens (6·N·D). A line that states the
 rule symbolically (``≈ 6N``), a throughput (FLOPS, FLOP/s) or a hardware peak is not a
 statement of this relation.
 
@@ -56,7 +57,7 @@ _FORWARD = re.compile(r"forward|前向|inference|推理|生成一个|decode", re
 _TRAINING = re.compile(
     r"training|train\b|训练|forward\s*(?:\+|and|&)\s*backward|前向.{0,3}反向", re.I
 )
-_BACKWARD_ONLY = re.compile(r"backward\s+(?:pass\s+)?(?:alone|only)|只算反向|反向传播的", re.I)
+_BACKWARD = re.compile(r"backward|反向", re.I)
 _PER_TOKEN = re.compile(
     r"per[\s-]token|each\s+token|/\s*token|a\s+(?:single\s+)?token|每个?\s*token|每个?词元"
     r"|单个\s*token",
@@ -119,24 +120,33 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     per_token = bool(_PER_TOKEN.search(text))
     training = bool(_TRAINING.search(text))
-    if _BACKWARD_ONLY.search(text):
-        return None
+    if _BACKWARD.search(text) and not training:
+        return None  # the backward pass alone is another quantity (4·N)
     tokens = None
     if training:
-        factor = TRAINING_FLOPS_PER_PARAMETER
+        factors = [TRAINING_FLOPS_PER_PARAMETER]
         if not per_token:
             tokens = _value(scope, "tokens", line)
             if tokens is None:
                 return None
     elif per_token and _FORWARD.search(text):
-        factor = FORWARD_FLOPS_PER_PARAMETER
+        factors = [FORWARD_FLOPS_PER_PARAMETER]
+    elif per_token:  # "FLOPs per token" of a model: a forward or a training step, either
+        factors = [FORWARD_FLOPS_PER_PARAMETER, TRAINING_FLOPS_PER_PARAMETER]
     else:
         return None
-    readings = _readings(scope, line, claimed_text, factor, params, tokens)
+    readings = [
+        reading
+        for factor in factors
+        for reading in _readings(scope, line, claimed_text, factor, params, tokens)
+    ]
     chosen = first_holding("arithmetic", readings)
     if chosen is None:
         return None
-    what = "training" if training else "forward"
+    factor = int(str(chosen.fields["expression"]).split()[0])
+    what = "training" if factor == TRAINING_FLOPS_PER_PARAMETER else "forward"
+    if len(factors) > 1:
+        what += " (the line says neither forward nor training: both tried)"
     return Draft(
         kind="arithmetic",
         quote=text[:end].strip(),
@@ -144,7 +154,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         fields=dict(chosen.fields),
         confidence=0.55,
         recognizer="relations",
-        slug=f"{what}-flops-{claimed_text}",
+        slug=f"flops-{claimed_text}",
         note=f"{what} FLOPs ≈ {factor}·N{'·D' if tokens else ''}"
         f"{' per token' if per_token else ' in all'}: {chosen.assumed}",
     )

@@ -39,3 +39,10 @@ def test_throughputs_rules_and_unqualified_flops_are_not_drafted(scan: Scan) -> 
         "Backward FLOPs per token alone ≈ 1.4B FLOPs.",
     ):
         assert scan(SMALL + line + "\n") == [], line
+
+
+def test_flops_per_token_that_name_neither_pass_are_read_both_ways(scan: Scan) -> None:
+    assert [f.verdict for f in scan(SMALL + "FLOPs per token ≈ 2.1B\n")] == ["pass"]  # 6·N
+    assert [f.verdict for f in scan(SMALL + "每个 token 的 FLOP ≈ 700M\n")] == ["pass"]  # 2·N
+    (finding,) = scan(SMALL + "Total FLOP per token ≈ 6M FLOP\n")
+    assert finding.verdict == "fail" and "both tried" in finding.message
