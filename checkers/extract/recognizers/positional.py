@@ -202,7 +202,7 @@ def _box_columns(lines: tuple[Line, ...], start: int) -> tuple[dict[str, list[st
     return columns, used
 
 
-def _box_drafts(document: Document, stated: _Stated) -> Iterator[Draft]:
+def _box_drafts(document: Document, stated: Stated) -> Iterator[Draft]:
     """Tables of PE vectors drawn in a box, one vector down each column."""
     topics: dict[int, bool] = {}
     for block in document.blocks:
@@ -220,7 +220,7 @@ def _box_drafts(document: Document, stated: _Stated) -> Iterator[Draft]:
                 continue
             columns, used = found
             line = block.lines[index]
-            d_model = _d_model_before(stated, line.number, "")
+            d_model = d_model_before(stated, line.number, "")
             lengths = {len(v) for v in columns.values()}
             if d_model is not None and lengths == {int(d_model)}:
                 yield Draft(
@@ -239,7 +239,7 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``positional`` claim for every PE value or vector the lesson prints, and for the
     index range of i stated next to the formula."""
     if "│" in document.text and "pos" in document.text:
-        yield from _box_drafts(document, _d_model_statements(document))
+        yield from _box_drafts(document, d_model_statements(document))
     if ("2i" in document.text or "2 i" in document.text) and _PAIRED.search(document.text):
         all_stated = d_model_statements(document)
         for blocks in document.sections():
