@@ -1,10 +1,11 @@
 """Relation ``chinchilla``: compute-optimal tokens and the ratio D/N of stated scaling formulas.
 
 Formula: for compute C = 6·N·D, the compute-optimal model size and data grow alike, N_opt ∝
-C^a and D_opt ∝ C^b with a ≈ b ≈ 0.5, at about 20 tokens per parameter (Hoffmann et al. 2022,
-"Training Compute-Optimal Large Language Models", §3 and Table 3: 1B → 20.2B tokens, 67B →
-1.5T, 175B → 3.7T, i.e. 20–22 tokens per parameter). The ratio constant lives in
-:data:`checkers.formulas.CHINCHILLA_TOKENS_PER_PARAMETER`.
+C^a and D_opt ∝ C^b with a ≈ b ≈ 0.5, at about 20 tokens per parameter: D ≈ 20·N. The ratio
+constant lives in :data:`checkers.formulas.CHINCHILLA_TOKENS_PER_PARAMETER`.
+
+Source: Hoffmann et al. 2022, "Training Compute-Optimal Large Language Models", §3 and Table 3
+(1B → 20.2B tokens, 67B → 1.5T, 175B → 3.7T: 20–22 tokens per parameter).
 
 Roles read (:mod:`checkers.extract.scope`): ``params`` (N; the statement's line first).
 
@@ -19,6 +20,10 @@ Statements:
 
 A formula with different exponents (the ratio then depends on C) or without coefficients
 (``N_opt ∝ C^0.5``) is not a statement of this relation.
+
+Readings accepted: 20, 21 or 22 tokens per parameter for a token count (the paper's range), at
+the count's printed precision (``≈ 140B``: two significant figures); a ratio of formulas has one
+reading, b/a, compared at the printed precision of the claimed ratio.
 """
 
 from __future__ import annotations

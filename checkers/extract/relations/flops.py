@@ -1,12 +1,14 @@
 """Relation ``flops``: the compute a statement gives, from the section's parameter count.
 
-Formulas (:mod:`checkers.formulas`; Kaplan et al. 2020, "Scaling Laws for Neural Language
-Models", §2.1 and Table 1; Hoffmann et al. 2022 §3):
+Formula (:mod:`checkers.formulas`):
 
 * forward FLOPs per token ≈ 2·N — each weight is one multiply and one add — plus attention's
   2·n_layer·n_ctx·d over the context;
 * training FLOPs per token ≈ 6·N (forward 2·N, backward twice that), and for D training tokens
   C ≈ 6·N·D.
+
+Source: Kaplan et al. 2020, "Scaling Laws for Neural Language Models", §2.1 and Table 1;
+Hoffmann et al. 2022, "Training Compute-Optimal Large Language Models", §3.
 
 Roles read (:mod:`checkers.extract.scope`): ``params`` (N; the statement's own line first, then
 the section), ``tokens`` (D, for a training total), and for the other readings ``vocab``,
