@@ -35,6 +35,7 @@ from checkers.extract.relations import (
     lora,
     model_params,
     moe_active,
+    perplexity,
     training_memory,
     weights_memory,
 )
@@ -67,5 +68,6 @@ ALL_RELATIONS: dict[str, Relation] = {
     "moe_active": moe_active,
     "flops": flops,
     "chinchilla": chinchilla,
+    "perplexity": perplexity,
 }
 """Relation name → module."""
