@@ -1,4 +1,5 @@
-"""The Transformer's formulas, once: softmax, activations, normalisation, positional encodings.
+"""The Transformer's formulas, once: softmax, activations, normalisation, positional encodings,
+compute (FLOPs).
 
 Every kind, the expression evaluator (:mod:`checkers.expr`: ``gelu(1.0)``, ``softmax(...)``)
 and the interval rules (:mod:`checkers.intervals`) compute with these, so a value cannot differ
@@ -23,8 +24,12 @@ if TYPE_CHECKING:
     FloatArray = NDArray[np.float64]
 
 __all__ = [
+    "CHINCHILLA_TOKENS_PER_PARAMETER",
+    "FORWARD_FLOPS_PER_PARAMETER",
+    "TRAINING_FLOPS_PER_PARAMETER",
     "UndefinedError",
     "alibi_slopes",
+    "forward_flops_per_token",
     "gelu",
     "gelu_tanh",
     "layer_norm",
@@ -37,6 +42,7 @@ __all__ = [
     "softmax",
     "softmax_rows",
     "softmax_values",
+    "training_flops",
 ]
 
 
@@ -219,3 +225,30 @@ def alibi_slopes(heads: int) -> list[float]:
         return power_of_two(heads)
     closest = 2 ** math.floor(math.log2(heads))
     return power_of_two(closest) + power_of_two(2 * closest)[0::2][: heads - closest]
+
+
+FORWARD_FLOPS_PER_PARAMETER = 2
+"""A forward pass costs one multiply and one add per weight per token (Kaplan et al. 2020,
+"Scaling Laws for Neural Language Models", §2.1 and Table 1: C_forward ≈ 2N + 2·n_layer·n_ctx·d)."""
+TRAINING_FLOPS_PER_PARAMETER = 6
+"""Forward (2) plus backward (4, twice the forward) FLOPs per weight per training token: C ≈ 6·N·D
+(Kaplan et al. 2020 §2.1; Hoffmann et al. 2022, "Training Compute-Optimal Large Language
+Models", §3)."""
+
+
+def forward_flops_per_token(
+    params: float, layers: float = 0.0, context: float = 0.0, hidden: float = 0.0
+) -> float:
+    """Forward FLOPs for one token: 2·N, plus attention's 2·n_layer·n_ctx·d over the context
+    when layers, context and width are given (Kaplan et al. 2020, Table 1)."""
+    return FORWARD_FLOPS_PER_PARAMETER * params + 2.0 * layers * context * hidden
+
+
+def training_flops(params: float, tokens: float) -> float:
+    """Training FLOPs for ``tokens`` tokens on a model of ``params`` weights: 6·N·D."""
+    return TRAINING_FLOPS_PER_PARAMETER * params * tokens
+
+
+CHINCHILLA_TOKENS_PER_PARAMETER = 20
+"""Compute-optimal training tokens per parameter (Hoffmann et al. 2022, Table 3: 20–22 from 1B to
+175B parameters)."""

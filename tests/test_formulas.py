@@ -12,6 +12,7 @@ from checkers.expr import ExprError, evaluate, parse
 from checkers.formulas import (
     UndefinedError,
     alibi_slopes,
+    forward_flops_per_token,
     gelu,
     gelu_tanh,
     layer_norm,
@@ -22,6 +23,7 @@ from checkers.formulas import (
     softmax,
     softmax_rows,
     softmax_values,
+    training_flops,
 )
 
 
@@ -167,3 +169,15 @@ def test_an_undefined_softmax_says_the_same_in_expressions() -> None:
     with pytest.raises(ExprError) as in_expression:
         _expression("softmax([-∞, -∞])")
     assert in_expression.value.message == str(direct.value)
+
+
+def test_training_flops_of_gpt3_match_its_paper() -> None:
+    # Brown et al. 2020, Table D.1: GPT-3 175B on 300B tokens took 3.14e23 FLOPs
+    assert training_flops(175e9, 300e9) == pytest.approx(3.14e23, rel=0.01)
+
+
+def test_forward_flops_per_token_are_twice_the_weights_plus_attention() -> None:
+    # GPT-2 small, non-embedding 85M weights: 170M; with 12 layers × 1024 context × 768: +18.9M
+    assert forward_flops_per_token(85e6) == pytest.approx(170e6)
+    assert forward_flops_per_token(85e6, 12, 1024, 768) == pytest.approx(188.9e6, rel=1e-3)
+    assert forward_flops_per_token(124e6) != pytest.approx(6e6, rel=0.5)

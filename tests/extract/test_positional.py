@@ -56,3 +56,28 @@ def test_ranges_without_the_paired_formula_or_from_one_are_not_drafted() -> None
 
 def test_a_listed_range_needs_d_model() -> None:
     assert _ranges(FORMULA + "so i = 0, 1 here\n") == []
+
+
+BOX = (
+    "## 位置编码的图\n\n设 d_model = 2。\n\n```text\n"
+    "┌──────┬──────┬──────┐\n│ pos=0│ pos=1│ pos=2│\n├──────┼──────┼──────┤\n"
+    "│ [0,  │[0.84,│[{sin2}│\n│  1]  │ 0.54]│{cos2}]│\n└──────┴──────┴──────┘\n```\n"
+)
+
+
+def test_a_box_of_vectors_down_its_columns_is_read_column_by_column(scan_text: ScanText) -> None:
+    # d_model = 2: PE(pos) = [sin(pos), cos(pos)]; sin(2) = 0.91, cos(2) = -0.42
+    right = BOX.format(sin2="0.91,", cos2="-0.42")
+    wrong = BOX.format(sin2="0.42,", cos2="-0.91")  # sin and cos swapped in the last column
+    assert _verdicts(scan_text, right) == {"pos=0│ pos=1│ pos=2": "pass"}
+    failed = [f for f in scan_text(wrong) if f.kind == "positional"]
+    assert [f.verdict for f in failed] == ["fail"]
+    assert "pos=2 dimension 0: 0.42 should be 0.91" in failed[0].message
+
+
+def test_a_box_outside_a_positional_section_or_of_the_wrong_width_is_not_drafted() -> None:
+    other_topic = BOX.format(sin2="0.91,", cos2="-0.42").replace("位置编码的图", "Some numbers")
+    wide = BOX.format(sin2="0.91,", cos2="-0.42").replace("d_model = 2", "d_model = 4")
+    for text in (other_topic, wide):
+        drafts = positional.recognize(parse_document(text))
+        assert [d for d in drafts if "table" in d.fields] == [], text

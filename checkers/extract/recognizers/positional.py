@@ -6,6 +6,9 @@ Recognises, once the lesson has stated ``d_model = N`` (the last such statement 
   exponent and the angle the lesson wrote, so a wrong exponent is caught even when the value
   happens to be right (``PE(0, 2) = sin(0 / 10000^1) = 0``);
 * ``PE(1) = [0.84, 0.54, 0.0001, 1.0]`` and ``位置向量 PE(1) = […]``: a whole vector;
+* a box drawing whose columns are headed ``pos=0 │ pos=1 │ …`` and hold one vector each, written
+  down the column over several lines (``[0.84,`` / ``0.54,`` / ``0.0001`` / ``1.0]``), in a
+  section about positional encoding: a table of PE vectors read column by column;
 * the range of the pair index i, in a section whose formula pairs dimensions as 2i and 2i+1
   (``PE(pos, 2i)``, ``10000^(2i/d_model)``): ``i = 0, 1, …, d_model/2 − 1``,
   ``i ∈ [0, d_model/2)``, ``$0 \\le i < \\frac{d}{2}$``, and with ``d_model`` stated a listed
@@ -163,9 +166,82 @@ def _range_drafts(blocks: list[Block], stated: Stated) -> Iterator[Draft]:
                 )
 
 
+_BOX_HEADER = re.compile(r"^\s*pos\s*=\s*(\d+)\s*$")
+_BOX_BORDER = re.compile(r"^[\s│┌┐└┘├┤┬┴┼─═╔╗╚╝╠╣╦╩╬]*$")
+_PE_TOPIC = re.compile(r"位置编码|positional\s+encoding|\bPE\b", re.IGNORECASE)
+_FULL_VECTOR = re.compile(r"\[\s*[-−]?\d+(?:\.\d+)?(?:\s*,\s*[-−]?\d+(?:\.\d+)?)*\s*\]")
+
+
+def _box_columns(lines: tuple[Line, ...], start: int) -> tuple[dict[str, list[str]], int] | None:
+    """pos → the vector's entries of a box whose header is ``lines[start]``, and the lines used."""
+    header = lines[start].text.split("│")
+    positions = {i: m.group(1) for i, c in enumerate(header) if (m := _BOX_HEADER.match(c))}
+    if len(positions) < 2:
+        return None
+    texts = {i: "" for i in positions}
+    used = 1
+    for line in lines[start + 1 :]:
+        cells = line.text.split("│")
+        if _BOX_BORDER.match(line.text):
+            used += 1
+            if any(ch in line.text for ch in "└┴"):
+                break
+            continue
+        if len(cells) != len(header):
+            break
+        for index in positions:
+            piece, so_far = cells[index].strip(), texts[index]
+            if piece and so_far and so_far[-1] not in "[," and piece[0] not in ",]":
+                so_far += ","  # one entry a line: the line break separates them
+            texts[index] = so_far + piece
+        used += 1
+    columns: dict[str, list[str]] = {}
+    for index, pos in positions.items():
+        vector = _FULL_VECTOR.fullmatch(texts[index].replace(" ", "").replace(",", ", "))
+        if vector is None:
+            return None
+        columns[pos] = [v.strip() for v in vector.group()[1:-1].split(",")]
+    return columns, used
+
+
+def _box_drafts(document: Document, stated: Stated) -> Iterator[Draft]:
+    """Tables of PE vectors drawn in a box, one vector down each column."""
+    topics: dict[int, bool] = {}
+    for block in document.blocks:
+        if block.kind == "heading":
+            topics[block.section] = bool(_PE_TOPIC.search(" ".join(x.text for x in block.lines)))
+        if block.kind != "fence" or not any("pos" in line.text for line in block.lines):
+            continue
+        if not topics.get(block.section, False):
+            continue
+        index = 0
+        while index < len(block.lines):
+            found = _box_columns(block.lines, index) if "│" in block.lines[index].text else None
+            if found is None:
+                index += 1
+                continue
+            columns, used = found
+            line = block.lines[index]
+            d_model = d_model_before(stated, line.number, "")
+            lengths = {len(v) for v in columns.values()}
+            if d_model is not None and lengths == {int(d_model)}:
+                yield Draft(
+                    kind="positional",
+                    quote=line.text.strip().strip("│").strip(),
+                    line=line.number,
+                    fields={"d_model": d_model, "quote_order": "by_dimension", "table": columns},
+                    confidence=0.6,
+                    recognizer=NAME,
+                    slug="pe-box",
+                )
+            index += used
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``positional`` claim for every PE value or vector the lesson prints, and for the
     index range of i stated next to the formula."""
+    if "│" in document.text and "pos" in document.text:
+        yield from _box_drafts(document, d_model_statements(document))
     if ("2i" in document.text or "2 i" in document.text) and _PAIRED.search(document.text):
         all_stated = d_model_statements(document)
         for blocks in document.sections():

@@ -28,11 +28,14 @@ from typing import Protocol
 
 from checkers.extract.draft import Draft
 from checkers.extract.relations import (
+    chinchilla,
     ffn_params,
+    flops,
     kv_cache,
     lora,
     model_params,
     moe_active,
+    perplexity,
     training_memory,
     weights_memory,
 )
@@ -63,5 +66,8 @@ ALL_RELATIONS: dict[str, Relation] = {
     "lora": lora,
     "model_params": model_params,
     "moe_active": moe_active,
+    "flops": flops,
+    "chinchilla": chinchilla,
+    "perplexity": perplexity,
 }
 """Relation name → module."""

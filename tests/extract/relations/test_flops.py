@@ -1,0 +1,48 @@
+"""Relation flops: forward 2·N per token, training 6·N per token and 6·N·D in all, from first
+principles (Kaplan et al. 2020 §2.1) and published budgets (GPT-3: 3.14e23 FLOPs, Brown et al.
+2020 Table D.1)."""
+
+from __future__ import annotations
+
+from tests.extract.relations.conftest import Scan
+
+SMALL = "Our model has 350M parameters, hidden size 1024 and a vocabulary of 50257 tokens.\n\n"
+# 2 × 350M = 700M per token; without the embeddings 2 × (350M − 51.5M) = 597M; 6 × 350M = 2.1B
+
+
+def test_forward_flops_per_token_hold_under_either_count_of_n(scan: Scan) -> None:
+    assert [f.verdict for f in scan(SMALL + "Forward FLOPs per token ≈ 700M.\n")] == ["pass"]
+    assert [f.verdict for f in scan(SMALL + "前向计算每个 token 约 600M FLOPs。\n")] == ["pass"]
+
+
+def test_forward_flops_off_by_far_fail_with_the_formula_and_where_n_was_read(scan: Scan) -> None:
+    (finding,) = scan(SMALL + "Forward FLOPs per token ≈ 35M\n")
+    assert finding.verdict == "fail"
+    assert "2 × N" in finding.message and "params 350M (line 1)" in finding.message
+    assert finding.line == 3
+
+
+def test_training_per_token_and_in_all(scan: Scan) -> None:
+    assert [f.verdict for f in scan(SMALL + "Training FLOPs per token ≈ 2.1B FLOPs\n")] == ["pass"]
+    gpt3 = "GPT-3 has 175B parameters and was trained on 300B tokens.\n\n"
+    assert [f.verdict for f in scan(gpt3 + "Training compute ≈ 3.1e23 FLOPs in all.\n")] == ["pass"]
+    (counted_as_forward,) = scan(gpt3 + "Training needs about 1.05e23 FLOPs.\n")  # 2·N·D
+    assert counted_as_forward.verdict == "fail"
+    assert "6 × N × D" in counted_as_forward.message
+
+
+def test_throughputs_rules_and_unqualified_flops_are_not_drafted(scan: Scan) -> None:
+    for line in (
+        "An A100 peaks at 312 TFLOPS.",
+        "Training FLOPs per token ≈ 6N.",
+        "The model needs 700M FLOPs.",  # forward or training? the text does not say
+        "Backward FLOPs per token alone ≈ 1.4B FLOPs.",
+    ):
+        assert scan(SMALL + line + "\n") == [], line
+
+
+def test_flops_per_token_that_name_neither_pass_are_read_both_ways(scan: Scan) -> None:
+    assert [f.verdict for f in scan(SMALL + "FLOPs per token ≈ 2.1B\n")] == ["pass"]  # 6·N
+    assert [f.verdict for f in scan(SMALL + "每个 token 的 FLOP ≈ 700M\n")] == ["pass"]  # 2·N
+    (finding,) = scan(SMALL + "Total FLOP per token ≈ 6M FLOP\n")
+    assert finding.verdict == "fail" and "both tried" in finding.message
