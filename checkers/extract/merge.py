@@ -64,22 +64,21 @@ Span = tuple[int, int]
 
 
 def _checked(value: Any) -> Any:
-    """A field's value as a comparison of two claims sees it: numbers (printed or YAML) as
-    floats, lists and mappings element by element, other text folded."""
+    """A field's value as a comparison of two claims sees it, hashable: every number as the
+    same canonical text (``0.10``, ``0.1`` and the YAML float 0.1 alike; a draft writes numbers
+    as strings, a person as numbers), lists and mappings element by element, other text folded."""
     if isinstance(value, bool):
         return value
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value.strip().replace("−", "-"))
-        except ValueError:
-            return fold(value)[0].strip()
     if isinstance(value, (list, tuple)):
         return tuple(_checked(item) for item in value)
     if isinstance(value, dict):
         return tuple(sorted((str(key), _checked(item)) for key, item in value.items()))
-    return value
+    text = str(value).strip().replace("−", "-")
+    try:
+        # str of the normalised value: 10, 10.0 and 1e1 all read 1E+1, and 1e999999 stays short
+        return str(Decimal(text.replace(",", "")).normalize())
+    except (InvalidOperation, ValueError):
+        return fold(text)[0].strip()
 
 
 class _FieldIndex:
@@ -159,40 +158,6 @@ def _covered(place: tuple[str, Span | None], existing: Sequence[tuple[str, Span 
     return False
 
 
-_NOT_CONTENT = frozenset({"id", "quote", "occurrence", "origin", "confidence", "note", "uses"})
-"""Claim fields that say where a claim is or who wrote it, not what it states."""
-
-
-def _states(claim: dict[str, Any], draft: dict[str, Any]) -> bool:
-    """Whether an existing claim already states what a draft states: the same kind, and every
-    field the draft fills (its inputs and printed values) with the same printed numbers in
-    the claim. A hand-written claim may anchor on a table's caption or header line while its
-    fields hold the table below (``masked_scores:`` of a matrix under "Add the mask:"); its
-    span then misses the draft's, but it checks the same statement."""
-    if claim.get("kind") != draft.get("kind"):
-        return False
-    fields = [key for key, value in draft.items() if key not in _NOT_CONTENT and value != {}]
-    return bool(fields) and all(
-        key in claim and _printed(claim[key]) == _printed(draft[key]) for key in fields
-    )
-
-
-def _printed(value: Any) -> Any:
-    """A field's value with every number as the same canonical text (``0.10``, ``0.1`` and
-    the YAML float 0.1 alike; a draft writes numbers as strings, a person as numbers), lists
-    and mappings compared element by element."""
-    if isinstance(value, list):
-        return [_printed(item) for item in value]
-    if isinstance(value, dict):
-        return {str(key): _printed(item) for key, item in value.items()}
-    if isinstance(value, bool):
-        return value
-    try:
-        return format(Decimal(str(value).replace(",", "")).normalize(), "f")
-    except (InvalidOperation, ValueError):
-        return str(value).strip()
-
-
 def merge_claims(
     claims_path: Path,
     old_text: str | None,
@@ -238,7 +203,6 @@ def merge_claims(
     gone = set(removed)
     kept = [c for i, c in enumerate(claims) if i not in gone]
     covered = [_place(lesson, c) for c in kept if isinstance(c, dict)]
-    stated = [c for c in kept if isinstance(c, dict)]
     existing_ids = {str(c.get("id")) for c in kept if isinstance(c, dict)}
     same_fields = _FieldIndex(kept)
     added: list[dict[str, Any]] = []
@@ -247,10 +211,8 @@ def merge_claims(
         if (
             draft["id"] in existing_ids
             or _covered(place, covered)
-            or any(_states(claim, draft) for claim in stated)
+            or same_fields.checks_nothing_new(draft)
         ):
-            continue
-        if same_fields.checks_nothing_new(draft):
             continue
         added.append(draft)
         existing_ids.add(draft["id"])
