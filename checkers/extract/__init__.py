@@ -49,6 +49,8 @@ def drafts_of(document: Document) -> list[Draft]:
             )
             if key in seen:
                 continue
+            if _says_truncated(document, draft):
+                continue
             checked = _checked_input(draft)
             if checked is None:
                 continue
@@ -57,6 +59,28 @@ def drafts_of(document: Document) -> list[Draft]:
             if len(drafts) >= MAX_DRAFTS:  # stop every recogniser, not just this one
                 return sorted(drafts, key=lambda d: d.line)
     return sorted(drafts, key=lambda d: d.line)
+
+
+_TRUNCATED = re.compile(
+    r"^[^.;。；!?！？\n]{0,40}?(?:\bcut\b|\btruncat\w*|\brounded?\s+down|\bfloor(?:ed)?\b|"
+    r"\bchopp?\w*|截断|截去|舍去|去尾|向下取整)",
+    re.IGNORECASE,
+)
+"""Words right after a claimed value, in its clause, saying it is cut rather than rounded
+("about 7.3 if you cut rather than round", "0.19（截断）")."""
+
+
+def _says_truncated(document: Document, draft: Draft) -> bool:
+    """A statement that says its value is truncated states the reading it uses; the printed
+    digits then mean "at least this", a reading the kinds' rounding tolerance does not model,
+    so no claim is drafted rather than one failing what the author said on purpose."""
+    line = document.source_line(draft.line)
+    if not line:
+        return False
+    tail = draft.quote.rstrip()[-12:]
+    at = line.find(tail) if tail else -1
+    after = line[at + len(tail) :] if at >= 0 else ""
+    return bool(after) and _TRUNCATED.search(after) is not None
 
 
 def _checked_input(draft: Draft) -> KindInput | None:
