@@ -63,6 +63,10 @@ YAML fields:
     The stated parameter count when it is printed outside the name (``1.5B``).
 ``active_params``
     The stated parameters used per token of a mixture-of-experts model (``12.9B``).
+``tokens``
+    The tokens the model was pre-trained on as printed (``2T``, ``300 billion``), compared with
+    the published count; where the source gives a corpus in words that the model read many
+    times (BERT), a value equal to the corpus is named as such.
 
 Example::
 
