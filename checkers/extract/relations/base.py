@@ -113,6 +113,9 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
         if lead is None:
             continue  # no relation mark before it: not the statement's claimed value
         start = lead.start("approx") if lead.group("approx") else match.start()
+        mark = _APPROX_MARK.search(text, max(0, start - 3), start)
+        if mark is not None:  # "~90 GB": the mark that relates is also the one that rounds
+            start = mark.start()
         end = match.end("unit") if match.group("unit") else match.end("number")
         written = text[start:end]
         try:
@@ -141,6 +144,7 @@ _CANDIDATE = re.compile(
     r"\s*(?P<unit>[KMGTP]i?B|bytes?|字节|[KMBT]|万亿|亿|万|million|billion|trillion)?(?!\w|\.\d)",
     re.IGNORECASE,
 )
+_APPROX_MARK = re.compile(r"[≈~∼约]\s*$")
 _LEAD = re.compile(
     rf"(?:{_MARK}|^\s*\|?|\|)\s*\**\s*(?P<approx>{_APPROX})\s*$",
     re.IGNORECASE,

@@ -74,7 +74,8 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     claimed = claimed_value(text, _COUNT)
     if claimed is None or claimed.printed.value < 1e5:
         return None
-    head = sentence(statement, claimed.start)
+    mark = re.match(r"[≈~∼约]?\s*", text[claimed.start :])
+    head = sentence(statement, claimed.start + (mark.end() if mark else 0))  # keeps "≈ "
     tail = text[claimed.end : claimed.end + 24]
     if not (_NAMED_BEFORE.search(head) or _NAMED_AFTER.match(tail)):
         return None  # the count does not say it is the model's parameters

@@ -99,3 +99,10 @@ def test_a_sentence_wrapped_from_the_line_above_keeps_its_subject(scan: Scan) ->
 def test_weights_of_which_model_when_the_section_names_two(scan: Scan) -> None:
     text = "# Sizes\n\nA 7B model in fp16 takes 14 GB; Llama 2 70B takes 140 GB.\n\n"
     assert scan(text + "The same model in int4 takes 35 GB of weights.\n") == []
+
+
+def test_a_tilde_is_an_approximation_as_well_as_a_relation(scan: Scan) -> None:
+    # 3B × 2 = 6 GB; "~5 GB" at one significant figure is [4.5, 5.5]: wrong; "~6" right
+    assert _verdicts(scan, MODEL + "Its weights (~6 GB in bf16) fit.\n") == ["pass"]
+    text = "# Sizes\n\nA 46B model.\n\nIts weights (~90 GB in bf16) fit.\n"
+    assert _verdicts(scan, text) == ["pass"]  # 92 GB at one significant figure of ~90
