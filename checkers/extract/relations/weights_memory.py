@@ -55,7 +55,10 @@ _OTHER = re.compile(
 )
 
 
-_TYPE_WORD = re.compile(r"fp|bf|int|nf|float|bytes?\s+per|字节|bit", re.IGNORECASE)
+_TYPE_WORD = re.compile(
+    r"\b(?:fp|bf|int|nf|float|bfloat)\d|bytes?\s+per|字节|\d[\s-]?bit", re.IGNORECASE
+)
+"""A storage type or a width per value on the line: checked before the scope is read."""
 _OTHER_TOPIC = re.compile(r"\bKV\b|cache|缓存|activations?|激活值", re.I)
 
 
