@@ -72,6 +72,16 @@ _RELATION = re.compile(
     r"|(?:,|(?<![\s,]))\s*(?:which |that )?(?:is|are|comes to|totals) "
     r"(?:about|roughly|approximately|around)(?=\s*[-−+]?\d)"
 )
+# Every match of _RELATION holds one of these, and looking for them is some ten times cheaper
+# than the search, which tries its lookbehinds at every character of every line.
+_RELATION_MARK = re.compile("[=＝约≈≃≅≒]|about|roughly|approximately|around")
+
+
+def _relates(text: str) -> bool:
+    """True when ``text`` holds a relation (:data:`_RELATION`)."""
+    return _RELATION_MARK.search(text) is not None and _RELATION.search(text) is not None
+
+
 _MAX_SIDE = 240
 _MAX_EXPRESSION = 2000  # longest expression an arithmetic claim accepts
 PARSE_BUDGET = 1_000_000
@@ -208,18 +218,43 @@ def _as_expression(text: str) -> str:
     """Lesson notation that our grammar reads differently: ``2 x 3``, units after numbers."""
     if not any(char.isalpha() or char == "×" for char in text):
         return text  # every rewrite below needs a letter (a unit, a noun) or "×"
+    # Each rewrite runs only when the text holds a character or word its pattern cannot match
+    # without: most candidate sides are prose, and ten substitutions that find nothing cost
+    # more than the parse they prepare.
     text = _SCALED_LABEL.sub(_drop_label, text)
-    text = group_scientific(_MULTIPLY_X.sub(" × ", _BRACKET_LABEL.sub("", text)))
-    text = _BYTE_UNIT.sub(r"(\1*\2)", text)
-    text = _BYTES_WORD.sub(r"\1", text)
-    text = _FLOPS.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2) or 'one']})", text)
-    text = _COUNT_WORD.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
-    text = _BYTES_AFTER_GROUP.sub("", text)
-    text = _COUNT_NOUN.sub("", text)
-    text = _NOUN_LABEL.sub("", text)  # after the scale words and units it must not take
-    return _COUNT_LETTER.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
+    if "(" in text:
+        text = _BRACKET_LABEL.sub("", text)
+    if "x" in text or "×" in text or "X" in text:
+        text = _MULTIPLY_X.sub(" × ", text)
+    text = group_scientific(text)
+    if "B" in text:
+        text = _BYTE_UNIT.sub(r"(\1*\2)", text)
+    bytes_word = "byte" in text or "字节" in text
+    if bytes_word:
+        text = _BYTES_WORD.sub(r"\1", text)
+    if "FLOP" in text:
+        text = _FLOPS.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2) or 'one']})", text)
+    if _COUNT_WORD_MARK.search(text):
+        text = _COUNT_WORD.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
+    if bytes_word and ")" in text:
+        text = _BYTES_AFTER_GROUP.sub("", text)
+    if _COUNT_NOUN_MARK.search(text):
+        text = _COUNT_NOUN.sub("", text)
+    if _OPERATOR_MARK.search(text):
+        text = _NOUN_LABEL.sub("", text)  # after the scale words and units it must not take
+    if _SCALE_LETTER_MARK.search(text):
+        text = _COUNT_LETTER.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
+    return text
 
 
+# What the rewrites of _as_expression cannot match without (their words without lookarounds).
+_COUNT_WORD_MARK = re.compile("[万亿千]|thousand|illion")
+_COUNT_NOUN_MARK = re.compile("token|step|layer|head|GPU|param|[个层头次步张]")
+_OPERATOR_MARK = re.compile("[×*/+−-]")
+_SCALE_LETTER_MARK = re.compile("[kKMBT]")
+
+
+@lru_cache(maxsize=4096)
 def _is_breaker(char: str) -> bool:
     """Characters at which an expression may start or end inside prose."""
     if char.isspace() or char in ',;:|"`，。；：、（）【】“”‘’《》！？$':
@@ -231,6 +266,22 @@ def _is_breaker(char: str) -> bool:
 
 # Box drawing, block elements, geometric shapes (►, ▶) and arrows (→, ⟶, ⤷).
 _DIAGRAM = re.compile("[\u2500-\u25ff\u2190-\u21ff\u27f0-\u27ff\u2900-\u297f]")
+# The cuts of a side are found by a regex rather than a loop over every character: the ASCII
+# breakers are spelled out (taken from _is_breaker itself), and a character outside ASCII is a
+# candidate that _is_breaker decides (once per character, cached).
+_ASCII_BREAKERS = "".join(c for c in map(chr, range(128)) if _is_breaker(c))
+_END_CUT = re.compile("[" + re.escape(_ASCII_BREAKERS) + r")]|[^\x00-\x7f]")
+_START_CUT = re.compile("[" + re.escape(_ASCII_BREAKERS) + r"(]|[^\x00-\x7f]")
+# What _evaluable requires a side to contain: a digit (str.isdigit, so also ², ₂ and ①) or ∞, π.
+# "\d" finds the decimal digits; the few other digits are looked for only in text outside ASCII.
+_DECIMAL_OR_SYMBOL = re.compile(r"[\d∞π]")
+
+
+def _has_digit(text: str) -> bool:
+    """True when ``text`` has a character ``str.isdigit`` accepts, or ∞ or π."""
+    if _DECIMAL_OR_SYMBOL.search(text):
+        return True
+    return not text.isascii() and any(ch.isdigit() for ch in text)
 
 
 @dataclass(frozen=True)
@@ -247,7 +298,7 @@ class _Side:
 
 def _evaluable(text: str) -> tuple[float | tuple[float, ...], bool] | None:
     """(value, is a bare printed number) when ``text`` is arithmetic we can evaluate alone."""
-    if not text or len(text) > _MAX_SIDE or not any(ch.isdigit() or ch in "∞π" for ch in text):
+    if not text or len(text) > _MAX_SIDE or not _has_digit(text):
         return None
     _budget[0] -= len(text)
     if _budget[0] < 0:
@@ -303,17 +354,49 @@ def _is_printed(text: str) -> bool:
     return True
 
 
-def _ends(text: str) -> list[int]:
-    """Where a prefix may end: before each breaker or ``)``, longest first (``(8 x 16 = 128)``
-    holds a whole statement)."""
-    cuts = {len(text)} | {i for i, ch in enumerate(text) if _is_breaker(ch) or ch == ")"}
+def _ends(text: str, limit: int) -> list[int]:
+    """Where a prefix may end, up to ``limit``: before each breaker or ``)``, longest first
+    (``(8 x 16 = 128)`` holds a whole statement)."""
+    cuts = {len(text)} if len(text) <= limit else set()
+    for match in _END_CUT.finditer(text, 0, limit + 1):
+        char = match.group()
+        if char.isascii() or _is_breaker(char):
+            cuts.add(match.start())
     return sorted((c for c in cuts if c > 0), reverse=True)
 
 
-def _starts(text: str) -> list[int]:
-    """Where a suffix may start: after each breaker or ``(``, longest first."""
-    cuts = {0} | {i + 1 for i, ch in enumerate(text) if _is_breaker(ch) or ch == "("}
+def _starts(text: str, first: int) -> list[int]:
+    """Where a suffix may start, from ``first`` on: after each breaker or ``(``, longest first."""
+    cuts = {0} if first <= 0 else set()
+    for match in _START_CUT.finditer(text, max(first - 1, 0)):
+        char = match.group()
+        if char.isascii() or _is_breaker(char):
+            cuts.add(match.end())
     return sorted(c for c in cuts if c < len(text))
+
+
+def _first_digit(text: str, limit: int) -> int:
+    """The index of the first character of ``text[:limit]`` that :func:`_has_digit` accepts,
+    or ``limit`` when there is none."""
+    window = text[:limit]
+    found = _DECIMAL_OR_SYMBOL.search(window)
+    bound = found.start() if found else len(window)
+    if not window[:bound].isascii():
+        bound = next((i for i, ch in enumerate(window[:bound]) if ch.isdigit()), bound)
+    return bound if bound < len(window) else limit
+
+
+def _last_digit(text: str, first: int) -> int:
+    """The index of the last character of ``text[first:]`` that :func:`_has_digit` accepts, or
+    -1 when there is none."""
+    begin = max(first, 0)
+    window = text[begin:]
+    found = _DECIMAL_OR_SYMBOL.search(window[::-1])
+    bound = len(window) - 1 - found.start() if found else -1
+    rest = window[bound + 1 :]
+    if not rest.isascii():
+        bound = next((i for i in range(len(window) - 1, bound, -1) if window[i].isdigit()), bound)
+    return begin + bound if bound >= 0 else -1
 
 
 def _prefix(text: str, offset: int, relation: str) -> _Side | None:
@@ -324,9 +407,10 @@ def _prefix(text: str, offset: int, relation: str) -> _Side | None:
     # a side too long or, inside trailing whitespace, the same side as an earlier end; skipping
     # them keeps a megabyte of "a a a …" linear instead of quadratic.
     limit = len(text) - len(text.lstrip()) + _MAX_SIDE + 2
-    for end in _ends(text):
-        if end > limit:
-            continue
+    digit = _first_digit(text, limit)
+    for end in _ends(text, limit):
+        if end <= digit:
+            break  # this start of the text and every shorter one has no digit: none evaluates
         piece = text[:end].rstrip()
         if piece.endswith(".") and not piece[:-1].endswith("."):
             piece = piece[:-1]  # a sentence's full stop, not a decimal point
@@ -351,9 +435,10 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
         if text.rstrip()[-1:].isalpha() or (text.rstrip()[-1:] in ")）")
         else None
     )
-    for start in _starts(text):
-        if start < first:
-            continue
+    digit = _last_digit(text, first)
+    for start in _starts(text, first):
+        if start > digit:
+            break  # this end of the text (labelled or not) and every shorter one has no digit
         piece = text[start:].strip()
         found = _evaluable(piece)
         if found is None and unlabelled is not None and start < len(unlabelled):
@@ -652,10 +737,10 @@ def recognize(document: Document) -> Iterator[Draft]:
             # later statement may use it as the rounded value it is
             rounded.add(source.strip().lstrip("-−+"))
             continue
-        if not (_RELATION.search(source) or "\\" in source):
+        if not (_relates(source) or "\\" in source):
             continue  # no relation, and no LaTeX that could write one (\approx)
         text, where = plain(source)
-        if not _RELATION.search(text):
+        if not _relates(text):
             continue
         for sides in _chains(text):
             draft = _draft(sides, line, source, where, prefixes, document.float_types)
