@@ -214,9 +214,19 @@ def _has_free_word(candidate: str) -> bool:
     return any(word not in _KNOWN_WORDS for word in _ASCII_WORD.findall(candidate))
 
 
+_ASCII_LETTER = re.compile("[A-Za-z]")
+
+
+def _has_letter_or_times(text: str) -> bool:
+    """True when ``text`` has a letter (``str.isalpha``) or ``×``; ASCII text by a regex."""
+    if text.isascii():
+        return _ASCII_LETTER.search(text) is not None
+    return any(char.isalpha() or char == "×" for char in text)
+
+
 def _as_expression(text: str) -> str:
     """Lesson notation that our grammar reads differently: ``2 x 3``, units after numbers."""
-    if not any(char.isalpha() or char == "×" for char in text):
+    if not _has_letter_or_times(text):
         return text  # every rewrite below needs a letter (a unit, a noun) or "×"
     # Each rewrite runs only when the text holds a character or word its pattern cannot match
     # without: most candidate sides are prose, and ten substitutions that find nothing cost
@@ -729,7 +739,7 @@ def recognize(document: Document) -> Iterator[Draft]:
     prefixes = document.byte_prefixes
     rounded: set[str] = set()  # results printed with decimals so far, without their sign
     results: dict[str, tuple[int, str]] = {}  # a result printed so far → (section, expression)
-    section_of = {line.number: block.section for block, line in document.lines()}
+    section_of: dict[int, int] | None = None  # built for the first draft: most lessons have none
     _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
         if _ROUNDED_CELL.fullmatch(source):
@@ -749,6 +759,8 @@ def recognize(document: Document) -> Iterator[Draft]:
             carried = _carried(draft.fields["expression"], rounded)
             if carried:
                 draft = dataclasses.replace(draft, fields={**draft.fields, "carried": carried})
+            if section_of is None:
+                section_of = {row.number: block.section for block, row in document.lines()}
             section = section_of.get(line, -1)
             upstream = _upstream(draft.fields["expression"], results, section)
             if upstream:
