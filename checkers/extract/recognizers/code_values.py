@@ -191,9 +191,8 @@ def _top_level_items(text: str) -> list[str]:
 
 
 def _balance(text: str) -> int:
-    if not any(c in text for c in "()[]{}"):
-        return 0
-    return sum(text.count(c) for c in "([{") - sum(text.count(c) for c in ")]}")
+    opened = text.count("(") + text.count("[") + text.count("{")
+    return opened - text.count(")") - text.count("]") - text.count("}")
 
 
 def _identifier(name: str) -> str:
@@ -336,7 +335,7 @@ def _statements(block: Block) -> Iterator[_Statement]:
         pending.append(code.strip())
         joined = " ".join(pending)
         # A dict literal's opening line stands alone: its entries are statements of their own.
-        opens_dict = len(pending) == 1 and _DICT_OPEN.match(joined) is not None
+        opens_dict = len(pending) == 1 and "{" in joined and _DICT_OPEN.match(joined) is not None
         if _balance(joined) > 0 and len(pending) < _MAX_JOINED and not opens_dict:
             continue
         pending = []
@@ -376,19 +375,22 @@ def _block_drafts(
                     scope.dicts[scope.open_dict][entry.group("key")] = value.value
                     yield from _commented(document, value, entry.group("value"), statement)
             continue
-        opened = _DICT_OPEN.match(code)
+        # Each pattern below is tried only when the statement holds what it cannot match
+        # without ("=", "def", "print", ">>>"): most lines of code are none of these.
+        assigns = "=" in code
+        opened = _DICT_OPEN.match(code) if assigns and "{" in code else None
         if opened is not None:
             scope.open_dict = opened.group("name")
             scope.dicts[scope.open_dict] = {}
             continue
-        defaults = _DEFAULTS.match(code)
+        defaults = _DEFAULTS.match(code) if "def" in code else None
         if defaults is not None:
             for default in _DEFAULT.finditer(defaults.group("params")):
                 value = _read(default.group("value"), scope)
                 if value is not None:
                     scope.values[default.group("name")] = value.value
             continue
-        call = _PRINT.match(code)
+        call = _PRINT.match(code) if "print" in code else None
         if call is not None:
             prints += 1
             argument = call.group("value").strip()
@@ -405,13 +407,13 @@ def _block_drafts(
                 yield from _commented(document, value, call.group("value"), statement)
                 printed.append((value, before, after, statement))
             continue
-        asked = _PROMPT.match(code)
+        asked = _PROMPT.match(code) if code.startswith(">>>") else None
         if asked is not None:
             value = _read(asked.group("value"), scope)
             if value is not None:
                 prompt = (value, statement)
             continue
-        several = _TUPLE_ASSIGNMENT.match(code)
+        several = _TUPLE_ASSIGNMENT.match(code) if assigns and "," in code else None
         if several is not None:
             targets = [t.strip() for t in several.group("names").split(",")]
             values = _top_level_items(several.group("values"))
@@ -422,7 +424,7 @@ def _block_drafts(
                 else:
                     scope.values[target] = value.value
             continue
-        assignment = _ASSIGNMENT.match(code)
+        assignment = _ASSIGNMENT.match(code) if assigns else None
         if assignment is None:
             continue
         name = assignment.group("name")
