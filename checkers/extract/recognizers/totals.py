@@ -206,7 +206,10 @@ def _entries(document: Document, blocks: Sequence[Block]) -> list[list[_Entry]]:
     return runs
 
 
-_BORDER = re.compile(r"[─━═]{2}|^\s*[┌└├╔╚╠+]-|^\s*[┌└├╔╚╠]")
+# A border is a run of rules anywhere or a corner at the start; searched as two patterns, since
+# one alternation that starts with "^" is retried at every character of every line.
+_BORDER_RULE = re.compile(r"[─━═]{2}")
+_BORDER_CORNER = re.compile(r"\s*[┌└├╔╚╠+]-|\s*[┌└├╔╚╠]")
 _BOX_EDGES = "│┃║| \t"
 
 
@@ -215,7 +218,7 @@ def _line_runs(block: Block) -> list[list[_Entry]]:
     GiB ──┐``) is not a component and ends a run; a box's side bars are not text."""
     runs: list[list[_Entry]] = [[]]
     for line in block.lines:
-        if _BORDER.search(line.text):
+        if _BORDER_RULE.search(line.text) or _BORDER_CORNER.match(line.text):
             runs.append([])
             continue
         runs[-1].append(_Entry(line.text.strip(_BOX_EDGES), line.number, 0, False))
