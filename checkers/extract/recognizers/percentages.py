@@ -96,6 +96,18 @@ _FRACTION_LEFT = re.compile(
     r"(?:原来的\s*)?(?<!\d)(\d+)\s*分之\s*(一|\d+)|(?:to|为|到|至)\s*(?:原来的\s*)?(\d+)\s*/\s*(\d+)"
 )
 _RATIO = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*(?:×|x|倍|-fold)(?![\dA-Za-z])")
+# Part of every match of _RATIO, without the lookbehind that makes a search of it try every
+# character: looked for first, as "%" is for _PERCENT.
+_RATIO_MARK = re.compile(r"\d\s*(?:×|x|倍|-fold)")
+
+
+def _percent_or_ratio(text: str) -> bool:
+    """True when ``text`` holds a percentage (:data:`_PERCENT`) or a ratio (:data:`_RATIO`)."""
+    if "%" in text and _PERCENT.search(text):
+        return True
+    return _RATIO_MARK.search(text) is not None and _RATIO.search(text) is not None
+
+
 _DOWN = re.compile(
     r"省|节省|减少|降低|下降|缩小|缩减|saving|saves?|reduc|fewer|less|cut|drop|shrink"
 )
@@ -351,11 +363,11 @@ def _fraction_saving(sentence: str, line: int) -> Draft | None:
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for a percentage or ratio stated from two counts."""
     for text, number in logical_lines(document):
-        if not (_PERCENT.search(text) or _RATIO.search(text)):
+        if not _percent_or_ratio(text):
             continue  # no sentence of the line can match either (most lines of a lesson)
         for match in _SENTENCE.finditer(text):
             sentence = match.group(0)
-            if not (_PERCENT.search(sentence) or _RATIO.search(sentence)):
+            if not _percent_or_ratio(sentence):
                 continue
             share = _share(sentence, number)
             special = [share] if share is not None else _stated_shares(sentence, number)
