@@ -33,6 +33,9 @@ _TAKES = re.compile(
     r"\s*(?:约|大约|about|roughly|≈|~)?\s*(\d+(?:\.\d+)?\s*(?:GB|MB|TB|GiB|MiB|TiB))(?![A-Za-z])",
     re.IGNORECASE,
 )
+_MEMORY = re.compile(r"\d\s*[GMT]i?B", re.IGNORECASE)
+"""Part of every match of _TAKES (its printed memory), looked for first: a search for it skips
+to the digits, while one for _TAKES tries its type names at every character."""
 _POWER = {"万": 4, "亿": 8, "万亿": 12, "K": 3, "M": 6, "B": 9, "T": 12}
 """Power of ten of each count suffix."""
 
@@ -41,7 +44,7 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim count × bytes per number = the printed memory."""
     prefixes = document.byte_prefixes
     for source, number in logical_lines(document):
-        if not _TAKES.search(source):
+        if not (_MEMORY.search(source) and _TAKES.search(source)):
             continue
         text, where = plain(source)
         counts: dict[float, tuple[str, str]] = {}  # by value: "70B" and "700 亿" are one count
