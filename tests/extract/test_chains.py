@@ -31,3 +31,37 @@ def test_iec_units_in_the_lesson_make_byte_prefixes_decimal() -> None:
     text = "A cache of 2 × 1024 bytes = 2 KB.\n\nThat is 2 KiB.\n"
     (draft,) = chains.recognize(parse_document(text))
     assert draft.fields["prefixes"] == "decimal"
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "claimed"),
+    [
+        # the side's only digit is a superscript (str.isdigit, not a decimal digit), found by
+        # the fallback outside ASCII, before and after the relation
+        ("So e² ≈ 7.39 here.", "e²", "7.39"),
+        ("平方：e²≈7.39。", "e²", "7.39"),
+        ("其值 7.39 ≈ e²，对吧", "e²", "7.39"),
+    ],
+)
+def test_a_digit_outside_ascii_makes_a_side(text: str, expression: str, claimed: str) -> None:
+    (draft,) = chains.recognize(parse_document(text + "\n"))
+    assert draft.fields == {"expression": expression, "claimed": claimed}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The text has e ≈ x here.",  # no digit on either side
+        "这里 e ≈ 七点三九。",  # the value is written in words
+        "A box ─── e² ≈ ───",  # no number on the other side
+    ],
+)
+def test_no_side_without_a_digit(text: str) -> None:
+    assert list(chains.recognize(parse_document(text + "\n"))) == []
+
+
+def test_a_side_past_a_long_run_of_prose_is_still_found() -> None:
+    # the cuts of a side are looked for only within the longest side's reach of the relation
+    text = "word " * 200 + "so 3 × 4 = 12 and " + "more " * 200
+    (draft,) = chains.recognize(parse_document(text + "\n"))
+    assert draft.fields == {"expression": "3 × 4", "claimed": "12"}
