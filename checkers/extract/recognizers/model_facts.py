@@ -270,9 +270,7 @@ def _clause_drafts(
             continue  # a size alone is the name's business (GPT-3 175B), not a fact to check
         size = _printed(fields["params"]) if "params" in fields else None
         printed_columns = {
-            f: p
-            for f, v in fields.items()
-            if f != "params" and (p := _printed(v)) is not None
+            f: p for f, v in fields.items() if f != "params" and (p := _printed(v)) is not None
         }
         if model_table().resolve(mention.name, printed_columns, size).spec is None:
             continue
