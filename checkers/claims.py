@@ -296,12 +296,15 @@ def build_claims_file(
     *,
     lesson_file: Path | None = None,
     lesson_text: str | None = None,
+    lesson_loaded: Lesson | None = None,
     checked: Sequence[KindInput | None] = (),
 ) -> ClaimsFile:
     """Validate and anchor claims already parsed (from a file, or drafted in memory by ``scan``).
 
     ``lesson_file`` names the lesson directly instead of resolving the ``lesson:`` field;
-    ``lesson_text`` is the lesson's text when the caller holds it (see :func:`load_lesson`).
+    ``lesson_text`` is the lesson's text when the caller holds it (see :func:`load_lesson`), and
+    ``lesson_loaded`` the lesson itself when the caller already loaded ``lesson_file`` (``scan``
+    drafted from it: reading and folding it again cost a tenth of the scan).
     ``checked`` holds inputs already validated from the same fields, by claim index (``scan``
     validated each draft to decide whether to keep it).
     """
@@ -356,7 +359,11 @@ def build_claims_file(
             # the lesson was found in: `pytest course/claims/` names course/content/x.md.
             lesson_path = resolved[0]
             try:
-                lesson_obj = load_lesson(lesson_path, lesson_text)
+                lesson_obj = (
+                    lesson_loaded
+                    if lesson_loaded is not None and lesson_file is not None
+                    else load_lesson(lesson_path, lesson_text)
+                )
             except LessonError as error:
                 lesson_problem = str(error)
                 problems.append(Problem(path, located.position(("lesson",)), lesson_problem))

@@ -110,7 +110,9 @@ def _scan(
     claims = to_claim_data(lesson, drafts)
     located = safeyaml.Located({"lesson": _lesson_ref(path), "claims": claims}, {})
     checked = [draft.checked for draft in drafts]
-    claims_file = build_claims_file(path, located, lesson_file=path, checked=checked)
+    claims_file = build_claims_file(
+        path, located, lesson_file=path, lesson_loaded=lesson, checked=checked
+    )
     findings: list[Finding] = []
     verdicts: dict[str, str] = {}  # every draft's, those marked wrong included: they were checked
     for finding in run_file(claims_file):
