@@ -28,6 +28,8 @@ from checkers.kinds.base import Context
 from checkers.numbers import NumberError, Printed, parse_printed
 
 __all__ = [
+    "BYTE_UNIT",
+    "SIZE_CUE",
     "Claimed",
     "Reading",
     "Statement",
@@ -39,6 +41,11 @@ __all__ = [
     "sentence_start",
     "statement_value",
 ]
+
+SIZE_CUE = re.compile(r"\d\s*(?:[KMGTP]i?B|bytes?|字节)(?![A-Za-z])", re.IGNORECASE)
+"""The cue of the memory relations (KV cache, weights, training): a size in bytes is printed."""
+BYTE_UNIT = re.compile(r"[KMGTP]i?B|bytes?|字节", re.IGNORECASE)
+"""A byte unit, as :func:`claimed_value` looks for the size a statement claims."""
 
 MAX_READINGS = 16
 """Most readings a relation tries for one statement (each is one check of its kind)."""

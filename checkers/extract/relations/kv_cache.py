@@ -37,6 +37,8 @@ from typing import Any
 
 from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
+    BYTE_UNIT,
+    SIZE_CUE,
     Reading,
     Statement,
     claimed_value,
@@ -54,7 +56,7 @@ __all__ = ["CUE", "relate"]
 
 NAME = "kv_cache"
 
-CUE = re.compile(r"\d\s*(?:[KMGTP]i?B|bytes?|字节)(?![A-Za-z])", re.IGNORECASE)
+CUE = SIZE_CUE
 """A statement this relation may concern prints a size in bytes."""
 
 _CACHE = re.compile(
@@ -62,7 +64,7 @@ _CACHE = re.compile(
     re.IGNORECASE,
 )
 _FEWER_KV = re.compile(r"GQA|MQA|grouped[\s-]query|multi[\s-]query|KV\s*heads|kv_heads", re.I)
-_BYTES = re.compile(r"[KMGTP]i?B|bytes?|字节", re.IGNORECASE)
+_BYTES = BYTE_UNIT
 _PER_LAYER = re.compile(
     r"per[\s-]layer|each\s+layer|/\s*layer|a\s+layer|每一?层|单层|一层", re.IGNORECASE
 )

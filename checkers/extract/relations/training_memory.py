@@ -31,6 +31,8 @@ import re
 
 from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
+    BYTE_UNIT,
+    SIZE_CUE,
     Reading,
     Statement,
     claimed_value,
@@ -45,10 +47,10 @@ __all__ = ["CUE", "relate"]
 
 NAME = "training_memory"
 
-CUE = re.compile(r"\d\s*(?:[KMGTP]i?B|bytes?|字节)(?![A-Za-z])", re.IGNORECASE)
+CUE = SIZE_CUE
 """A statement this relation may concern prints a size in bytes."""
 
-_BYTES = re.compile(r"[KMGTP]i?B|bytes?|字节", re.IGNORECASE)
+_BYTES = BYTE_UNIT
 _COMPONENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "master",

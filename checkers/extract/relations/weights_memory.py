@@ -29,6 +29,8 @@ import re
 
 from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
+    BYTE_UNIT,
+    SIZE_CUE,
     Reading,
     Statement,
     claimed_value,
@@ -42,10 +44,10 @@ __all__ = ["CUE", "relate"]
 
 NAME = "weights_memory"
 
-CUE = re.compile(r"\d\s*(?:[KMGTP]i?B|bytes?|字节)(?![A-Za-z])", re.IGNORECASE)
+CUE = SIZE_CUE
 """A statement this relation may concern prints a size in bytes."""
 
-_BYTES = re.compile(r"[KMGTP]i?B|bytes?|字节", re.IGNORECASE)
+_BYTES = BYTE_UNIT
 _WEIGHTS = re.compile(r"weights?|\bmodel\b|权重|模型|参数|parameters?|\bparams?\b", re.IGNORECASE)
 _OTHER = re.compile(
     r"\bKV\b|cache|缓存|activations?|激活|gradients?|grads?\b|梯度|optimi[sz]er|优化器|Adam"
