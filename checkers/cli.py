@@ -17,7 +17,7 @@ import argparse
 import gc
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -276,6 +276,22 @@ def _lesson_files(named: Sequence[Path], config: Config) -> tuple[list[Path], bo
     return _collected(list(named) or list(config.roots), config.lesson_selection())
 
 
+def _configured_inputs(
+    named: Sequence[Path],
+    collect: Callable[[Sequence[Path], Config], tuple[list[Path], bool] | int],
+) -> tuple[Config, list[Path], bool] | int:
+    """The project configuration and what ``collect`` (:func:`_claim_files` or
+    :func:`_lesson_files`) makes of the named inputs under it, or the exit code of the first
+    of the two that failed (said why)."""
+    config = _config(Path.cwd())
+    if isinstance(config, int):
+        return config
+    collected = collect(named, config)
+    if isinstance(collected, int):
+        return collected
+    return (config, *collected)
+
+
 def _collected(paths: list[Path], selection: Selection) -> tuple[list[Path], bool] | int:
     problems: list[str] = []
     found = collect(paths, selection, problems)
@@ -319,13 +335,10 @@ def _load_baseline(args: argparse.Namespace) -> Baseline | int | None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    config = _config(Path.cwd())
-    if isinstance(config, int):
-        return config
-    claims = _claim_files(args.claims, config)
+    claims = _configured_inputs(args.claims, _claim_files)
     if isinstance(claims, int):
         return claims
-    args.claims, partial = claims
+    config, args.claims, partial = claims
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
@@ -433,13 +446,10 @@ def _write_reports(
 def _scan(args: argparse.Namespace) -> int:
     from checkers.scan import scan_lesson
 
-    config = _config(Path.cwd())
-    if isinstance(config, int):
-        return config
-    lessons = _lesson_files(args.lessons, config)
+    lessons = _configured_inputs(args.lessons, _lesson_files)
     if isinstance(lessons, int):
         return lessons
-    args.lessons, partial = lessons
+    config, args.lessons, partial = lessons
     baseline = _load_baseline(args)
     if isinstance(baseline, int):
         return baseline
@@ -506,13 +516,10 @@ def _baseline(args: argparse.Namespace) -> int:
 
 
 def _fix(args: argparse.Namespace) -> int:
-    config = _config(Path.cwd())
-    if isinstance(config, int):
-        return config
-    claims = _claim_files(args.claims, config)
+    claims = _configured_inputs(args.claims, _claim_files)
     if isinstance(claims, int):
         return claims
-    args.claims, partial = claims
+    _, args.claims, partial = claims
     if partial:
         return EXIT_INPUT  # rewriting lessons from part of what was asked for is not asked for
     from checkers.fix import describe, plan_fix
@@ -566,13 +573,10 @@ def _print_diff(diff: str) -> int:
 def _extract(args: argparse.Namespace) -> int:
     from checkers.scan import extract_lesson
 
-    config = _config(Path.cwd())
-    if isinstance(config, int):
-        return config
-    collected = _lesson_files(args.lessons, config)
+    collected = _configured_inputs(args.lessons, _lesson_files)
     if isinstance(collected, int):
         return collected
-    lessons, partial = collected
+    config, lessons, partial = collected
     claims_dir = args.output if args.output is not None else config.claims_dir
     out_of_date = False
     status = EXIT_INPUT if partial else EXIT_OK
