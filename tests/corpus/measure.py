@@ -163,7 +163,7 @@ def report(figures: Figures) -> str:
         f"recall {sum(figures.found.values())}/{sum(figures.planted.values())} = "
         f"{figures.recall:.0%}; false alarms {sum(figures.false_alarms.values())} in "
         f"{len(figures.false_alarms)} lessons "
-        f"(max {max(figures.false_alarms.values())} per lesson)",
+        f"(max {max(figures.false_alarms.values(), default=0)} per lesson)",
         "",
         "| category | planted | found |",
         "|---|---:|---:|",
