@@ -680,6 +680,21 @@ def _line_quantities(
             source,
             mqa.group(0),
         )
+    if "10" in text or "e" in text:
+        for match in _SCIENTIFIC_COUNT.finditer(text):
+            printed = _printed(match.group("number"), match.group("number"), "")
+            if printed is None:
+                continue
+            taken.update(m.start() for m in _NUMBER.finditer(text, match.start(), match.end()))
+            yield Quantity(
+                "params",
+                printed,
+                "",
+                line.number,
+                column0 + match.start() + 1,
+                source,
+                match.group(0),
+            )
     for match in _dtype_pattern().finditer(text):
         entry = dtype_table().find(match.group(0))
         if entry is not None:
@@ -737,6 +752,13 @@ def _line_quantities(
         )
 
 
+_SCIENTIFIC_COUNT = re.compile(
+    r"(?<![\w.×*^])(?P<number>\d+(?:\.\d+)?\s*[×x*]\s*10(?:\^\{?\d{1,2}\}?|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2})"
+    r"|\d+(?:\.\d+)?e\d{1,2})\s*(?:parameters?|params|个?参数)(?![\w])",
+    re.IGNORECASE,
+)
+"""A parameter count written in scientific notation before its word (``7 × 10⁹ parameters``,
+``1.3e9 params``): the number reader of :data:`_NUMBER` sees only its digits."""
 _OPERATOR_AFTER = re.compile(r"\s*[÷/×*+−]\s*\(?\s*\d")
 _OPERAND = re.compile(r"[-+*/×÷·(]\s*$")
 
