@@ -22,10 +22,18 @@ context or token counts are the readings. A statement about weights or a total w
 left to other relations, as is one that names neither the layers nor a per-layer qualifier when
 the section states no layer count.
 
+A display formula is read as its reader sees it (``80 \\times 8 \\times 2\\ \\text{字节}`` is
+``80 × 8 × 2 字节``; the recogniser quotes the source). When the section names no
+storage type, a width printed as a factor of the statement's own product (``× 2 bytes``) is
+the bytes per value.
+
 Readings accepted: GB as 10^9 or 2^30 bytes (when the lesson never writes GiB); every storage
 type the section names (fp16 and int8 for a quantised cache); the batch the statement names,
 else 1 and then every batch the section states; K as 1000 or 1024 in a context (``32K``).
-The claim holds if it holds under one of them; the note says which was used.
+The claim holds if it holds under one of them; the note says which was used. When it holds
+under none, the message shows the reading whose size comes nearest the printed one, and the
+kind ``memory`` says when the printed size is what leaving out the 2 (K and V) or the KV heads
+gives.
 """
 
 from __future__ import annotations
@@ -50,7 +58,7 @@ from checkers.extract.relations.base import (
     statement_value,
 )
 from checkers.extract.scope import Quantity, Scope
-from checkers.numbers import read_binary_count
+from checkers.numbers import parse_printed, read_binary_count
 
 __all__ = ["CUE", "relate"]
 
@@ -66,10 +74,10 @@ _CACHE = re.compile(
 _FEWER_KV = re.compile(r"GQA|MQA|grouped[\s-]query|multi[\s-]query|KV\s*heads|kv_heads", re.I)
 _BYTES = BYTE_UNIT
 _PER_LAYER = re.compile(
-    r"per[\s-]layer|each\s+layer|/\s*layer|a\s+layer|每一?层|单层|一层", re.IGNORECASE
+    r"per[\s-]layer|(?:each|every)\s+layer|/\s*layer|a\s+layer|每一?层|单层|一层", re.IGNORECASE
 )
 _PER_TOKEN = re.compile(
-    r"per[\s-]token|each\s+token|/\s*token|a\s+(?:single\s+)?token|每个?\s*token|单个\s*token"
+    r"per[\s-]token|(?:each|every)\s+token|/\s*token|a\s+(?:single\s+)?token|每个?\s*token|单个\s*token"
     r"|每个?词元",
     re.IGNORECASE,
 )
@@ -117,7 +125,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     if head_dim is None and (hidden is None or (heads is None and not whole_width)):
         return None
-    types = _types(scope, line)
+    types = _types(scope, line) or _factor_bytes(statement)
     if not types:
         return None
     tokens = [None] if per_token else _tokens(scope, line)
@@ -166,7 +174,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
             else "",
         ]
         readings.append(Reading(fields, describe([*used, dtype, count, batch], *assumed)))
-    chosen = first_holding("memory", readings)
+    chosen = first_holding("memory", readings, nearest_failing=True)
     if chosen is None:
         return None
     return Draft(
@@ -202,6 +210,30 @@ def _types(scope: Scope, line: int) -> list[Quantity]:
         return list(named.values())
     per_value = scope.value("bytes_per_value", before=line)
     return [per_value] if per_value is not None else []
+
+
+_BYTES_FACTOR = re.compile(
+    r"[×x*·]\s*(?P<bytes>[1248])\s*(?:bytes?|字节)(?![A-Za-z])", re.IGNORECASE
+)
+"""A width per value written as a factor of the statement's own product (``2 × 128 × 2 bytes``)."""
+
+
+def _factor_bytes(statement: Statement) -> list[Quantity]:
+    """The bytes per value the statement's own product prints, when the section names no type."""
+    found = _BYTES_FACTOR.search(statement.text)
+    if found is None:
+        return []
+    return [
+        Quantity(
+            "bytes_per_value",
+            parse_printed(found.group("bytes")),
+            "bytes",
+            statement.line,
+            found.start("bytes") + 1,
+            "prose",
+            found.group(0).lstrip("×x*· "),
+        )
+    ]
 
 
 def _tokens(scope: Scope, line: int) -> list[Quantity | None]:

@@ -143,3 +143,48 @@ def test_a_line_about_another_named_model_uses_that_models_configuration(scan: S
         "For LLaMA-2 7B the KV cache per token is 2 × 32 × 4096 × 2 = 512 KiB.\n"
     )
     assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]
+
+
+# A section that names no storage type: the width is read from the statement's own product.
+UNTYPED = "A decoder with 24 layers, 16 query heads, 4 KV heads and head dimension 64.\n\n"
+# 2 (K, V) × 4 KV heads × 64 × 2 bytes = 1,024 bytes per token per layer
+
+
+def test_the_width_per_value_may_be_a_factor_of_the_statements_product(scan: Scan) -> None:
+    (right,) = scan(
+        UNTYPED + "K and V per token and per layer: 2 × 4 × 64 × 2 bytes = 1,024 bytes\n"
+    )
+    assert right.verdict == "pass" and "bytes_per_value 2 (line 3)" in right.message
+    # one KV head's K and V: the 4 KV heads are left out
+    (wrong,) = scan(UNTYPED + "K and V per token and per layer: 2 × 64 × 2 bytes = 256 bytes\n")
+    assert wrong.verdict == "fail"
+    assert "is 1024 bytes" in wrong.message and "the 4 KV heads are left out" in wrong.message
+    # no type and no width on the line: which bytes per value is not stated
+    assert scan(UNTYPED + "K and V per token and per layer come to 1,024 bytes.\n") == []
+
+
+def test_a_qualifier_of_a_sentence_wrapped_over_three_lines(scan: Scan) -> None:
+    text = UNTYPED + (
+        "So for every\ntoken and every layer we keep K and V of one head:\n"
+        "2 × 64 × 2 bytes = 256 bytes per layer.\n"
+    )
+    (wrong,) = scan(text)
+    assert wrong.verdict == "fail"
+    assert "per token per layer (the statement)" in wrong.message
+
+
+def test_a_display_formula_is_read_as_the_reader_sees_it(scan: Scan) -> None:
+    lead = UNTYPED + "The KV cache of one token:\n\n"
+    (right,) = scan(
+        lead
+        + "$$2 \\times 24 \\times 4 \\times 64 \\times 2\\ \\text{bytes}"
+        + " = 24{,}576\\ \\text{bytes}$$\n"
+    )
+    assert right.verdict == "pass"
+    assert "24{,}576" in right.quote  # the quote is the source, LaTeX and all
+    # the leading 2 for K and V left out: half the size
+    (wrong,) = scan(
+        lead + "$$24 \\times 4 \\times 64 \\times 2\\ \\text{bytes} = 12{,}288\\ \\text{bytes}$$\n"
+    )
+    assert wrong.verdict == "fail"
+    assert "is 24576 bytes" in wrong.message and "the 2 for one K and one V" in wrong.message
