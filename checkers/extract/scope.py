@@ -285,7 +285,10 @@ _AFTER_ROLES: tuple[tuple[str, str], ...] = (
     ("head_dim", r"(?:dimensions?|dims?)\s+(?:per|for\s+each|each)\s+head\b|维每个?头"),
     ("layers", r"[\s-]*(?:transformer\s+|decoder\s+|encoder\s+|hidden\s+)?(?:layers?|blocks)\b"),
     ("layers", r"个?\s*(?:Transformer\s*)?(?:层|块)(?![数级次面])"),
-    ("heads", r"[\s-]*(?:attention\s+|query\s+|Q\s+)?heads?\b|个?\s*(?:注意力\s*)?头(?![维大数])"),
+    (
+        "heads",
+        r"[\s-]*(?:attention\s+|query\s+|Q\s+)?heads?\b|个?\s*(?:注意力\s*|查询\s*)?头(?![维大数])",
+    ),
     ("top_k", r"(?:active|activated|routed)\s+experts?\b|个?\s*激活专家"),
     ("top_k", r"of\s+them\s+(?:per|for\s+each|for\s+every)\s+token\b"),
     ("top_k", r"experts?\s+(?:per\s+token|active|are\s+active|activated)\b"),
@@ -731,8 +734,8 @@ def _line_quantities(
             defined,
             lora,
         )
-        if read is None:
-            continue
+        if read is None or (read[0] == "heads" and _GROUP_BEFORE.search(before)):
+            continue  # "each KV head serves 4 query heads": a group's size, not the model's heads
         printed = _printed(match.group(0), digits, unit)
         if printed is None:
             continue
@@ -759,6 +762,10 @@ _SCIENTIFIC_COUNT = re.compile(
 )
 """A parameter count written in scientific notation before its word (``7 × 10⁹ parameters``,
 ``1.3e9 params``): the number reader of :data:`_NUMBER` sees only its digits."""
+_GROUP_BEFORE = re.compile(
+    r"(?:服务|对应|负责|分到|每组|serves|covers|is\s+shared\s+by|shared\s+by|groups?\s+of)\s*$",
+    re.IGNORECASE,
+)
 _OPERATOR_AFTER = re.compile(r"\s*[÷/×*+−]\s*\(?\s*\d")
 _OPERAND = re.compile(r"[-+*/×÷·(]\s*$")
 
