@@ -100,7 +100,7 @@ class Reading:
 # A claimed value follows the statement's relation: "=", "≈", ":", "is", "为", "takes"…
 _MARK = (
     r"(?:[=＝≈≃~∼:：→]|\b(?:is|are|takes?|needs?|requires?|uses?|occup(?:y|ies)|of|has|have"
-    r"|holds?|contains?|costs?|adds?)\b|为|是|约|需要|占用?|有|含)"
+    r"|holds?|contains?|costs?|adds?|be|becomes?|reach(?:es)?)\b|为|是|约|需要|占用?|有|含)"
 )
 _APPROX = r"(?:≈|~|∼|约|大约|about\s|roughly\s|approximately\s|around\s)?"
 
@@ -172,7 +172,9 @@ _CELL_VALUE = re.compile(
     r"(?![\w])",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|[。！？；]")
+_SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")
+"""A sentence ends at a full stop (or !, ?, ;) before a space, closing markup allowed
+(``**GQA is the win.** MHA …``), or at a Chinese one."""
 
 
 def sentence(statement: Statement, end: int) -> str:
