@@ -178,6 +178,15 @@ class Quantity:
         return f"{label}{shown} ({where})"
 
 
+def _has_size(key: str, size: float) -> bool:
+    """True when the model's published sizes (``70B``) include ``size`` parameters."""
+    spec = model_table().by_key(key)
+    if spec is None:
+        return False
+    counts = [parse_count(s) for s in spec.sizes]
+    return any(c is not None and c.value == size for c in counts)
+
+
 def _model_name(key: str) -> str:
     spec = model_table().by_key(key)
     return spec.name if spec is not None else key
@@ -199,6 +208,23 @@ class Scope:
     )
     """The identifier assignments of the whole lesson (:attr:`Quantity.assigned`), read when
     first asked for: a configuration printed in one section is the lesson's."""
+    lesson_models: Callable[[], tuple[Quantity, ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    """The published configurations of every model the whole lesson names, read when first
+    asked for: "a 70B model" in one section is the 70B model the lesson names in another."""
+
+    def named_model(self, role: str, size: float, before: int) -> Quantity | None:
+        """The published value of ``role`` of the model the lesson names whose size is
+        ``size`` parameters (one model, or several that agree), named anywhere in the lesson;
+        None when the lesson names none of that size or they disagree."""
+        if self.lesson_models is None:
+            return None
+        models = self.lesson_models()
+        keys = {key for key in {q.model for q in models} if _has_size(key, size)}
+        found = [q for q in models if q.role == role and q.model in keys]
+        found.sort(key=lambda q: (q.line > before, q.line))
+        return found[0] if found and len({q.value for q in found}) == 1 else None
 
     def of(self, role: str) -> tuple[Quantity, ...]:
         """Every quantity of ``role``, in lesson order."""
@@ -285,7 +311,10 @@ _AFTER_ROLES: tuple[tuple[str, str], ...] = (
     ("head_dim", r"(?:dimensions?|dims?)\s+(?:per|for\s+each|each)\s+head\b|维每个?头"),
     ("layers", r"[\s-]*(?:transformer\s+|decoder\s+|encoder\s+|hidden\s+)?(?:layers?|blocks)\b"),
     ("layers", r"个?\s*(?:Transformer\s*)?(?:层|块)(?![数级次面])"),
-    ("heads", r"[\s-]*(?:attention\s+|query\s+|Q\s+)?heads?\b|个?\s*(?:注意力\s*)?头(?![维大数])"),
+    (
+        "heads",
+        r"[\s-]*(?:attention\s+|query\s+|Q\s+)?heads?\b|个?\s*(?:注意力\s*|查询\s*)?头(?![维大数])",
+    ),
     ("top_k", r"(?:active|activated|routed)\s+experts?\b|个?\s*激活专家"),
     ("top_k", r"of\s+them\s+(?:per|for\s+each|for\s+every)\s+token\b"),
     ("top_k", r"experts?\s+(?:per\s+token|active|are\s+active|activated)\b"),
@@ -296,7 +325,7 @@ _AFTER_ROLES: tuple[tuple[str, str], ...] = (
     ("context", r"[\s-]*(?:tokens?[\s-]+)?(?:context|上下文)"),
     ("gpus", r"(?:GPUs?\b|个?\s*GPU|张\s*(?:卡|GPU|A100|H100)|块\s*(?:GPU|卡)|卡)"),
     ("batch", r"(?:concurrent\s+|parallel\s+)?(?:users|requests|sequences|conversations)\b"),
-    ("batch", r"个?\s*(?:并发(?:请求|用户)?|请求|序列)"),
+    ("batch", r"(?:个|条)?\s*(?:这样的\s*)?(?:并发(?:请求|用户)?|请求|序列|对话)"),
     ("tokens", r"(?:个\s*)?tokens?\b(?!\s*(?:/\s*s|per\s+sec|每秒))"),
 )
 
@@ -680,6 +709,21 @@ def _line_quantities(
             source,
             mqa.group(0),
         )
+    if "10" in text or "e" in text:
+        for match in _SCIENTIFIC_COUNT.finditer(text):
+            printed = _printed(match.group("number"), match.group("number"), "")
+            if printed is None:
+                continue
+            taken.update(m.start() for m in _NUMBER.finditer(text, match.start(), match.end()))
+            yield Quantity(
+                "params",
+                printed,
+                "",
+                line.number,
+                column0 + match.start() + 1,
+                source,
+                match.group(0),
+            )
     for match in _dtype_pattern().finditer(text):
         entry = dtype_table().find(match.group(0))
         if entry is not None:
@@ -716,8 +760,8 @@ def _line_quantities(
             defined,
             lora,
         )
-        if read is None:
-            continue
+        if read is None or (read[0] == "heads" and _GROUP_BEFORE.search(before)):
+            continue  # "each KV head serves 4 query heads": a group's size, not the model's heads
         printed = _printed(match.group(0), digits, unit)
         if printed is None:
             continue
@@ -737,6 +781,17 @@ def _line_quantities(
         )
 
 
+_SCIENTIFIC_COUNT = re.compile(
+    r"(?<![\w.×*^])(?P<number>\d+(?:\.\d+)?\s*[×x*]\s*10(?:\^\{?\d{1,2}\}?|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2})"
+    r"|\d+(?:\.\d+)?e\d{1,2})\s*(?:parameters?|params|个?参数)(?![\w])",
+    re.IGNORECASE,
+)
+"""A parameter count written in scientific notation before its word (``7 × 10⁹ parameters``,
+``1.3e9 params``): the number reader of :data:`_NUMBER` sees only its digits."""
+_GROUP_BEFORE = re.compile(
+    r"(?:服务|对应|负责|分到|每组|serves|covers|is\s+shared\s+by|shared\s+by|groups?\s+of)\s*$",
+    re.IGNORECASE,
+)
 _OPERATOR_AFTER = re.compile(r"\s*[÷/×*+−]\s*\(?\s*\d")
 _OPERAND = re.compile(r"[-+*/×÷·(]\s*$")
 
@@ -1159,14 +1214,31 @@ class _Scopes:
         self.blocks = {blocks[0].section: blocks for blocks in document.sections()}
         self.read: dict[int, Scope] = {}
         self.assignments: tuple[Quantity, ...] | None = None
+        self.named: tuple[Quantity, ...] | None = None
 
     def get(self, section: int) -> Scope:
         found = self.read.get(section)
         if found is None:
             own = scope_of(self.blocks.get(section, ()), self.document)
-            found = dataclasses.replace(own, configuration=self.configured)
+            found = dataclasses.replace(
+                own, configuration=self.configured, lesson_models=self.models
+            )
             self.read[section] = found
         return found
+
+    def models(self) -> tuple[Quantity, ...]:
+        """The published quantities of every model the lesson names (read once, on first use)."""
+        if self.named is None:
+            found: list[Quantity] = []
+            for block in self.document.blocks:
+                source = _source_of(block)
+                for line in block.lines:
+                    if _mentions(line.text.lower(), _family_words()) and _family_pattern().search(
+                        fold(line.text)
+                    ):
+                        found.extend(_model_quantities(line, source, 0))
+            self.named = tuple(found)
+        return self.named
 
     def configured(self) -> tuple[Quantity, ...]:
         """Every identifier assignment of the lesson (read once, on first use, with the one

@@ -253,6 +253,31 @@ def _kv_cache(fields: Input, bytes_per_value: float, type_text: str) -> tuple[_P
     return _Part(total, formula, is_cache=True), notes
 
 
+def _left_out(
+    fields: Input,
+    total: float,
+    printed: Printed,
+    read: Printed,
+    counterpart: Unit | None,
+    context: Context,
+) -> str:
+    """What a wrong KV cache size matches when a factor of the formula is left out: the 2 of
+    one K and one V vector, or the KV heads (the size of one head); "" when neither."""
+    readings = [read]
+    if fields.prefixes == "either" and counterpart is not None:
+        readings.append(_reread(printed, counterpart))
+    kv_heads = _whole(fields.kv_heads) or _whole(fields.heads) or 1
+    candidates = [(2.0, "the size of K alone: the 2 for one K and one V vector is left out")]
+    if kv_heads > 1:
+        candidates.append(
+            (float(kv_heads), f"the size of one KV head: the {kv_heads} KV heads are left out")
+        )
+    for factor, words in candidates:
+        if any(compare(r, total / factor, context.tolerance).ok for r in readings):
+            return f"; {printed.text} is {words}"
+    return ""
+
+
 def _reread(printed: Printed, unit: Unit) -> Printed:
     """The printed number with its unit read as ``unit`` (whose symbol is kept in fixes)."""
     mantissa = printed.value / printed.scale
@@ -346,6 +371,8 @@ def check(fields: Input, context: Context) -> Outcome:
                 f"; {printed.text} is the size with {heads} KV heads, but grouped-query "
                 f"attention caches only {kv_heads}"
             )
+    if fields.measured == "kv_cache":
+        message += _left_out(fields, total, printed, read, counterpart, context)
     if counterpart is not None:
         # The same digits under the other prefix: decimal ↔ binary, or the SI meaning against
         # the lesson's own binary definition.

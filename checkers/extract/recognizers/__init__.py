@@ -13,6 +13,7 @@ from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
     activations,
+    byte_conversions,
     chains,
     code_values,
     dtype_savings,
@@ -50,6 +51,7 @@ class Recognizer(Protocol):
 
 ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "chains": chains,
+    "byte_conversions": byte_conversions,
     "percentages": percentages,
     "model_tables": model_tables,
     "model_facts": model_facts,

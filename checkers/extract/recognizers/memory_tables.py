@@ -15,6 +15,14 @@ Recognises a GFM table in one of three layouts, every cell with a byte unit (``1
   cell names the storage type (``FP32``, ``FP16/BF16``, ``INT4``).
 
 Approximate cells (``~16 GB``) are left alone: they estimate more than the weights.
+
+A fourth layout is training memory by component: headers name components (``Weights``,
+``Gradients``, ``Optimizer``/``Adam``; :data:`checkers.extract.relations.training_memory.
+COMPONENTS`) and a ``Total``, and a row's first cell names a storage setup. A row that names an
+fp32 master copy (``Mixed (BF16 + FP32 master)``) in a table with no master-copy column must
+count it in its total: total = the row's component cells + the master copy, 4 bytes per
+parameter, i.e. the weights cell × 4 / the bytes of the row's weight type (2 for fp16/bf16;
+Micikevicius et al. 2018, ZeRO §3). Other rows are sums that the totals recognisers check.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from collections.abc import Iterator
 from checkers.data import dtype_table, parse_count, size_in_name
 from checkers.extract.document import Document, Table
 from checkers.extract.draft import Draft
+from checkers.extract.relations.training_memory import COMPONENTS
 
 __all__ = ["recognize"]
 
@@ -138,11 +147,82 @@ def _by_header_count(document: Document, table: Table) -> Iterator[Draft]:
             yield _draft(document, table, cells, line, params.text, dtype.name, claimed)
 
 
+_TOTAL_HEADER = re.compile(r"^\s*\**\s*(?:total|sum|合计|总计|总共|总显存)\b", re.IGNORECASE)
+_SIZE_CELL = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B)\s*$")
+
+
+def _by_training_components(document: Document, table: Table) -> Iterator[Draft]:
+    total = next((i for i, h in enumerate(table.header) if _TOTAL_HEADER.match(h)), None)
+    if total is None or total == 0:
+        return
+    columns: dict[int, str] = {}
+    for index, header in enumerate(table.header[1:], start=1):
+        if index == total:
+            continue
+        name = next((n for n, p in COMPONENTS if p.search(header)), None)
+        if name is None and _OPTIMIZER_HEADER.search(header):
+            name = "adam"
+        if name is None:
+            return  # a column the total may sum that is not a training component
+        columns[index] = name
+    names = set(columns.values())
+    if "master" in names or not {"weights", "gradients", "adam"} <= names:
+        return
+    master = COMPONENTS[0][1]
+    for cells, line in table.rows:
+        if len(cells) != len(table.header) or not master.search(cells[0]):
+            continue
+        dtype = dtype_table().find(
+            next(
+                (m.group(1) for m in _DTYPE.finditer(cells[0]) if m.group(1).lower() != "fp32"), ""
+            )
+        )
+        sizes = {i: _SIZE_CELL.match(_MARKUP.sub("", cells[i])) for i in (*columns, total)}
+        if dtype is None or dtype.bytes >= 4 or any(m is None for m in sizes.values()):
+            continue
+        units = {m.group(2) for m in sizes.values() if m is not None}
+        if len(units) != 1:
+            continue
+        where = {
+            _WHERE_NAMES[columns[i]]: f"{m.group(1)} {m.group(2)}"
+            for i, m in sizes.items()
+            if m is not None and i != total
+        }
+        weight_bytes = f"{dtype.bytes:g}"
+        claimed = sizes[total]
+        assert claimed is not None
+        yield Draft(
+            kind="arithmetic",
+            quote=document.source_line(line) or table.row_source(cells),
+            line=line,
+            fields={
+                "expression": " + ".join(where) + f" + weights × 4 / {weight_bytes}",
+                "where": where,
+                "claimed": f"{claimed.group(1)} {claimed.group(2)}",
+                "prefixes": "either" if document.byte_prefixes == "either" else "decimal",
+            },
+            confidence=0.6,
+            recognizer=NAME,
+            slug=f"training-total-{claimed.group(0).strip()}",
+            note=(
+                f"the row names an fp32 master copy ({cells[0].strip()}) and no column holds it: "
+                f"4 bytes per parameter, the {dtype.name} weights × 4 / {weight_bytes} "
+                "(mixed precision, Micikevicius et al. 2018; ZeRO §3)"
+            ),
+        )
+
+
+_OPTIMIZER_HEADER = re.compile(r"optimi[sz]er|adam|优化器", re.IGNORECASE)
+_WHERE_NAMES = {"weights": "weights", "gradients": "gradients", "adam": "optimizer_states"}
+
+
 def recognize(document: Document) -> Iterator[Draft]:
-    """Draft a ``memory`` claim for every size in a params × dtype table."""
+    """Draft a ``memory`` claim for every size in a params × dtype table, and an ``arithmetic``
+    claim for the total of a training-memory row that names a master copy."""
     for block in document.blocks:
         table = block.table
         if table is None or len(table.header) < 2:
             continue
         yield from _by_first_column(document, table)
         yield from _by_header_count(document, table)
+        yield from _by_training_components(document, table)

@@ -10,12 +10,14 @@ each input was read.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from typing import Any, cast
 
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
+from checkers.extract.latex import plain, widened
 from checkers.extract.relations import ALL_RELATIONS, Relation, Statement
 from checkers.extract.scope import Scope, section_scope
 
@@ -41,7 +43,10 @@ def recognize(document: Document) -> Iterator[Draft]:
         if block.table is not None:  # a row is about what its header names
             recent = [*recent, block.table.row_source(block.table.header)][-_TOPIC_LINES:]
         previous_line = chain = ""
-        for text, number in _statements(block):
+        for source, number in _statements(block):
+            # LaTeX is read as a reader sees it ("2\ \text{字节}" is "2 字节"), and a draft's
+            # quote is mapped back to the source.
+            text, where = plain(source) if "$" in source or "\\" in source else (source, None)
             if not _CONTINUES.match(text):
                 chain = ""
             offered = _offered(text) if _DIGIT.search(text) else []
@@ -58,10 +63,21 @@ def recognize(document: Document) -> Iterator[Draft]:
                 for relation in offered:
                     draft = relation.relate(statement, scope)
                     if draft is not None:
-                        yield draft
+                        yield draft if where is None else _quoted(draft, text, source, where)
             recent = [*recent[-(_TOPIC_LINES - 1) :], text] if _TOPIC_LINES > 1 else [text]
-            previous_line = text
+            # The paragraph so far (its last few hundred characters): a sentence wrapped over
+            # three lines ("So per / token and per layer … / = 512 bytes") starts in it.
+            previous_line = f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
             chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
+
+
+def _quoted(draft: Draft, text: str, source: str, where: list[int]) -> Draft:
+    """The draft with its quote of the plain text replaced by the source it was read from."""
+    start = text.find(draft.quote)
+    if start < 0 or not draft.quote:
+        return draft
+    begin, end = widened(source, where[start], where[start + len(draft.quote) - 1] + 1)
+    return dataclasses.replace(draft, quote=source[begin:end].strip())
 
 
 class _Deferred:
@@ -77,6 +93,8 @@ class _Deferred:
         return getattr(section_scope(self._document, self._section), name)
 
 
+_SENTENCE_REACH = 400
+"""Characters of a paragraph before a statement in which its sentence may start."""
 _DIGIT = re.compile(r"\d")
 _UPPER_ESCAPE = re.compile(r"\\[A-Z]")
 

@@ -285,39 +285,131 @@ def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draf
             )
 
 
-_GB = re.compile(r"\bGB\b")
-_GIB = re.compile(r"\bGiB\b")
+_SIZE_UNIT = re.compile(r"(?<![A-Za-z])(bytes?|字节|KiB|MiB|GiB|TiB|KB|MB|GB|TB)(?![A-Za-z])")
+_BYTES_PER = {
+    "bytes": 1.0,
+    "byte": 1.0,
+    "字节": 1.0,
+    **{u: 1024.0**p for p, u in enumerate(("KiB", "MiB", "GiB", "TiB"), start=1)},
+    **{u: 1000.0**p for p, u in enumerate(("KB", "MB", "GB", "TB"), start=1)},
+}
+_PER_UNIT = re.compile(
+    r"^\s*(?:tokens?|sequences?|tok)\s*(?:per|/|每)\s*(KiB|MiB|GiB|TiB|KB|MB|GB|TB)\s*$",
+    re.IGNORECASE,
+)
+_PER_ONE = re.compile(r"(?:/|\bper\b|每)\s*(?:tokens?|tok)\b", re.IGNORECASE)
+_SIZE_CELL = re.compile(r"^\s*(?P<num>\d(?:[\d,]*\d)?(?:\.\d+)?)\s*(?P<unit>[A-Za-z字节]+)?\s*$")
+
+
+def _unit_expression(unit: str) -> str:
+    """The unit as a factor of the expression ("" for bytes, else its symbol: ``GiB``)."""
+    return "" if _BYTES_PER[unit] == 1.0 else unit
+
+
+def _sized_header(header: str) -> tuple[str, str] | None:
+    """(what the column measures without its unit, the unit) of a header naming one byte unit:
+    ``bf16 (GiB)`` → (``bf16``, ``GiB``); ``bytes / token`` → (``/ token``, ``bytes``)."""
+    units = _SIZE_UNIT.findall(header)
+    if len(units) != 1:
+        return None
+    label = _SIZE_UNIT.sub("", _MARKUP.sub("", header))
+    label = re.sub(r"[（(]\s*[)）]", "", label)
+    return re.sub(r"\s+", " ", label).strip().lower(), units[0]
+
+
+def _size_cell(text: str, unit: str) -> str | None:
+    """The number of a cell that holds a size in the column's unit (printed or not)."""
+    match = _SIZE_CELL.match(_MARKUP.sub("", text))
+    if match is None or (match["unit"] and match["unit"] != unit):
+        return None
+    return match["num"]
+
+
+def _unit_pairs(table: Table) -> list[tuple[int, int, str]]:
+    """(source, target, how) for every column that restates another in another unit: the same
+    label in another byte unit (``bf16 (GB)`` → ``bf16 (GiB)``; ``bytes / token`` → ``KiB /
+    token``), the one GB and one GiB column of a table, and ``tokens per GiB`` from a size
+    per token."""
+    sized = {i: found for i, h in enumerate(table.header) if i > 0 and (found := _sized_header(h))}
+    pairs: list[tuple[int, int, str]] = []
+    for target, (label, unit) in sized.items():
+        source = next(
+            (i for i, (other, u) in sized.items() if i < target and other == label and u != unit),
+            None,
+        )
+        if source is not None:
+            pairs.append((source, target, "convert"))
+    gb = [i for i, (_, u) in sized.items() if u == "GB"]
+    gib = [i for i, (_, u) in sized.items() if u == "GiB"]
+    if not pairs and len(gb) == 1 and len(gib) == 1:
+        pairs.append((gb[0], gib[0], "convert"))
+    per_one = [i for i, (label, _) in sized.items() if _PER_ONE.search(label)]
+    for target, header in enumerate(table.header):
+        if per_one and _PER_UNIT.match(_MARKUP.sub("", header)):
+            pairs.append((per_one[0], target, "per_unit"))
+    return pairs
 
 
 def _gib_columns(document: Document, table: Table) -> Iterator[Draft]:
-    gb = [i for i, h in enumerate(table.header) if i > 0 and _GB.search(h)]
-    gib = [i for i, h in enumerate(table.header) if i > 0 and _GIB.search(h)]
-    if len(gb) != 1 or len(gib) != 1:
-        return
-    source, target = gb[0], gib[0]
-    for row, line in table.rows:
-        if max(source, target) >= len(row):
-            continue
-        value, claimed = _cell(row[source], "GB"), _cell(row[target], "GiB")
-        if value is None or claimed is None or value.approx:
-            continue
-        if value.unit != "GB" or claimed.unit != "GiB":
-            continue
-        shown = ("~" if claimed.approx else "") + claimed.number
-        yield Draft(
-            kind="arithmetic",
-            quote=document.source_line(line) or table.row_source(row),
-            line=line,
-            fields={
-                "expression": f"{value.number} GB / GiB",
-                "claimed": shown,
-                "carried": [value.number],
-                "prefixes": "decimal",
-            },
-            confidence=0.8,
-            recognizer=NAME,
-            slug="gib",
-        )
+    """Columns that restate another column in another byte unit (see :func:`_unit_pairs`)."""
+    for source, target, how in _unit_pairs(table):
+        sized = _sized_header(table.header[source])
+        assert sized is not None
+        source_unit = sized[1]
+        if how == "convert":
+            target_sized = _sized_header(table.header[target])
+            assert target_sized is not None
+            target_unit = target_sized[1]
+        else:
+            match = _PER_UNIT.match(_MARKUP.sub("", table.header[target]))
+            assert match is not None
+            target_unit = match.group(1)
+        for row, line in table.rows:
+            if max(source, target) >= len(row):
+                continue
+            value = _size_cell(row[source], source_unit)
+            claimed = _MARKUP.sub("", row[target]).strip()
+            if value is None or not re.fullmatch(r"\d(?:[\d,]*\d)?(?:\.\d+)?", claimed):
+                continue
+            factor = _unit_expression(source_unit)
+            size = f"{value} {factor}".strip() if factor else value
+            if how == "convert":
+                expression = f"{size} / {_unit_expression(target_unit) or 1}"
+            else:
+                expression = f"{target_unit} / ({size})"
+            yield Draft(
+                kind="arithmetic",
+                quote=document.source_line(line) or table.row_source(row),
+                line=line,
+                fields={
+                    "expression": expression,
+                    "claimed": claimed,
+                    "carried": [value],
+                    # a column in KiB/GiB beside one in KB/GB says which is which; otherwise
+                    # the lesson's usage decides whether its KB may be 1024 bytes
+                    "prefixes": "decimal"
+                    if "i" in source_unit + target_unit
+                    else document.byte_prefixes,
+                },
+                confidence=0.8,
+                recognizer=NAME,
+                slug="gib" if how == "convert" else "per-unit",
+                note=(
+                    f"column {table.header[target].strip()!r} restates "
+                    f"{table.header[source].strip()!r} "
+                    + (
+                        f"in {target_unit} (1 {target_unit} = {_BYTES_PER[target_unit]:,.0f} bytes"
+                        + (
+                            f", 1 {source_unit} = {_BYTES_PER[source_unit]:,.0f})"
+                            if _BYTES_PER[source_unit] != 1
+                            else ")"
+                        )
+                        if how == "convert"
+                        else f"as how many fit in one {target_unit} "
+                        f"({_BYTES_PER[target_unit]:,.0f} bytes)"
+                    )
+                ),
+            )
 
 
 _RATIO_HEADER = re.compile(r"^(?:ratio|比例|比率|比值|speedup|加速比)$", re.IGNORECASE)

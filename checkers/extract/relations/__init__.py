@@ -32,6 +32,7 @@ from checkers.extract.relations import (
     ffn_params,
     flops,
     kv_cache,
+    kv_groups,
     lora,
     model_params,
     moe_active,
@@ -60,6 +61,7 @@ class Relation(Protocol):
 
 ALL_RELATIONS: dict[str, Relation] = {
     "kv_cache": kv_cache,
+    "kv_groups": kv_groups,
     "weights_memory": weights_memory,
     "training_memory": training_memory,
     "ffn_params": ffn_params,

@@ -15,6 +15,7 @@ and its note says which reading was used.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -68,8 +69,8 @@ class Statement:
     """``either`` when the lesson never writes KiB/GiB (a GB may be 10^9 or 2^30 bytes),
     ``decimal`` when it does (:attr:`checkers.extract.document.Document.byte_prefixes`)."""
     before: str = ""
-    """The previous source line of the same paragraph ("" for a block's first line): a
-    sentence soft-wrapped across lines starts there."""
+    """The paragraph's text before this line, its last few hundred characters ("" for a
+    block's first line): a sentence soft-wrapped across lines starts there."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,7 @@ class Reading:
 # A claimed value follows the statement's relation: "=", "≈", ":", "is", "为", "takes"…
 _MARK = (
     r"(?:[=＝≈≃~∼:：→]|\b(?:is|are|takes?|needs?|requires?|uses?|occup(?:y|ies)|of|has|have"
-    r"|holds?|contains?|costs?|adds?)\b|为|是|约|需要|占用?|有|含)"
+    r"|holds?|contains?|costs?|adds?|be|becomes?|reach(?:es)?)\b|为|是|约|需要|占用?|有|含)"
 )
 _APPROX = r"(?:≈|~|∼|约|大约|about\s|roughly\s|approximately\s|around\s)?"
 
@@ -171,7 +172,9 @@ _CELL_VALUE = re.compile(
     r"(?![\w])",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|[。！？；]")
+_SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")
+"""A sentence ends at a full stop (or !, ?, ;) before a space, closing markup allowed
+(``**GQA is the win.** MHA …``), or at a Chinese one."""
 
 
 def sentence(statement: Statement, end: int) -> str:
@@ -214,12 +217,17 @@ def describe(quantities: Iterable[Quantity | None], *extra: str) -> str:
     return ", ".join([*parts, *(e for e in extra if e)])
 
 
-def first_holding(kind: str, readings: Iterable[Reading]) -> Reading | None:
+def first_holding(
+    kind: str, readings: Iterable[Reading], *, nearest_failing: bool = False
+) -> Reading | None:
     """The first reading whose fields the kind accepts and under which the claim holds; when
-    none holds, the first the kind accepts (the claim then fails under every reading); None
-    when the kind accepts none."""
+    none holds, the first the kind accepts (the claim then fails under every reading), or with
+    ``nearest_failing`` the failing reading whose value comes nearest the printed one (readings
+    that differ in what the statement counts, per token or per context: the message then shows
+    the one the author most likely meant; the first of equals); None when the kind accepts
+    none."""
     checker = ALL_KINDS[kind]
-    first: Reading | None = None
+    nearest: tuple[float, Reading] | None = None
     for count, reading in enumerate(readings):
         if count >= MAX_READINGS:
             break
@@ -230,6 +238,23 @@ def first_holding(kind: str, readings: Iterable[Reading]) -> Reading | None:
             continue
         if outcome.verdict == "pass":
             return reading
-        if first is None and outcome.verdict == "fail":
-            first = reading
-    return first
+        if outcome.verdict == "fail":
+            distance = (
+                _distance(outcome.value, reading.fields.get("claimed"))
+                if nearest_failing
+                else (0.0 if nearest is None else math.inf)
+            )
+            if nearest is None or distance < nearest[0]:
+                nearest = (distance, reading)
+    return nearest[1] if nearest is not None else None
+
+
+def _distance(value: object, claimed: object) -> float:
+    """How far a recomputed value is from the printed one, as a ratio (inf when unknown)."""
+    if not isinstance(value, (int, float)) or value <= 0:
+        return math.inf
+    try:
+        printed = parse_printed(str(claimed)).value
+    except NumberError:
+        return math.inf
+    return abs(math.log(value / printed)) if printed > 0 else math.inf

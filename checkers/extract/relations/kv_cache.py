@@ -22,10 +22,26 @@ context or token counts are the readings. A statement about weights or a total w
 left to other relations, as is one that names neither the layers nor a per-layer qualifier when
 the section states no layer count.
 
+A statement that names an attention variant (``MHA with 64 heads would be 32 GB``) is a KV cache
+size when its line or lead-in names the cache; multi-head attention caches every head (n_kv =
+the heads it names). When a section compares two models (its stated layer counts disagree),
+the statement is about the model named last before it, if no other value is stated after that
+name: its published configuration is read. A model given only by its size on the statement's
+line ("a 70B model") is the model of that size the lesson names (in any section), when there
+is one (or several that agree).
+
+A display formula is read as its reader sees it (``80 \\times 8 \\times 2\\ \\text{字节}`` is
+``80 × 8 × 2 字节``; the recogniser quotes the source). When the section names no
+storage type, a width printed as a factor of the statement's own product (``× 2 bytes``) is
+the bytes per value.
+
 Readings accepted: GB as 10^9 or 2^30 bytes (when the lesson never writes GiB); every storage
 type the section names (fp16 and int8 for a quantised cache); the batch the statement names,
 else 1 and then every batch the section states; K as 1000 or 1024 in a context (``32K``).
-The claim holds if it holds under one of them; the note says which was used.
+The claim holds if it holds under one of them; the note says which was used. When it holds
+under none, the message shows the reading whose size comes nearest the printed one, and the
+kind ``memory`` says when the printed size is what leaving out the 2 (K and V) or the KV heads
+gives.
 """
 
 from __future__ import annotations
@@ -50,7 +66,7 @@ from checkers.extract.relations.base import (
     statement_value,
 )
 from checkers.extract.scope import Quantity, Scope
-from checkers.numbers import read_binary_count
+from checkers.numbers import parse_printed, read_binary_count
 
 __all__ = ["CUE", "relate"]
 
@@ -66,10 +82,10 @@ _CACHE = re.compile(
 _FEWER_KV = re.compile(r"GQA|MQA|grouped[\s-]query|multi[\s-]query|KV\s*heads|kv_heads", re.I)
 _BYTES = BYTE_UNIT
 _PER_LAYER = re.compile(
-    r"per[\s-]layer|each\s+layer|/\s*layer|a\s+layer|每一?层|单层|一层", re.IGNORECASE
+    r"per[\s-]layer|(?:each|every)\s+layer|/\s*layer|a\s+layer|每一?层|单层|一层", re.IGNORECASE
 )
 _PER_TOKEN = re.compile(
-    r"per[\s-]token|each\s+token|/\s*token|a\s+(?:single\s+)?token|每个?\s*token|单个\s*token"
+    r"per[\s-]token|(?:each|every)\s+token|/\s*token|a\s+(?:single\s+)?token|每个?\s*token|单个\s*token"
     r"|每个?词元",
     re.IGNORECASE,
 )
@@ -92,22 +108,36 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     # the KV cache is a node's memory).
     opening = sentence_start(text, claimed.start)
     said = sentence(statement, claimed.start)
-    if not (_CACHE.search(said) or (opening == 0 and _CACHE.search(statement.topic))):
+    variant = _VARIANT.search(said)
+    # "8 个 KV 头" in a lead-in counts heads, not the cache; a "cache" beside KV heads or an
+    # attention variant ("每个 token 的缓存：" under "Llama-2-70B（GQA）") is the KV cache.
+    topic = _HEAD_COUNT.sub("", statement.topic)
+    attention = _HEAD_COUNT.search(statement.topic) or _VARIANT.search(statement.topic)
+    if not (
+        _CACHE.search(said)
+        or (opening == 0 and _CACHE.search(topic))
+        or (opening == 0 and attention and _ANY_CACHE.search(topic))
+        or (variant and (_CACHE.search(text) or _CACHE.search(topic)))
+    ):
         return None
     if _OTHER_QUANTITY.search(said):
         return None
     line = statement.line
     per_token = bool(_PER_TOKEN.search(said))
     per_layer = bool(_PER_LAYER.search(said) or _PER_LAYER.search(text[claimed.end :]))
-    layers = statement_value(scope, "layers", line)
+    subject = _subject(scope, line)
+    layers = _value(scope, "layers", line, subject, said)
     if per_layer:
         layers = None
     elif layers is None:
         return None
-    heads = statement_value(scope, "heads", line)
-    kv_heads = statement_value(scope, "kv_heads", line)
-    head_dim = statement_value(scope, "head_dim", line)
-    hidden = statement_value(scope, "hidden", line) if head_dim is None else None
+    heads = _value(scope, "heads", line, subject, said)
+    kv_heads = _value(scope, "kv_heads", line, subject, said)
+    if variant is not None and _MHA.search(variant.group(0)) and heads is not None:
+        # "MHA with 64 heads would be …": multi-head attention caches every head
+        kv_heads = heads
+    head_dim = _value(scope, "head_dim", line, subject, said)
+    hidden = _value(scope, "hidden", line, subject, said) if head_dim is None else None
     # Without a head count, multi-head attention's K and V are as wide as the model
     # (n_kv · d_head = d), unless the section speaks of grouped or multi-query attention.
     whole_width = kv_heads is None and heads is None and hidden is not None
@@ -117,14 +147,15 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     if head_dim is None and (hidden is None or (heads is None and not whole_width)):
         return None
-    types = _types(scope, line)
+    types = _types(scope, line) or _factor_bytes(statement)
     if not types:
         return None
     tokens = [None] if per_token else _tokens(scope, line)
     if not tokens:
         return None
     batches = _batches(scope, line)
-    used = [layers, kv_heads or heads, heads if kv_heads is not None else None, head_dim, hidden]
+    shown_heads = heads if kv_heads is not None and kv_heads is not heads else None
+    used = [layers, kv_heads or heads, shown_heads, head_dim, hidden]
     readings = []
     for dtype, count, batch in itertools.product(types, tokens, batches):
         fields: dict[str, Any] = {
@@ -166,7 +197,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
             else "",
         ]
         readings.append(Reading(fields, describe([*used, dtype, count, batch], *assumed)))
-    chosen = first_holding("memory", readings)
+    chosen = first_holding("memory", readings, nearest_failing=True)
     if chosen is None:
         return None
     return Draft(
@@ -179,6 +210,64 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         slug=f"kv-cache-{claimed.text}",
         note=f"KV cache inputs: {chosen.assumed}",
     )
+
+
+_VARIANT = re.compile(
+    r"\b(?:MHA|MQA|GQA)\b|multi[\s-]head\s+attention|multi[\s-]query\s+attention"
+    r"|grouped[\s-]query\s+attention|多头注意力|多查询注意力|分组查询注意力",
+    re.IGNORECASE,
+)
+"""An attention variant named in the statement: "MHA with 64 heads would be 32 GB" is a KV cache
+size when its line or lead-in names the cache."""
+_ANY_CACHE = re.compile(r"\bcache\b|缓存", re.IGNORECASE)
+_HEAD_COUNT = re.compile(r"KV\s*头数?|KV\s+heads?|key[\s-]value\s+heads?", re.IGNORECASE)
+_MHA = re.compile(r"MHA|multi[\s-]head|多头", re.IGNORECASE)
+_MODEL_SIZE = re.compile(
+    r"(?<![\w.])\d+(?:\.\d+)?\s*[BMT]\b(?:\s*|-)(?:model|parameter|模型|参数)", re.I
+)
+
+
+def _subject(scope: Scope, line: int) -> str:
+    """The model a statement is about when its section states disagreeing layer counts (two
+    models compared): the one named last before the statement, if the section also states its
+    published layers and states no other value after naming it; "" otherwise."""
+    stated = [q for q in scope.of("layers") if q.line <= line and not q.published]
+    named = [q for q in scope.of("layers") if q.published and q.line <= line]
+    if len({q.value for q in stated}) < 2 or not named:
+        return ""
+    last = named[-1]
+    if last.value in {q.value for q in stated} and last.line >= max(q.line for q in stated):
+        return last.model
+    return ""
+
+
+def _value(scope: Scope, role: str, line: int, subject: str, said: str = "") -> Quantity | None:
+    """The statement's value of ``role``: its line's own; the published one of the section's
+    subject model (:func:`_subject`); else :func:`statement_value`; when the section states
+    none and the model is given only by its size on the line ("a 70B model"), the model of
+    that size the lesson names elsewhere."""
+    own = on_line(scope, role, line)
+    if len({q.value for q in own}) == 1:
+        return own[0]
+    if subject:
+        published = [q for q in scope.of(role) if q.model == subject and q.line <= line]
+        return published[-1] if published else None
+    found = statement_value(scope, role, line)
+    if found is not None:
+        return found
+    if any(q.line <= line for q in scope.of(role)):
+        return None
+    sizes = [
+        q
+        for q in scope.of("params")
+        if line - 2 <= q.line <= line
+        and not q.published
+        and _MODEL_SIZE.search(q.written)
+        and (q.line == line or q.written in said)
+    ]
+    if len({q.value for q in sizes}) == 1:
+        return scope.named_model(role, sizes[0].value, line)
+    return None
 
 
 def _one(found: tuple[Quantity, ...]) -> Quantity | None:
@@ -202,6 +291,30 @@ def _types(scope: Scope, line: int) -> list[Quantity]:
         return list(named.values())
     per_value = scope.value("bytes_per_value", before=line)
     return [per_value] if per_value is not None else []
+
+
+_BYTES_FACTOR = re.compile(
+    r"[×x*·]\s*(?P<bytes>[1248])\s*(?:bytes?|字节)(?![A-Za-z])", re.IGNORECASE
+)
+"""A width per value written as a factor of the statement's own product (``2 × 128 × 2 bytes``)."""
+
+
+def _factor_bytes(statement: Statement) -> list[Quantity]:
+    """The bytes per value the statement's own product prints, when the section names no type."""
+    found = _BYTES_FACTOR.search(statement.text)
+    if found is None:
+        return []
+    return [
+        Quantity(
+            "bytes_per_value",
+            parse_printed(found.group("bytes")),
+            "bytes",
+            statement.line,
+            found.start("bytes") + 1,
+            "prose",
+            found.group(0).lstrip("×x*· "),
+        )
+    ]
 
 
 def _tokens(scope: Scope, line: int) -> list[Quantity | None]:

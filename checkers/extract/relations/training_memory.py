@@ -19,10 +19,26 @@ the components it names (``weights + gradients + master copy + Adam = 112 GB``);
 names none but says it is of mixed-precision (or Adam) training is read under each convention
 above. A line about the KV cache or activations is left to other relations.
 
+Three more shapes of the same relation:
+
+* bytes per parameter (``weights, gradients, the fp32 master copy and Adam's two moments take
+  2 + 2 + 4 + 4 = 12 bytes per parameter``): the claimed bytes are the sum of the components the
+  sentence names, whatever the printed terms add up to;
+* a total in a section that keeps an fp32 master copy (the section names it: ``fp32 主权重``,
+  ``master weights``) and trains in mixed precision: a total of the other components (``fp16
+  weights, fp16 gradients, Adam's moments — so 7 × 10⁹ parameters need 84 GB``) counts the
+  master copy too, unless its sentence says it is left out (``without``, ``excluding``, ``不含``)
+  or the section adds the master copy to the same printed figure (a subtotal);
+* a sum in code of components assigned above it (``total = weights + grads + adam  # 84 GB``
+  under ``master = params * 4  # 28 GB``): the sum of the sizes their comments print, the
+  master copy's included when the section keeps one.
+
 Readings accepted: GB as 10^9 or 2^30 bytes when the lesson never writes GiB; for a total that
 names no component, 16, 18 or 20 bytes per parameter; for gradients whose type the line does not
 print, the weights' type or fp32. A total that names a master copy but leaves its 4 bytes out
-fails under every reading, and the note lists the components counted.
+fails under every reading, and the note lists the components counted (and, when the master copy
+was added from the section, the line that keeps it). 8-bit optimizers and optimizers other than
+Adam (SGD, Adafactor, Lion) are left alone.
 """
 
 from __future__ import annotations
@@ -33,6 +49,7 @@ from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
     BYTE_UNIT,
     SIZE_CUE,
+    Claimed,
     Reading,
     Statement,
     claimed_value,
@@ -43,7 +60,7 @@ from checkers.extract.relations.base import (
 )
 from checkers.extract.scope import Quantity, Scope
 
-__all__ = ["CUE", "relate"]
+__all__ = ["COMPONENTS", "CUE", "relate"]
 
 NAME = "training_memory"
 
@@ -51,7 +68,7 @@ CUE = SIZE_CUE
 """A statement this relation may concern prints a size in bytes."""
 
 _BYTES = BYTE_UNIT
-_COMPONENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+COMPONENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "master",
         re.compile(r"master|主权重|主副本|(?:fp32|float32|FP32)\s*(?:copy|副本|备份)", re.I),
@@ -67,6 +84,7 @@ _COMPONENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("gradients", re.compile(r"gradients?|\bgrads?\b|梯度", re.I)),
     ("weights", re.compile(r"weights?|权重|\bparams?\b|parameters?|模型参数", re.I)),
 )
+"""Each component of training memory and the words that name it (the master copy first)."""
 _TRAINING = re.compile(
     r"mixed[\s-]precision|混合精度|Adam|(?<!pre-)(?<!pre)training|(?<!预)训练|optimi[sz]er", re.I
 )
@@ -83,23 +101,55 @@ _SHARDED = re.compile(
 _TOTAL = re.compile(r"total|in\s+all|needs?|requires?|takes?|总|合计|需要", re.I)
 _HALF = frozenset({"fp16", "bf16"})
 _MIXED = re.compile(r"mixed[\s-]precision|混合精度|\bAMP\b", re.I)
+_OTHER_OPTIMIZER = re.compile(
+    r"\bSGD\b|Adafactor|\bLion\b|8[\s-]?bit|\bint8\b|\bfp8\b|4[\s-]?bit|paged|bnb|bitsandbytes",
+    re.I,
+)
+_PER_PARAMETER = re.compile(
+    r"^\s*(?:per\s+(?:parameter|param|weight)\b|/\s*param|each\s+parameter|for\s+each\s+parameter)",
+    re.I,
+)
+_PER_PARAMETER_BEFORE = re.compile(r"(?:每个?参数|per\s+parameter|each\s+parameter)", re.I)
+_LEFT_OUT = re.compile(
+    r"without|excluding|exclusive\s+of|not\s+counting|ignoring\s+the\s+master|before\s+the\s+master"
+    r"|不含|不算|不计|除去|未计",
+    re.I,
+)
+_CODE_SUM = re.compile(
+    r"^\s*(?P<lhs>[A-Za-z_]\w*)\s*=\s*(?P<terms>[A-Za-z_]\w*(?:\s*\+\s*[A-Za-z_]\w*)+)\s*"
+    r"#\s*(?P<claimed>(?:[≈~]\s*)?\d+(?:\.\d+)?\s*(?:[KMGT]i?B))\s*$"
+)
+"""A sum of named components in code whose comment prints its size (``total = w + g  # 28 GB``)."""
+_CODE_COMPONENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("master", re.compile(r"master|fp32_copy|fp32_weights", re.I)),
+    ("adam", re.compile(r"adam|optim(?:izer)?(?:_states?)?|opt(?:_states?)?|moments|m_v", re.I)),
+    ("gradients", re.compile(r"grads?|gradients?", re.I)),
+    ("weights", re.compile(r"weights?|params?|model", re.I)),
+)
 
 
 def relate(statement: Statement, scope: Scope) -> Draft | None:
     """An ``arithmetic`` claim params × bytes per parameter for a training-memory statement."""
     text = statement.text
+    code_sum = _CODE_SUM.match(text)
+    if code_sum is not None:
+        return _code_sum(statement, scope, code_sum)
     claimed = claimed_value(text, _BYTES)
     if claimed is None:
         return None
-    if claimed.printed.value < 1e6:
-        return None  # bytes per value ("FP32: 4 bytes"), not a model's memory
     head = sentence(statement, claimed.start)
+    if _OTHER_OPTIMIZER.search(head):
+        return None
+    if claimed.printed.value < 1e6:
+        return _per_parameter_sum(statement, scope, claimed, head)
     if _OTHER.search(head) or _SHARDED.search(head) or _SHARDED.search(text):
         return None
-    named = [name for name, pattern in _COMPONENTS if pattern.search(head)]
+    named = [name for name, pattern in COMPONENTS if pattern.search(head)]
     training = bool(_TRAINING.search(head) or _TRAINING.search(statement.topic))
     if not training or named == ["weights"]:
         return None  # the weights alone are the relation weights_memory's
+    if len(named) == 1 and SIZE_CUE.search(head):
+        return None  # "adding the master copy: 60 GB + 20 GB = 80 GB" sums sizes, not one part
     line = statement.line
     own = on_line(scope, "params", line)
     params: Quantity | None = own[0] if len({q.value for q in own}) == 1 else None
@@ -123,10 +173,18 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         or _MIXED.search(statement.topic)
     )
     weight_bytes = 2 if half or "fp32" not in types | section_types else 4
+    kept = _kept_master(statement, scope, named, claimed.text, head)
+    if kept is not None:
+        named = ["master", *named]
     types = types - ({"fp32"} if "master" in named else set())
     options = _per_parameter(named, weight_bytes, types)
     if not options:
         return None
+    kept_note = (
+        f"the section keeps an fp32 master copy ({kept}), so the total counts its 4 bytes"
+        if kept is not None
+        else ""
+    )
     readings = [
         Reading(
             {
@@ -135,7 +193,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
                 "claimed": claimed.text,
                 "prefixes": "either" if statement.byte_prefixes == "either" else "decimal",
             },
-            describe([params], f"bytes per parameter {parts} = {label}"),
+            describe([params], f"bytes per parameter {parts} = {label}", kept_note),
         )
         for parts, label in options
     ]
@@ -192,3 +250,154 @@ def _per_parameter(named: list[str], weight: int, types: set[str]) -> list[tuple
             words.append("Adam m 4 + v 4")
         parts.append((" + ".join(terms), ", ".join(words)))
     return parts
+
+
+def _kept_master(
+    statement: Statement, scope: Scope, named: list[str], claimed: str, head: str
+) -> str | None:
+    """The words by which the section keeps an fp32 master copy, when a total of mixed-precision
+    Adam training that does not name it must count it; None otherwise."""
+    if "master" in named or not {"adam", "gradients"} <= set(named):
+        return None
+    if not _TOTAL.search(head) or _LEFT_OUT.search(head + " " + _rest(statement, scope)):
+        return None
+    if not (_MIXED.search(scope.text) or _MIXED.search(statement.topic)):
+        return None
+    master = COMPONENTS[0][1]
+    number = re.escape(claimed.lstrip("≈~∼约 ").split()[0])
+    figure = re.compile(rf"(?<![\d.,]){number}(?![\d]|[.,]\d)")
+    found = None
+    for line in scope.text.splitlines():
+        match = master.search(line)
+        if match is None or line.strip() == statement.text.strip():
+            continue
+        if figure.search(line):
+            return None  # the section adds the master copy to this figure: it is a subtotal
+        found = found or line[max(0, match.start() - 8) : match.end() + 8].strip()
+    return f'it names "{found}"' if found else None
+
+
+def _rest(statement: Statement, scope: Scope) -> str:
+    """The statement's line and, when its sentence runs on, the section's next line up to the
+    sentence's end ("… need 60 GB / without the master copy.")."""
+    text = statement.text.rstrip()
+    if re.search(r"[.!?;。！？；]\s*$", text):
+        return text
+    lines = scope.text.splitlines()
+    for index, line in enumerate(lines[:-1]):
+        if line.strip() == text.strip():
+            following = lines[index + 1]
+            end = re.search(r"[.!?;。！？；](?:\s|$)", following)
+            return text + " " + (following[: end.start()] if end else following)
+    return text
+
+
+def _per_parameter_sum(
+    statement: Statement, scope: Scope, claimed: Claimed, head: str
+) -> Draft | None:
+    """An ``arithmetic`` claim for bytes per parameter summed over the components named."""
+    unit = claimed.printed.unit
+    if unit is None or unit.factor != 1 or claimed.printed.value > 64:
+        return None
+    after = statement.text[claimed.end :]
+    if not (_PER_PARAMETER.match(after) or _PER_PARAMETER_BEFORE.search(head)):
+        return None
+    if _OTHER.search(head) or _SHARDED.search(head):
+        return None
+    named = [name for name, pattern in COMPONENTS if pattern.search(head)]
+    if len(named) < 2 or not {"adam", "master"} & set(named):
+        return None  # a sum of training components names at least two, the optimizer's among them
+    line = statement.line
+    types = {q.dtype for q in on_line(scope, "dtype", line)}
+    half = bool("master" in named or types & _HALF or _MIXED.search(head))
+    weight_bytes = 2 if half or "fp32" not in types else 4
+    types = types - ({"fp32"} if "master" in named else set())
+    readings = [
+        Reading(
+            {"expression": parts, "claimed": claimed.text},
+            f"bytes per parameter {parts} = {label}",
+        )
+        for parts, label in _per_parameter(named, weight_bytes, types)
+    ]
+    chosen = first_holding("arithmetic", readings)
+    if chosen is None:
+        return None
+    return Draft(
+        kind="arithmetic",
+        quote=statement.text[: claimed.end].strip(),
+        line=line,
+        fields=dict(chosen.fields),
+        confidence=0.5,
+        recognizer="relations",
+        slug=f"training-bytes-per-parameter-{claimed.text}",
+        note=f"training memory per parameter (mixed-precision Adam, ZeRO §3): {chosen.assumed}",
+    )
+
+
+def _code_component(identifier: str) -> str | None:
+    for name, pattern in _CODE_COMPONENTS:
+        if pattern.search(identifier):
+            return name
+    return None
+
+
+def _assigned_size(text: str, identifier: str) -> str | None:
+    """The size the comment of ``identifier``'s assignment prints in the section's text."""
+    found = re.search(
+        rf"(?m)^\s*{re.escape(identifier)}\s*=[^#\n]*#\s*((?:[≈~]\s*)?\d+(?:\.\d+)?\s*[KMGT]i?B)\s*$",
+        text,
+    )
+    return found.group(1) if found else None
+
+
+def _code_sum(statement: Statement, scope: Scope, match: re.Match[str]) -> Draft | None:
+    """An ``arithmetic`` claim for a sum in code of training components, the master copy the
+    section assigns included."""
+    terms = [t.strip() for t in match.group("terms").split("+")]
+    components = [_code_component(t) for t in terms]
+    if None in components or len(set(components)) < 2 or "master" in components:
+        return None
+    if not (_TRAINING.search(statement.topic) or _TRAINING.search(scope.text)):
+        return None
+    if not (_MIXED.search(scope.text) or _MIXED.search(statement.topic)):
+        return None
+    if _OTHER_OPTIMIZER.search(scope.text) or _LEFT_OUT.search(statement.text):
+        return None
+    sizes = {t: _assigned_size(scope.text, t) for t in terms}
+    master = next(
+        (
+            m.group(1)
+            for m in re.finditer(r"(?m)^\s*([A-Za-z_]\w*)\s*=", scope.text)
+            if _code_component(m.group(1)) == "master" and _assigned_size(scope.text, m.group(1))
+        ),
+        None,
+    )
+    if master is None or None in sizes.values():
+        return None
+    sizes[master] = _assigned_size(scope.text, master)
+    units = {str(size).split()[-1].lstrip("0123456789.≈~ ") for size in sizes.values()}
+    claimed = match.group("claimed")
+    if len(units) != 1:
+        return None
+    expression = " + ".join([*terms, master])
+    fields = {
+        "expression": expression,
+        "where": {name: str(size).lstrip("≈~ ") for name, size in sizes.items()},
+        "claimed": claimed,
+        "prefixes": "either" if statement.byte_prefixes == "either" else "decimal",
+    }
+    shown = ", ".join(f"{name} {size}" for name, size in sizes.items())
+    return Draft(
+        kind="arithmetic",
+        quote=statement.text.strip(),
+        line=statement.line,
+        fields=fields,
+        confidence=0.5,
+        recognizer="relations",
+        slug=f"training-memory-sum-{claimed}",
+        note=(
+            f"training memory (mixed-precision Adam, ZeRO §3): the section assigns an fp32 "
+            f"master copy ({master}) that the sum leaves out; sizes as the comments print them: "
+            f"{shown}"
+        ),
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from checkers.finding import Finding
 from tests.extract.relations.conftest import Scan
 
 MODEL = "A decoder with 24 layers and 16 heads of dimension 64, cached in fp16.\n\n"
@@ -143,3 +144,99 @@ def test_a_line_about_another_named_model_uses_that_models_configuration(scan: S
         "For LLaMA-2 7B the KV cache per token is 2 × 32 × 4096 × 2 = 512 KiB.\n"
     )
     assert [f.verdict for f in scan(text) if f.kind == "memory"] == ["pass"]
+
+
+# A section that names no storage type: the width is read from the statement's own product.
+UNTYPED = "A decoder with 24 layers, 16 query heads, 4 KV heads and head dimension 64.\n\n"
+# 2 (K, V) × 4 KV heads × 64 × 2 bytes = 1,024 bytes per token per layer
+
+
+def test_the_width_per_value_may_be_a_factor_of_the_statements_product(scan: Scan) -> None:
+    (right,) = scan(
+        UNTYPED + "K and V per token and per layer: 2 × 4 × 64 × 2 bytes = 1,024 bytes\n"
+    )
+    assert right.verdict == "pass" and "bytes_per_value 2 (line 3)" in right.message
+    # one KV head's K and V: the 4 KV heads are left out
+    (wrong,) = scan(UNTYPED + "K and V per token and per layer: 2 × 64 × 2 bytes = 256 bytes\n")
+    assert wrong.verdict == "fail"
+    assert "is 1024 bytes" in wrong.message and "the 4 KV heads are left out" in wrong.message
+    # no type and no width on the line: which bytes per value is not stated
+    assert scan(UNTYPED + "K and V per token and per layer come to 1,024 bytes.\n") == []
+
+
+def test_a_qualifier_of_a_sentence_wrapped_over_three_lines(scan: Scan) -> None:
+    text = UNTYPED + (
+        "So for every\ntoken and every layer we keep K and V of one head:\n"
+        "2 × 64 × 2 bytes = 256 bytes per layer.\n"
+    )
+    (wrong,) = scan(text)
+    assert wrong.verdict == "fail"
+    assert "per token per layer (the statement)" in wrong.message
+
+
+def test_a_display_formula_is_read_as_the_reader_sees_it(scan: Scan) -> None:
+    lead = UNTYPED + "The KV cache of one token:\n\n"
+    (right,) = scan(
+        lead
+        + "$$2 \\times 24 \\times 4 \\times 64 \\times 2\\ \\text{bytes}"
+        + " = 24{,}576\\ \\text{bytes}$$\n"
+    )
+    assert right.verdict == "pass"
+    assert "24{,}576" in right.quote  # the quote is the source, LaTeX and all
+    # the leading 2 for K and V left out: half the size
+    (wrong,) = scan(
+        lead + "$$24 \\times 4 \\times 64 \\times 2\\ \\text{bytes} = 12{,}288\\ \\text{bytes}$$\n"
+    )
+    assert wrong.verdict == "fail"
+    assert "is 24576 bytes" in wrong.message and "the 2 for one K and one V" in wrong.message
+
+
+TWO_MODELS = (
+    "# KV cache sizes\n\n"
+    "A small model: 12 layers, 12 heads, head dimension 64, in fp16.\n\n"
+    "Llama 2 70B has 80 layers and GQA with 8 KV heads of dimension 128; its KV cache at a\n"
+    "4,096-token context is 1.34 GB.\n\n"
+)
+# Llama 2 70B: 2 × 80 × 8 × 128 × 2 bytes = 327,680 bytes per token; × 4096 = 1.342 GB.
+# With multi-head attention (64 heads): 8× that, 10.74 GB.
+
+
+def test_a_multi_head_variant_of_the_models_cache(scan: Scan) -> None:
+    right = (
+        TWO_MODELS
+        + "**GQA is what keeps the KV cache small.** MHA with 64 heads would be 10.7 GB.\n"
+    )
+    assert [f.verdict for f in scan(right)][-1] == "pass"
+    wrong = (
+        TWO_MODELS + "**GQA is what keeps the KV cache small.** MHA with 64 heads would be 4 GB.\n"
+    )
+    finding = scan(wrong)[-1]
+    assert finding.verdict == "fail"
+    assert "64 KV heads" in finding.message and "80 layers" in finding.message
+    assert "LLaMA-2 70B's published configuration" in finding.message
+
+
+def test_the_model_talked_about_is_the_one_named_since_the_last_stated_value(scan: Scan) -> None:
+    # a value stated after the named model (the 24-layer one) is another model: not drafted
+    later = TWO_MODELS + (
+        "Take a 24-layer model with 16 heads of dimension 64: serving 8 sequences of\n"
+        "1,024 tokens costs 0.4 GB of KV cache.\n"
+    )
+    assert [f for f in scan(later) if "0.4 GB" in f.quote] == []
+
+
+def test_a_model_given_by_its_size_is_the_one_of_that_size_the_lesson_names(scan: Scan) -> None:
+    text = (
+        "# Quantization\n\nLlama 2 70B in fp16 needs 140 GB for its weights.\n\n"
+        "## Sensitivity\n\nFor a 70B model at a 4,096-token context, the KV cache alone\n"
+        "is {} in fp16.\n"
+    )
+
+    def cache(found: list[Finding]) -> list[Finding]:
+        return [f for f in found if f.kind == "memory" and f.message.startswith("KV cache")]
+
+    assert [f.verdict for f in cache(scan(text.format("1.34 GB")))] == ["pass"]
+    (wrong,) = cache(scan(text.format("5 GB")))
+    assert wrong.verdict == "fail" and "named on line 3" in wrong.message
+    # a size no model of the lesson has: which configuration is not stated
+    assert cache(scan(text.replace("Llama 2 70B", "Our model").format("5 GB"))) == []

@@ -106,3 +106,120 @@ def test_a_tilde_is_an_approximation_as_well_as_a_relation(scan: Scan) -> None:
     assert _verdicts(scan, MODEL + "Its weights (~6 GB in bf16) fit.\n") == ["pass"]
     text = "# Sizes\n\nA 46B model.\n\nIts weights (~90 GB in bf16) fit.\n"
     assert _verdicts(scan, text) == ["pass"]  # 92 GB at one significant figure of ~90
+
+
+# --- bytes per parameter, a master copy the section keeps, sums in code ------------------------
+
+TRAINING = "# Fine-tuning a 3B model\n\nWe train in mixed precision with Adam.\n\n"
+
+
+def test_bytes_per_parameter_are_the_sum_of_the_components_named(scan: Scan) -> None:
+    right = TRAINING + (
+        "Weights, gradients, the fp32 master copy and both Adam moments come to\n"
+        "2 + 2 + 4 + 4 + 4 = 16 bytes per parameter.\n"
+    )
+    assert _verdicts(scan, right) == ["pass"]
+    # Five components named, four terms written: the sum is right, the count of bytes is not.
+    (wrong,) = scan(
+        TRAINING + "Weights, gradients, the fp32 master copy and Adam's moments take\n"
+        "2 + 2 + 4 + 4 = 12 bytes per parameter.\n"
+    )
+    assert wrong.verdict == "fail"
+    assert "2 + 2 + 4 + 4 + 4 is 16" in wrong.message
+    assert "fp32 master copy 4" in wrong.message
+    # fp32 gradients beside a master copy: 18 is a convention the relation accepts.
+    eighteen = (
+        TRAINING
+        + "Weights, fp32 gradients, master copy and Adam moments: 18 bytes per parameter.\n"
+    )
+    assert _verdicts(scan, eighteen) == ["pass"]
+
+
+def test_bytes_per_parameter_left_alone_without_a_sum_of_components(scan: Scan) -> None:
+    assert scan(TRAINING + "The fp32 master copy takes 4 bytes per parameter.\n") == []
+    assert scan(TRAINING + "Gradients in bf16 are 2 bytes per parameter.\n") == []  # one part
+    # an 8-bit optimizer keeps its moments in one byte each
+    assert (
+        scan(
+            TRAINING
+            + "With 8-bit Adam, weights, gradients and moments take 6 bytes per parameter.\n"
+        )
+        == []
+    )
+    assert (
+        scan(
+            TRAINING
+            + "SGD with momentum: weights, gradients and momentum are 12 bytes per parameter.\n"
+        )
+        == []
+    )
+
+
+SECTION_WITH_MASTER = (
+    "# Full fine-tuning\n\n"
+    "In mixed precision each parameter keeps bf16 weights, bf16 gradients, an fp32 master\n"
+    "copy and Adam's two fp32 moments.\n\n"
+)
+
+
+def test_a_total_in_a_section_that_keeps_a_master_copy_counts_it(scan: Scan) -> None:
+    # 5 × 10⁹ × 16 = 80 GB; without the master copy 60 GB
+    (wrong,) = scan(
+        SECTION_WITH_MASTER
+        + "Weights (2 bytes), gradients (2 bytes) and Adam moments (4 + 4 bytes):\n"
+        "so 5 × 10⁹ parameters need 60 GB.\n"
+    )
+    assert wrong.verdict == "fail"
+    assert "2 + 2 + 4 + 4 + 4" in wrong.message and "fp32 master" in wrong.message
+    right = (
+        SECTION_WITH_MASTER
+        + "Weights, gradients and Adam moments of 5 × 10⁹ parameters need 80 GB in total.\n"
+    )
+    assert _verdicts(scan, right) == ["pass"]
+
+
+def test_a_subtotal_before_the_master_copy_is_left_to_its_words(scan: Scan) -> None:
+    without = SECTION_WITH_MASTER + (
+        "Weights, gradients and Adam moments of 5 × 10⁹ parameters need 60 GB\n"
+        "without the master copy.\n"
+    )
+    assert _verdicts(scan, without) == ["pass"]
+    subtotal = (
+        SECTION_WITH_MASTER
+        + "Weights, gradients and Adam moments of 5 × 10⁹ parameters need 60 GB in total.\n\n"
+        "Adding the master copy: 60 GB + 20 GB = 80 GB.\n"
+    )
+    assert _verdicts(scan, subtotal) == ["pass"]
+    # No master copy in the section: the three components are the whole statement.
+    plain = (
+        "# Memory\n\nMixed precision with Adam: weights, gradients and Adam moments of\n"
+        "5 × 10⁹ parameters need 60 GB in total.\n"
+    )
+    assert _verdicts(scan, plain) == ["pass"]
+
+
+CODE = (
+    "# Training memory\n\nMixed precision with Adam keeps an fp32 master copy.\n\n"
+    "```python\n"
+    "params = 5e9\n"
+    "weights = params * 2    # 10 GB\n"
+    "grads = params * 2      # 10 GB\n"
+    "master = params * 4     # 20 GB\n"
+    "adam = params * 8       # 40 GB\n"
+    "{total}\n"
+    "```\n"
+)
+
+
+def test_a_sum_in_code_counts_the_master_copy_assigned_above(scan: Scan) -> None:
+    (wrong,) = scan(CODE.format(total="total = weights + grads + adam   # 60 GB"))
+    assert wrong.verdict == "fail"
+    assert "weights + grads + adam + master is 80 GB" in wrong.message
+    assert "master 20 GB" in wrong.message
+    right = CODE.format(total="total = weights + grads + adam + master   # 80 GB")
+    assert scan(right) == []  # nothing left out: the code's own sum is the other recognisers'
+    without = CODE.format(total="total = weights + grads + adam   # 60 GB, without the master copy")
+    assert scan(without) == []
+    # a sum of parts that are not all training components
+    other = CODE.format(total="total = weights + kv_cache   # 30 GB")
+    assert scan(other) == []
