@@ -20,6 +20,17 @@ Recognises:
   0.54", on that line or one weight per following line) → a ``renormalised`` claim from the
   latest probability row printed above it in the section (and that row's scores, if known, so a
   row that is itself wrong makes the weights *carried*);
+* a table whose columns are the entries of one probability row (two or more headers of weights
+  or probabilities, ``weight on 0 | weight on 1``, ``$p_1$ | $p_2$ | $p_3$``), one row per
+  query or temperature: with a temperature column (``T``, ``τ``, 温度) and scores of as many
+  entries printed above the table in its section (``logits $z = [2.0, 1.0, 0.1]$``), each row →
+  a ``softmax`` claim of softmax(scores / T); otherwise a row → a claim that it sums to 1
+  (``claimed_only``), but only when another row of the table does sum to 1 within its
+  rounding — the evidence that the columns hold the whole row, not its top entries;
+* a cumulative column next to a probability column (``概率 | 累计``, ``probability |
+  cumulative``, as top-p tables print them) → an ``arithmetic`` claim per row from the second
+  on: the printed probabilities up to that row summed, each read as the rounding it is
+  (``carried``), against the cumulative cell;
 * a score matrix printed in a text block with row and column labels and ``−∞`` in masked cells,
   followed by weight rows ``位置2: [0.25, 0.38, 0.37, 0]`` → a ``masked_softmax`` claim per row,
   against the lesson's own masked scores (a fully masked row printed with numbers is wrong).
@@ -37,8 +48,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from checkers.extract.document import Block, Document
+from checkers.extract.document import Block, Document, Table
 from checkers.extract.draft import Draft
+from checkers.kinds.base import Context
+from checkers.kinds.probability import probability_decimals, sum_problem
+from checkers.numbers import Printed, parse_printed
 
 __all__ = ["recognize"]
 
@@ -76,7 +90,8 @@ _LINK_EVIDENCE = re.compile(
 # Scores: a logits/scores word shortly before the bracket, nothing list-like in between
 # (``logits = [``, ``Raw scores for q1: [``, ``router_logits = torch.tensor([``, ``分数 [``).
 _SCORES_WORD = re.compile(
-    r"(?:logits?|scores?|分数|得分|打分)(?:\s+for\s+[\w\s]{1,12})?\s*(?:=|:|：|为|是|are|is)?\s*`?"
+    r"(?:logits?|scores?|分数|得分|打分)(?:\s+for\s+[\w\s]{1,12})?"
+    r"(?:\s*\$?\s*[A-Za-z](?:_\{?\w{1,3}\}?)?(?=\s*=))?\s*(?:=|:|：|为|是|are|is)?\s*`?"
     r"(?:(?:torch\.tensor|np\.array|tf\.constant)\(\s*)?$",
     re.IGNORECASE,
 )
@@ -214,6 +229,135 @@ def _table_drafts(document: Document, block: Block) -> Iterator[Draft]:
             confidence=0.8,
             recognizer=NAME,
             slug="softmax-" + "-".join(given),
+        )
+
+
+_PROBABILITY_COLUMN = re.compile(
+    r"softmax|weights?|probabilit|权重|概率|^\$?\s*(?:p|P)\s*_\s*\{?\s*\w{1,3}\s*\}?\s*\$?$",
+    re.IGNORECASE,
+)
+"""A header of one entry of a probability row: a weight or probability word, or ``$p_1$``."""
+_CUMULATIVE_COLUMN = re.compile(
+    r"cumulative|\bcum\b|累计|累积|\bCDF\b|running total", re.IGNORECASE
+)
+_TEMPERATURE_COLUMN = re.compile(r"^\$?\s*(?:T|τ|\\tau|temperature|温度)\s*\$?$", re.IGNORECASE)
+_PROBABILITY_CELL = re.compile(r"^(?:0?\.\d+|[01](?:\.0+)?)$")
+_LATEX_SPACE = re.compile(r"\\[ ,;:!]|~")
+
+
+def _printed_row(cells: list[str]) -> list[Printed]:
+    return [parse_printed(c) for c in cells]
+
+
+def _sums_to_one(cells: list[str]) -> bool:
+    """True when the printed row can sum to 1 within the rounding of its entries."""
+    row = _printed_row(cells)
+    decimals = probability_decimals([row])
+    return sum_problem("row", row, decimals, Context()) is None
+
+
+def _scores_above(lines: list[tuple[str, int]], length: int, line: int) -> _Scores | None:
+    """The latest scores of ``length`` entries printed within reach above ``line``."""
+    scores = [
+        candidate
+        for text, number in lines
+        if "[" in text and line - number <= _LINK_LINES
+        for _, candidate in _scores_on(_LATEX_SPACE.sub(" ", text), number)
+    ]
+    return _nearest(scores, length, line)
+
+
+def _probability_table_drafts(
+    document: Document, block: Block, above: list[tuple[str, int]]
+) -> Iterator[Draft]:
+    """Rows of a table whose columns are one probability row, and cumulative columns (see the
+    module docstring); ``above`` holds the section's lines before the table."""
+    table = block.table
+    if table is None:
+        return
+    cumulative = [i for i, h in enumerate(table.header) if _CUMULATIVE_COLUMN.search(h)]
+    columns = [
+        i
+        for i, h in enumerate(table.header)
+        if i not in cumulative and _PROBABILITY_COLUMN.search(h.strip())
+    ]
+    if len(columns) == 1 and len(cumulative) == 1:
+        yield from _cumulative_drafts(document, table, columns[0], cumulative[0])
+        return
+    if len(columns) < 2:
+        return
+    rows = [
+        ([cells[i].strip() for i in columns], cells, line)
+        for cells, line in table.rows
+        if len(cells) == len(table.header)
+    ]
+    rows = [row for row in rows if all(_PROBABILITY_CELL.match(c) for c in row[0])]
+    if not rows:
+        return
+    temperatures = [i for i, h in enumerate(table.header) if _TEMPERATURE_COLUMN.match(h.strip())]
+    scores = _scores_above(above, len(columns), table.line) if len(temperatures) == 1 else None
+    whole = [_sums_to_one(values) for values, _, _ in rows]
+    for position, (values, cells, line) in enumerate(rows):
+        if not _is_row(values):
+            continue
+        fields: dict[str, object]
+        temperature = cells[temperatures[0]].strip() if temperatures else ""
+        if scores is not None and re.fullmatch(r"\d+(?:\.\d+)?", temperature):
+            fields = {"scores": scores.values, "claimed": values, "temperature": temperature}
+            note = (
+                f"a table row of probabilities at T = {temperature} (its column "
+                f"{table.header[temperatures[0]].strip()}), scores from line {scores.line}"
+            )
+        elif any(w for j, w in enumerate(whole) if j != position):
+            fields = {"claimed": values, "claimed_only": "true"}
+            note = (
+                "a table row of probabilities (columns "
+                f"{', '.join(table.header[i].strip() for i in columns)}); the table's other "
+                "rows sum to 1, so its columns hold the whole row"
+            )
+        else:
+            continue
+        yield Draft(
+            kind="softmax",
+            quote=document.source_line(line) or table.row_source(cells),
+            line=line,
+            fields=fields,
+            confidence=0.7,
+            recognizer=NAME,
+            slug="table-row-" + "-".join(values),
+            note=note,
+        )
+
+
+def _cumulative_drafts(
+    document: Document, table: Table, column: int, cumulative: int
+) -> Iterator[Draft]:
+    """The running sum of a probability column against its cumulative column, row by row."""
+    terms: list[str] = []
+    for cells, line in table.rows:
+        if max(column, cumulative) >= len(cells):
+            return
+        value, total = cells[column].strip(), cells[cumulative].strip()
+        if not (_PROBABILITY_CELL.match(value) and _PROBABILITY_CELL.match(total)):
+            return  # a row that is not a probability: the column is not a running sum
+        terms.append(value)
+        if len(terms) == 1:
+            continue
+        yield Draft(
+            kind="arithmetic",
+            quote=document.source_line(line) or table.row_source(cells),
+            line=line,
+            fields={
+                "expression": " + ".join(terms),
+                "claimed": total,
+                "carried": sorted(set(terms)),
+            },
+            confidence=0.7,
+            recognizer=NAME,
+            slug=f"cumulative-{total}",
+            note=f"column {table.header[cumulative].strip()} is the running sum of column "
+            f"{table.header[column].strip()} (rows 1–{len(terms)}, each entry read as the "
+            "rounding it is)",
         )
 
 
@@ -425,6 +569,9 @@ def recognize(document: Document) -> Iterator[Draft]:
     for section in document.sections():
         text = "\n".join(line.text for block in section for line in block.lines)
         if "[" not in text:
+            for block in section:  # no bracketed list: only a table can hold a row
+                if block.table is not None:
+                    yield from _probability_table_drafts(document, block, [])
             continue
         lowered = text.lower()  # plain substring tests: far cheaper than a regex over it
         rows_below_scores = any(word in lowered for word in _SCORES_WORDS)
@@ -440,10 +587,13 @@ def _section_drafts(
     links: dict[tuple[int, int], tuple[_Scores, str | None]],
 ) -> Iterator[Draft]:
     masked: tuple[list[str], list[list[str]]] | None = None
+    earlier: list[tuple[str, int]] = []  # the section's lines before this block
     for block in section:
         if block.kind == "table":
             yield from _table_drafts(document, block)
+            yield from _probability_table_drafts(document, block, earlier)
             continue
+        earlier.extend((line.text, line.number) for line in block.lines)
         if block.kind == "fence":
             found = _matrix([line.text for line in block.lines])
             if found is not None:
