@@ -50,24 +50,28 @@ _GREEK = re.compile(r"\\(" + "|".join(_GREEK_NAMES) + r")(?![A-Za-z])|([αβγδ
 """A Greek letter other than π, as LaTeX or as itself: read as its name (``θ_i`` → ``theta_i``),
 which a claim's named inputs accept."""
 _GREEK_LETTERS = dict(zip("αβγδεηθλμρστφω", _GREEK_NAMES, strict=True))
-_UNIT_AFTER = re.compile(r"\s*[（(][^()（）]{1,12}[)）]\s*$")
+_UNIT_AFTER = re.compile(r"(?:\s+\(|（)[^()（）$]{1,12}[)）]\s*$")
 """A unit in brackets after a variable's name: ``loss（nats）``, ``t (ms)``."""
 _MATH = re.compile(r"\$([^$]+)\$")
-_LABEL = re.compile(r"^[^\d=+*/^$]*$")
+_LABEL = re.compile(r"^[^\d=+*/^$()（）]*$")
 """What may stand beside a header's formula: words that name it, no arithmetic."""
 
 
 def _header_texts(header: str) -> list[str]:
-    """The readings of a header as a variable or a formula, most literal first: the whole
-    header (a unit in brackets after it dropped), what follows its last ``=``, and its LaTeX
-    alone when the rest is a label."""
-    readings = [_UNIT_AFTER.sub("", header)]
+    """The readings of a header as a formula, most literal first: the whole header, what follows
+    its last ``=``, and its LaTeX alone when the rest is a label (words, no brackets)."""
+    readings = [header]
     if "=" in header:
         readings.append(header.rsplit("=", 1)[1])
     math = _MATH.findall(header)
     if len(math) == 1 and _LABEL.match(_MATH.sub(" ", header)):
         readings.append(math[0])
     return [_header_text(r) for r in readings]
+
+
+def _variable_text(header: str) -> str:
+    """A header read as a variable's name: a unit in brackets after it dropped."""
+    return _header_text(_UNIT_AFTER.sub("", header))
 
 
 def _header_text(header: str) -> str:
@@ -93,10 +97,9 @@ def _formula(text: str, variables: set[str]) -> Node | None:
 def _columns(table: Table) -> tuple[dict[int, str], dict[int, str]]:
     """(variable columns: index → name, formula columns: index → expression text)."""
     readings = [_header_texts(h) for h in table.header]
+    named = [_variable_text(h) for h in table.header]
     variables = {
-        i: texts[0]
-        for i, texts in enumerate(readings)
-        if _VARIABLE.match(texts[0]) and texts[0] not in _RESERVED
+        i: name for i, name in enumerate(named) if _VARIABLE.match(name) and name not in _RESERVED
     }
     names_ = set(variables.values())
     formulas: dict[int, str] = {}
