@@ -31,6 +31,12 @@ Recognises:
   cumulative``, as top-p tables print them) → an ``arithmetic`` claim per row from the second
   on: the printed probabilities up to that row summed, each read as the rounding it is
   (``carried``), against the cumulative cell;
+* in a lesson that continues the previous lesson's example (:mod:`checkers.extract.course`),
+  top-k weights renormalised after the section restates the top k entries of a row that lesson
+  printed below its scores ("the top 2: Expert 3: weight = 0.28, Expert 4: weight = 0.27" …
+  "after re-normalizing:" and one weight per following line) → a ``renormalised`` claim from
+  that row and its scores, with ``carried_from`` naming where it was printed (a wrong row there
+  makes these weights fail here, as carried); quoted on the line of the first weight;
 * a score matrix printed in a text block with row and column labels and ``−∞`` in masked cells,
   followed by weight rows ``位置2: [0.25, 0.38, 0.37, 0]`` → a ``masked_softmax`` claim per row,
   against the lesson's own masked scores (a fully masked row printed with numbers is wrong).
@@ -48,7 +54,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from checkers.extract.document import Block, Document, Table
+from checkers.extract.document import Block, CarriedRow, Document, Table
 from checkers.extract.draft import Draft
 from checkers.kinds.base import Context
 from checkers.kinds.probability import probability_decimals, sum_problem
@@ -563,11 +569,73 @@ def _renormalised_drafts(
             row = (values, source)
 
 
+def _top_entries(row: CarriedRow, k: int) -> list[float]:
+    """The k largest entries of a carried row, as printed values."""
+    return sorted((float(v) for v in row.values), reverse=True)[:k]
+
+
+def _continued_drafts(section: tuple[Block, ...], rows: tuple[CarriedRow, ...]) -> Iterator[Draft]:
+    """``renormalised`` claims for top-k weights of a row carried from the previous lesson."""
+    lines = _section_lines(section)
+    for position, (text, number) in enumerate(lines):
+        renormalise = _RENORMALISE.search(text)
+        if renormalise is None:
+            continue
+        tops = list(_TOP_K.finditer(" ".join(t for t, _ in lines[: position + 1])))
+        if not tops:
+            continue
+        k = int(tops[-1].group(1) or tops[-1].group(2))
+        above = {float(m.group()) for t, _ in lines[:position] for m in _WEIGHT_VALUE.finditer(t)}
+        restated = [
+            row
+            for row in rows
+            if 1 < k < len(row.values) and all(v in above for v in _top_entries(row, k))
+        ]
+        if len(restated) != 1:
+            continue  # no row of the previous lesson, or several, has its top k printed here
+        row = restated[0]
+        after = text[renormalise.end() :]
+        weights = _stated_weights(after, k)
+        where = (number, text)
+        if weights is None and not _WEIGHT_VALUE.search(after):
+            following = lines[position + 1 : position + 1 + k]
+            last = [_WEIGHT_VALUE.findall(t) for t, _ in following]
+            if len(following) == k and all(values for values in last):
+                weights = [values[-1] for values in last]
+                where = (following[0][1], following[0][0])
+        if weights is None:
+            continue
+        fields: dict[str, object] = {
+            "top_k": str(k),
+            "row": list(row.values),
+            "scores": list(row.scores),
+            "claimed": weights,
+            "carried_from": row.source,
+        }
+        if row.temperature is not None:
+            fields["temperature"] = row.temperature
+        yield Draft(
+            kind="renormalised",
+            quote=where[1].strip(),
+            line=where[0],
+            fields=fields,
+            confidence=0.5,
+            recognizer=NAME,
+            slug=f"top-{k}-carried-" + "-".join(weights),
+            note=f"the top {k} entries of the row printed at {row.source} are restated here, "
+            "and this lesson says it continues that lesson's example",
+        )
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``softmax``, ``masked_softmax`` and ``renormalised`` claims for weights the lesson
     prints."""
     for section in document.sections():
         text = "\n".join(line.text for block in section for line in block.lines)
+        if document.continues and _VECTOR.search(text) is None:
+            lowered = text.lower()
+            if any(word in lowered for word in _RENORMALISE_WORDS):
+                yield from _continued_drafts(section, document.continues)
         if "[" not in text:
             for block in section:  # no bracketed list: only a table can hold a row
                 if block.table is not None:
