@@ -41,6 +41,12 @@ plain arithmetic, :func:`checkers.extract.latex.plain`):
   & Martin §3.3), and the mean of the per-token e^loss is larger (Jensen's inequality), so the
   claim is exp((1.0 + 2.0 + 3.0) / 3). A sentence that calls the value an average of
   perplexities (per sentence, per document, 平均困惑度) is a different quantity and is left alone.
+* **bits per byte.** ``每字节约 0.72 bits``, ``0.72 bits per byte``, ``BPB ≈ 0.72``: the bits
+  per token divided by the bytes per token (Gao et al. 2020, "The Pile", §4: BPB = (L_T / L_B) ·
+  loss / ln 2), both read from the statement's line and the lines just before it in its section
+  (``2.885 bits / token``, or a loss of ``2.0 nats / token`` over ln 2; ``1 个 token 对应 4 个字
+  节``, ``4 bytes per token``); each must be stated once there, or nothing is drafted. The bits
+  per token are read as the rounding they are.
 """
 
 from __future__ import annotations
@@ -84,6 +90,10 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     conversion = _conversion(statement) if _NATS.search(statement.before + text) else None
     if conversion is not None:
         return conversion
+    if _PER_BYTE_CLAIM.search(text):
+        per_byte = _per_byte(statement)
+        if per_byte is not None:
+            return per_byte
     if _WRITTEN_FORMULA.search(text) or "\\frac" in text:
         return _written(statement)
     return _stated(statement)
@@ -288,3 +298,67 @@ def _clause_end(text: str, start: int) -> int:
     """Where the clause that runs on from ``start`` ends (a sentence or clause mark)."""
     match = re.compile(r"[;；。！？，,](?:\s|$)|[；。！？，]").search(text, start)
     return match.start() if match else len(text)
+
+
+_PER_BYTE_CLAIM = re.compile(
+    r"(?:每(?:个)?字节|per\s+byte|\bBPB\b|bits?\s*/\s*byte)", re.IGNORECASE
+)
+_PER_BYTE_VALUE = re.compile(
+    r"每(?:个)?字节\s*(?P<a>约为?|大约|≈|~)?\s*(?:为|是)?\s*(?P<v1>\d+(?:\.\d+)?)\s*(?:bits?|比特)"
+    r"|(?P<b>(?:about|roughly|≈|~|约)\s*)?(?P<v2>\d+(?:\.\d+)?)\s*(?:bits?\s*(?:per|/)\s*byte|比特\s*/\s*字节)"
+    r"|\bBPB\b\s*(?:\)\s*)?(?:is|of|=|≈|~|为|是|约为?|:|：)\s*(?P<c>(?:about|roughly|≈|~|约)\s*)?"
+    r"(?P<v3>\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+_BITS_PER_TOKEN = re.compile(
+    r"(?P<value>\d+(?:\.\d+)?)\s*(?:bits?|比特)\s*(?:/|per|每)\s*(?:个\s*)?token", re.IGNORECASE
+)
+_NATS_PER_TOKEN = re.compile(
+    r"(?P<value>\d+(?:\.\d+)?)\s*(?:nats?|奈特)\s*(?:/|per|每)\s*(?:个\s*)?token", re.IGNORECASE
+)
+_BYTES_PER_TOKEN = re.compile(
+    r"(?:1|一)\s*个?\s*tokens?\s*(?:对应|约|≈|~|is\s+about|averages|=|为|是|平均)*\s*(?:约|about)?\s*"
+    r"(?P<a>\d+(?:\.\d+)?)\s*(?:个\s*)?(?:字节|bytes?)"
+    r"|(?P<b>\d+(?:\.\d+)?)\s*(?:个\s*)?(?:字节|bytes?)\s*(?:/|per|每)\s*(?:个\s*)?token"
+    r"|(?:每\s*个?|each|every|a)\s*token\s*(?:平均|约|对应|是|为|is|averages|takes|about|roughly|\s)*"
+    r"(?P<c>\d+(?:\.\d+)?)\s*(?:个\s*)?(?:字节|bytes?)",
+    re.IGNORECASE,
+)
+
+
+def _per_byte(statement: Statement) -> Draft | None:
+    """``每字节约 0.72 bits``: bits per token over bytes per token (see the module docstring)."""
+    text, offsets, line_start = _plain_sentence(statement)
+    claim = next((m for m in _PER_BYTE_VALUE.finditer(text) if m.start() >= line_start), None)
+    if claim is None:
+        return None
+    value = claim.group("v1") or claim.group("v2") or claim.group("v3")
+    approx = "≈ " if (claim.group("a") or claim.group("b") or claim.group("c")) else ""
+    context = plain(statement.topic)[0] + " " + text[: claim.start()]
+    sizes = {
+        m.group("a") or m.group("b") or m.group("c") for m in _BYTES_PER_TOKEN.finditer(context)
+    }
+    bits = {m.group("value") for m in _BITS_PER_TOKEN.finditer(context)}
+    nats = {m.group("value") for m in _NATS_PER_TOKEN.finditer(context)}
+    if len(sizes) != 1 or len(bits) > 1 or (not bits and len(nats) != 1):
+        return None
+    (size,) = sizes
+    if bits:
+        (per_token,) = bits
+        expression, source = f"{per_token} / {size}", f"{per_token} bits per token"
+    else:
+        (per_token,) = nats
+        expression = f"{per_token} / ln(2) / {size}"
+        source = f"a loss of {per_token} nats per token (÷ ln 2 for bits)"
+    return Draft(
+        kind="arithmetic",
+        quote=_quote(statement, offsets, claim.end()),
+        line=statement.line,
+        fields={"expression": expression, "claimed": approx + value, "carried": [per_token]},
+        confidence=0.55,
+        recognizer="relations",
+        slug=f"bits-per-byte-{value}",
+        note=f"bits per byte = bits per token / bytes per token: {source} over {size} bytes "
+        f"per token (both stated just before line {statement.line}); {per_token} read as the "
+        "rounding it is",
+    )

@@ -95,3 +95,23 @@ def test_the_mean_of_per_token_perplexities_is_not_the_perplexity(scan: Scan) ->
         "$(e^{2.0} + e^{3.0})/2 \\approx 13.74$.\n"
     )
     assert [f for f in scan(averaged) if "mean-loss" in f.id] == []
+
+
+def test_bits_per_byte_from_bits_or_nats_per_token(scan: Scan) -> None:
+    # 2.4 bits per token over 4 bytes per token: 0.6 bits per byte; 2.0 nats = 2.885 bits.
+    lead = "## BPB\n\nHere 1 token is about 4 bytes. The model reaches 2.4 bits per token.\n\n"
+    assert _verdicts(scan, lead[8:] + "That is 0.6 bits per byte.") == ["pass"]
+    (wrong,) = scan(lead + "That is 1.2 bits per byte.\n")
+    assert wrong.verdict == "fail" and wrong.line == 5 and "2.4 / 4" in wrong.message
+    nats = "## BPB\n\n每个 token 平均 4 个字节，loss 为 2.0 nats / token。\n\n"
+    nats += "每字节约 0.72 bits。\n"
+    (from_nats,) = scan(nats)
+    assert from_nats.verdict == "pass" and "÷ ln 2" in from_nats.message
+
+
+def test_no_bits_per_byte_without_one_size_per_token(scan: Scan) -> None:
+    for lead in (
+        "## BPB\n\nThe model reaches 2.4 bits per token.\n\n",  # no bytes per token
+        "## BPB\n\n4 bytes per token in prose, 2 bytes per token in code; 2.4 bits per token.\n\n",
+    ):
+        assert scan(lead + "That is 0.6 bits per byte.\n") == [], lead
