@@ -437,8 +437,10 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
             source = _nearest(scores, len(weights), number)
             if source is None or source.line == number:
                 continue
-            if before is not None and before > (source.line, source.column):
-                continue  # a nearer list of that length: the row may be its softmax instead
+            nearer = before is not None and before > (source.line, source.column)
+            if nearer and found.get(before or (0, 0), (None, None))[0] is not source:
+                continue  # a nearer list of that length (not a row of these scores): the row
+                # may be its softmax instead
             # At most _LINK_LINES lines lie between (see _nearest): a short span to read.
             span = " ".join(text_of[n] for n in range(source.line, number + 1) if n in text_of)
             call = next(
@@ -454,12 +456,38 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
             temperatures = _TEMPERATURE.findall(span)
             temperature = call.group(2) if call is not None and call.group(2) else None
             if temperature is None and not temperatures and _TEMPERATURE_WORD.search(span):
-                continue  # a temperature that varies (a loop, a name): not stated as a number
+                temperature = _looped_temperature(span, source.name, text[: vector.start()])
+                if temperature is None:
+                    continue  # a temperature that varies (a name): not stated as a number
             found[(number, vector.start())] = (
                 source,
                 temperature or (temperatures[-1] if temperatures else None),
             )
     return found
+
+
+_LOOP = re.compile(
+    r"\bfor\s+(?P<name>[A-Za-z_]\w*)\s+in\s+[(\[](?P<values>\s*\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)+)"
+    r"\s*,?\s*[)\]]\s*:"
+)
+"""A loop over literal values: ``for T in (1.0, 0.5, 2.0):``."""
+
+
+def _looped_temperature(span: str, scores: str, lead: str) -> str | None:
+    """The temperature of a row printed by a loop over literal temperatures: ``for T in (1.0,
+    0.5):`` … ``softmax(logits / T)`` … ``print(T, …)``, the row's line starting with the
+    value the loop printed (``0.5 [0.842 0.114 …]``); None otherwise."""
+    loop = _LOOP.search(span)
+    if loop is None or not scores:
+        return None
+    name = re.escape(loop.group("name"))
+    if not re.search(rf"softmax\(\s*{re.escape(scores)}\s*/\s*{name}\b", span):
+        return None
+    if not re.search(rf"print\(\s*(?:f?['\"][^'\"]*['\"]\s*,\s*)?{name}\b", span):
+        return None
+    printed = lead.strip().rstrip(":：=").strip()
+    values = [v.strip() for v in loop.group("values").split(",")]
+    return printed if printed in values else None
 
 
 def _nearest(scores: list[_Scores], length: int, line: int) -> _Scores | None:
