@@ -16,6 +16,13 @@ Recognises:
   length, and a softmax, probability, attention or gate word must stand on the lines from the
   scores to the row (a ``softmax(name)`` call naming the scores' variable counts). A temperature
   stated there (``T = 0.5``, ``temperature=2``, ``softmax(logits / 0.5)``) is applied;
+* a sentence after such rows, printed at two or more temperatures from the same scores, that
+  says how one entry moves when the temperature is halved or doubled ("Halving the temperature
+  pushes the top weight from 0.61 to 0.84", "温度加倍后，第一个 token 的概率从 0.61 降到
+  0.43"): the entry is the one whose value at one printed temperature the first number
+  matches (at its printed precision; it must match only one), the second number is claimed as
+  that entry at half (or twice) that temperature, which must also be printed → an
+  ``arithmetic`` claim of that softmax entry written out;
 * the top-k of such a row renormalised to sum to 1 ("keep the top 2 and renormalise: 0.46 /
   0.54", on that line or one weight per following line) → a ``renormalised`` claim from the
   latest probability row printed above it in the section (and that row's scores, if known, so a
@@ -50,15 +57,18 @@ entry strictly between 0 and 1. Code identifiers (``or_gate.weights = [1.0, 1.0]
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checkers.extract.document import Block, CarriedRow, Document, Table
 from checkers.extract.draft import Draft
+from checkers.extract.relations.base import sentence_start
+from checkers.formulas import softmax
 from checkers.kinds.base import Context
 from checkers.kinds.probability import probability_decimals, sum_problem
-from checkers.numbers import Printed, parse_printed
+from checkers.numbers import Printed, compare, parse_printed
 
 __all__ = ["recognize"]
 
@@ -675,6 +685,88 @@ def recognize(document: Document) -> Iterator[Draft]:
         yield from _section_drafts(document, section, links)
         if any(word in lowered for word in _RENORMALISE_WORDS):
             yield from _renormalised_drafts(section, links)
+        if links and any(word in lowered for word in _CHANGE_WORDS):
+            yield from _restated_drafts(section, links)
+
+
+_CHANGE_WORDS = ("halv", "doubl", "减半", "加倍", "翻倍", "一半")
+"""Words of which a section must hold one for sentences about a temperature change to be read."""
+_HALVED = re.compile(r"\bhalv\w*|减半|(?:降低|减小|缩小)一半", re.IGNORECASE)
+_DOUBLED = re.compile(r"\bdoubl\w*|加倍|翻倍", re.IGNORECASE)
+_PROBABILITY = r"(?:0?\.\d+|0|1(?:\.0+)?)"
+_FROM_TO = re.compile(
+    rf"\bfrom\s+(?P<a>{_PROBABILITY})\s+to\s+(?P<b>{_PROBABILITY})(?![\d%]|\.\d)"
+    rf"|从\s*(?P<c>{_PROBABILITY})\s*(?:[升降增减涨跌变]\w?)?到\s*(?P<d>{_PROBABILITY})(?![\d%]|\.\d)",
+    re.IGNORECASE,
+)
+
+
+def _restated_drafts(
+    section: tuple[Block, ...], links: dict[tuple[int, int], tuple[_Scores, str | None]]
+) -> Iterator[Draft]:
+    """Entries a sentence says move from one printed temperature's row to half or twice that
+    temperature's (see the module docstring)."""
+    sources = {id(source): source for source, _ in links.values()}
+    if len(sources) != 1:
+        return  # rows of several score lists: which one a sentence means is not said
+    (source,) = sources.values()
+    scores = [float(v.replace("−", "-")) for v in source.values]
+    temperatures = {float(t or 1): t or "1" for _, t in links.values()}
+    if len(temperatures) < 2 or any(t <= 0 for t in temperatures):
+        return
+    rows = {t: [float(p) for p in softmax(scores, t)] for t in temperatures}
+    last_row = max(line for line, _ in links)
+    for block in section:
+        if block.kind != "paragraph" or block.lines[-1].number <= last_row:
+            continue
+        joined, starts = "", []
+        for line in block.lines:
+            starts.append(len(joined))
+            joined += line.text + " "
+        for match in _FROM_TO.finditer(joined):
+            sentence = joined[sentence_start(joined, match.start()) : match.start()]
+            halved, doubled = _HALVED.search(sentence), _DOUBLED.search(sentence)
+            if bool(halved) == bool(doubled):
+                continue  # no change of temperature said, or both
+            first, second = (
+                match.group("a") or match.group("c"),
+                match.group("b") or match.group("d"),
+            )
+            matches = [
+                (t, j)
+                for t, row in rows.items()
+                for j, p in enumerate(row)
+                if compare(parse_printed(first), p).ok
+            ]
+            if len(matches) != 1:
+                continue
+            t, j = matches[0]
+            target = t / 2 if halved else t * 2
+            if not any(math.isclose(target, u) for u in temperatures):
+                continue  # the row at that temperature is not printed
+            shown = next(temperatures[u] for u in temperatures if math.isclose(target, u))
+            terms = [f"exp({v} / {shown})" for v in source.values]
+            index = max(
+                i
+                for i, start in enumerate(starts)
+                if start <= match.start("b" if match.group("b") else "d")
+            )
+            line = block.lines[index]
+            quote = match.group(0)
+            if quote not in line.text:
+                quote = second
+            yield Draft(
+                kind="arithmetic",
+                quote=quote,
+                line=line.number,
+                fields={"expression": f"{terms[j]} / ({' + '.join(terms)})", "claimed": second},
+                confidence=0.5,
+                recognizer=NAME,
+                slug=f"entry-{j + 1}-at-{shown}",
+                note=f"entry {j + 1} of softmax([{', '.join(source.values)}] / {shown}): {first} "
+                f"is that entry at T = {temperatures[t]}, and the sentence "
+                f"{'halves' if halved else 'doubles'} the temperature (both rows printed above)",
+            )
 
 
 def _section_drafts(
