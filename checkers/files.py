@@ -462,6 +462,39 @@ def link_outside_working_folder(path: Path) -> str | None:
     return None
 
 
+_LESSON_NUMBER = re.compile(r"^(\d{1,4})(?!\d)")
+MAX_SIBLINGS = 500
+"""Most entries of a lesson's folder looked at to find the lesson numbered before it."""
+
+
+def numbered_predecessor(path: Path) -> Path | None:
+    """The lesson numbered just before ``path`` in its folder (``04_the_gate.md`` for
+    ``05_combining_experts.md``: the greatest number below its own, same suffix), or None when
+    its name is not numbered, no such file exists, two files share that number, or the folder
+    holds more than :data:`MAX_SIBLINGS` entries. Only the folder is listed; nothing is read."""
+    own = _LESSON_NUMBER.match(path.name)
+    if own is None:
+        return None
+    below: dict[int, list[str]] = {}
+    try:
+        with os.scandir(path.parent) as entries:
+            for count, entry in enumerate(entries):
+                if count >= MAX_SIBLINGS:
+                    return None
+                number = _LESSON_NUMBER.match(entry.name)
+                if number is None or not entry.name.endswith(path.suffix):
+                    continue
+                value = int(number.group(1))
+                if value < int(own.group(1)) and entry.is_file(follow_symlinks=False):
+                    below.setdefault(value, []).append(entry.name)
+    except OSError:
+        return None
+    if not below:
+        return None
+    names = below[max(below)]
+    return path.parent / names[0] if len(names) == 1 else None
+
+
 def not_a_lesson(path: Path, root: Path) -> str | None:
     """Why ``path`` is not a lesson file of the project at ``root``, or None: the one rule for
     what may be read, embedded, quoted or rewritten as a lesson.

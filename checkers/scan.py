@@ -7,6 +7,7 @@ and either checks them in memory (scan) or merges them into claim files (extract
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,14 +15,16 @@ from pathlib import Path, PurePosixPath
 
 from checkers import safeyaml
 from checkers.claims import build_claims_file, decode_claims, read_claims_bytes
-from checkers.extract import draft_claims, drafts_of, to_claim_data
+from checkers.extract import drafts_of, to_claim_data
+from checkers.extract.course import carried_rows, continues_previous
 from checkers.extract.coverage import LessonCoverage, lesson_coverage
-from checkers.extract.document import parse_document
+from checkers.extract.document import Document, parse_document
 from checkers.extract.merge import BOM, MergeRefused, MergeResult, merge_claims
 from checkers.files import (
     WriteError,
     claim_file_candidates,
     link_outside_working_folder,
+    numbered_predecessor,
     real_path,
     report_root,
     resolve_lesson,
@@ -80,6 +83,23 @@ def _read_lesson(path: Path) -> Lesson | str:
         return str(error)
 
 
+def _document(path: Path, lesson: Lesson) -> Document:
+    """The lesson parsed, with the rows it carries from the previous lesson of its course when
+    it says it continues that lesson's example (:mod:`checkers.extract.course`); a previous
+    lesson that cannot be read carries nothing."""
+    document = parse_document(lesson.readable)
+    if not continues_previous(lesson.readable):
+        return document
+    previous = numbered_predecessor(path)
+    if previous is None:
+        return document
+    earlier = _read_lesson(previous)
+    if isinstance(earlier, str):
+        return document
+    rows = carried_rows(parse_document(earlier.readable), previous.name)
+    return dataclasses.replace(document, continues=rows) if rows else document
+
+
 def scan_lesson(path: Path, *, marked_wrong: list[Finding] | None = None) -> list[Finding]:
     """Draft claims from one lesson and check them; an unreadable lesson is one error finding.
 
@@ -105,7 +125,7 @@ def _scan(
     lesson = _read_lesson(path)
     if isinstance(lesson, str):
         return [_error(path, lesson)], None
-    document = parse_document(lesson.readable)
+    document = _document(path, lesson)
     drafts = drafts_of(document)
     claims = to_claim_data(lesson, drafts)
     located = safeyaml.Located({"lesson": _lesson_ref(path), "claims": claims}, {})
@@ -157,7 +177,7 @@ def extract_lesson(
     if isinstance(chosen, _Refused):
         return chosen.message
     target, old_text, note = chosen
-    found = draft_claims(lesson.readable)
+    found = drafts_of(_document(path, lesson))
     drafts = to_claim_data(lesson, found)
     try:
         result = merge_claims(target, old_text, ref, lesson, drafts, verify=write)

@@ -25,6 +25,7 @@ __all__ = [
     "CHUNK_CHARS",
     "HARD_CHUNK_CHARS",
     "Block",
+    "CarriedRow",
     "Document",
     "Line",
     "Table",
@@ -98,6 +99,20 @@ class Block:
 
 
 @dataclass(frozen=True)
+class CarriedRow:
+    """A probability row printed with its scores in the lesson this one continues."""
+
+    values: tuple[str, ...]
+    """The row as printed there."""
+    scores: tuple[str, ...]
+    """The scores it was printed as the softmax of."""
+    temperature: str | None
+    """The temperature stated with it, if any."""
+    source: str
+    """Where it was printed: the other lesson's file name and line (``04_the_gate.md:41``)."""
+
+
+@dataclass(frozen=True)
 class Document:
     """A parsed lesson."""
 
@@ -105,6 +120,9 @@ class Document:
     """The lesson source."""
     blocks: tuple[Block, ...]
     """Its blocks in reading order."""
+    continues: tuple[CarriedRow, ...] = ()
+    """Probability rows of the course's previous lesson, when this lesson says it continues
+    that lesson's example (read by ``scan`` and ``extract``: :mod:`checkers.extract.course`)."""
 
     def source_line(self, number: int) -> str:
         """The lesson's line ``number`` (1-based) as written, stripped; "" when out of range."""

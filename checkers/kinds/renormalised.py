@@ -17,6 +17,14 @@ by their total. YAML fields:
     is not the softmax of its scores makes the weights *carried*: right from the printed row,
     they pass and the message says so, with what the scores would give.
 
+``carried_from``
+    Optional: where the row was printed when that is another lesson of the course
+    (``04_the_gate.md:41``, the lesson this one says it continues). A row that is wrong in its
+    own lesson is reported there, so weights that carry it pass here; a row from another lesson
+    is reported in that lesson's report only, so weights carried from it *fail* here, with the
+    message naming the row's lesson and line and what the scores give — the mistake is that
+    row's, and fixing it there fixes these weights.
+
 At least one of ``row`` and ``scores`` is required. Each weight is compared at its printed
 precision (a whole 0 or 1 read at the row's decimals, as for every probability row).
 
@@ -34,7 +42,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pydantic import model_validator
+from pydantic import Field, model_validator
 
 from checkers.formulas import UndefinedError, softmax
 from checkers.kinds.base import (
@@ -66,6 +74,8 @@ class Input(KindInput):
     """The scores that row is the softmax of."""
     temperature: PrintedNumber | None = None
     """T in softmax(scores / T)."""
+    carried_from: str | None = Field(default=None, max_length=200)
+    """Where the row was printed when that is another lesson (``04_the_gate.md:41``)."""
 
     @model_validator(mode="after")
     def _shapes_agree(self) -> Input:
@@ -199,6 +209,19 @@ def check(fields: Input, context: Context) -> Outcome:
         f"from the scores the top {fields.k} are entries "
         f"{', '.join(str(i + 1) for i in true_kept)}, renormalised {vector_text(true_weights)}"
     )
+    if outcome.verdict == "pass" and fields.carried_from is not None:
+        return replace(
+            outcome,
+            verdict="fail",
+            severity="error",
+            corrections=(),
+            expected=f"{vector_text(true_weights)} (from the scores: entries "
+            f"{', '.join(str(i + 1) for i in true_kept)})",
+            value=tuple(true_weights),
+            message=f"{outcome.message}, but the row is the one printed in {fields.carried_from}, "
+            f"carried into this lesson with its error: {carried}",
+            details=(*outcome.details, f"carried from {fields.carried_from}: {carried}"),
+        )
     if outcome.verdict == "pass":
         return replace(
             outcome,

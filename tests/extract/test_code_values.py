@@ -43,3 +43,15 @@ def test_code_is_never_executed() -> None:
     )
     drafts = list(code_values.recognize(parse_document(text)))
     assert [d.fields["expression"] for d in drafts] == ["2 ** 2 ** 2 ** 2"]
+
+
+def test_an_array_element_printed_wrong_names_its_index_and_definition(tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(
+        "```python\nd = 8\ni = np.arange(d // 2)\nfreq = 10000 ** (-2 * i / d)\n"
+        'print(f"{freq[1]:.4f}  {freq[2]:.4f}")\n```\n\n```text\n0.3162  0.0100\n```\n',
+        "utf-8",
+    )
+    (finding,) = [f for f in scan_lesson(lesson) if f.verdict == "fail"]
+    assert finding.line == 9 and finding.claimed == "0.3162"
+    assert "0.1000" in finding.message and "at i = 1" in finding.message

@@ -73,3 +73,37 @@ def test_the_assumption_must_be_in_the_same_section() -> None:
 def test_a_scaling_that_does_not_claim_a_value_is_not_drafted() -> None:
     text = "## Scores\n\n" + ASSUMPTION_ZH + "除以 √d_k 可以让方差保持稳定。\n"
     assert _drafted(text) == []
+
+
+def test_a_moment_at_a_stated_head_dimension(scan_text: ScanText) -> None:
+    # Var(q·k) = d_k and std = √d_k: at d_k = 64 the std is 8, at d_k = 256 the variance is 256.
+    text = (
+        "## Scores\n\n" + ASSUMPTION_EN + "With $d_k = 64$, the dot product has a standard "
+        "deviation of about 8.\n\n" + ASSUMPTION_ZH + "当 $d_k = 256$ 时，点积的方差为 256。\n"
+    )
+    findings = [f for f in scan_text(text) if f.kind == "statistic"]
+    assert [(f.claimed, f.verdict) for f in findings] == [("≈ 8", "pass"), ("256", "pass")]
+
+
+def test_a_moment_doubled_or_given_for_the_other_moment_fails(scan_text: ScanText) -> None:
+    # The sentence wraps: the claim is on the line of its value. √32 = 5.66, not √64 = 8.0.
+    text = (
+        "## Scores\n\n" + ASSUMPTION_EN + "For $d_k = 32$ the raw scores come out with a standard\n"
+        "deviation of 8.0 before scaling.\n\n"
+        + ASSUMPTION_ZH
+        + "若 $d_k = 144$，点积的方差约为 12。\n"
+    )
+    wrapped, variance = [f for f in scan_text(text) if f.kind == "statistic"]
+    assert wrapped.verdict == "fail" and wrapped.line == 6 and "5.7" in wrapped.message
+    assert variance.verdict == "fail" and "144" in variance.message  # 12 is the std
+
+
+def test_no_numeric_moment_without_one_dimension_or_of_a_scaled_score() -> None:
+    for sentence in (
+        "With $d_k = 64$, dividing the dot product by 8 leaves a standard deviation of 1.",
+        "With $d_k = 64$ each component has variance 1 and mean 0.",
+        "For $d_k = 64$ and $d_k = 128$ the dot product's std is 8 and 11.3.",
+        "The standard deviation of the dot product is about 8.",
+        "点积的标准差约为 8。",
+    ):
+        assert _drafted("## S\n\n" + ASSUMPTION_EN + sentence + "\n") == [], sentence

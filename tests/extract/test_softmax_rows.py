@@ -50,3 +50,47 @@ def test_top_k_renormalised_below_a_row(case: dict[str, Any], tmp_path: Path) ->
     carried = [f for f in findings if "carried from the wrong row" in f.message]
     assert len(carried) == case["carried"], [f.message for f in findings]
     assert all(f.verdict == "pass" for f in carried)
+
+
+@pytest.mark.parametrize("case", load_cases("probability_table_cases.yaml"))
+def test_tables_of_probability_rows(case: dict[str, Any], tmp_path: Path) -> None:
+    drafts = [
+        d
+        for d in softmax_rows.recognize(parse_document(case["text"]))
+        if d.quote.lstrip().startswith("|")
+    ]
+    assert len(drafts) == case["drafted"], [d.fields for d in drafts]
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(case["text"] + "\n", encoding="utf-8")
+    findings = scan_lesson(lesson)
+    failing = [f.claimed for f in findings if f.verdict == "fail"]
+    assert failing == case["failing"], [f.message for f in findings]
+
+
+def test_a_table_row_names_its_temperature_and_scores(tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(
+        "Logits $z = [1.0,\\ 0.0]$ at two temperatures:\n\n"
+        "| τ | $p_1$ | $p_2$ |\n|---|---|---|\n| 1 | 0.73 | 0.27 |\n| 0.5 | 0.73 | 0.27 |\n",
+        "utf-8",
+    )
+    (finding,) = [f for f in scan_lesson(lesson) if f.verdict == "fail"]
+    assert finding.line == 6
+    assert "softmax([1.0, 0.0] / 0.5)" in finding.message and "0.88" in finding.message
+    assert "at T = 0.5" in finding.message
+
+
+@pytest.mark.parametrize("case", load_cases("temperature_change_cases.yaml"))
+def test_an_entry_moved_by_a_change_of_temperature(case: dict[str, Any], tmp_path: Path) -> None:
+    drafts = [
+        d for d in softmax_rows.recognize(parse_document(case["text"])) if d.kind == "arithmetic"
+    ]
+    assert len(drafts) == case["drafted"], [d.fields for d in drafts]
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(case["text"] + "\n", encoding="utf-8")
+    findings = scan_lesson(lesson)
+    failing = [f.claimed for f in findings if f.verdict == "fail"]
+    assert failing == case["failing"], [f.message for f in findings]
+    for finding in findings:
+        if finding.verdict == "fail":
+            assert "halves the temperature" in finding.message and "0.117" in finding.message

@@ -10,7 +10,11 @@ section are read as one session (a name assigned in one is known in the next). R
 * ``print(…)`` of such arithmetic with its printed output right below: the lines of the next
   block when it is an output block (a fence with info ``text``/``output``/``console``, or one
   that starts with ``Output``/``输出``), or the line after a ``>>> …`` prompt, one printed line per
-  ``print`` (f-strings with one ``{…}`` field are matched by their literal text);
+  ``print`` (f-strings are matched by their literal text; an f-string of several fields, each
+  an element of an array, is matched field by field);
+* elements of an array the code builds from an index range: ``i = torch.arange(d // 2)`` then
+  ``theta = 10000 ** (-2 * i / d)`` makes ``theta[1]`` (or ``theta[1].item()``) the arithmetic
+  with ``i = 1`` (``np.arange`` too, with start, stop and step), printed as above;
 * a sentence of the section that says what such an output block printed for a label ("the loss
   printed above is 2.31", "as the output shows, the perplexity is 12.48") against the printed
   line ``loss: 2.3125`` (a label printed twice with different values is not read).
@@ -28,6 +32,8 @@ unit, a parenthesis or a clause after punctuation), never a number that labels a
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -126,6 +132,11 @@ class _Scope:
     """Dict name → its literal entries."""
     open_dict: str | None = None
     """The dict literal whose entries the current lines are."""
+    ranges: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    """Name → (start, stop, step) of every name assigned ``arange`` of literal arithmetic."""
+    arrays: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Name → (its arithmetic, the range name it is built over): ``theta = 10000 ** (-2 * i /
+    d)`` over ``i``."""
 
 
 @dataclass(frozen=True)
@@ -327,6 +338,77 @@ class _Statement:
     """Its last source line as written."""
 
 
+@dataclass(frozen=True)
+class _Fields:
+    """A ``print`` of an f-string whose fields are all array elements, read."""
+
+    values: tuple[_Value, ...]
+    """The fields' arithmetic, in order."""
+    texts: tuple[str, ...]
+    """The literal text around them: one more than the fields."""
+    names: tuple[str, ...]
+    """How each field was read (``theta = 10000 ** (-2 * i / d) at i = 1``), for the note."""
+
+
+_ARANGE = re.compile(r"^(?:torch|np|numpy)\.arange\(\s*(?P<args>[^()]*(?:\([^()]*\)[^()]*)*)\)$")
+_ELEMENT = re.compile(r"^(?P<name>[A-Za-z_]\w*)\[\s*(?P<index>\d{1,6})\s*\](?:\.item\(\))?$")
+_FIELDS = re.compile(r"\{(?P<field>[^{}:]+)(?::(?P<spec>[^{}]*))?\}")
+
+
+def _arange(arguments: str, scope: _Scope) -> tuple[float, float, float] | None:
+    """(start, stop, step) of ``arange(…)`` of literal arithmetic (``d // 2`` floors)."""
+    values: list[float] = []
+    for item in _top_level_items(arguments):
+        floored = "//" in item
+        value = _read(item.replace("//", "/"), scope)
+        if value is None or "=" in item:
+            return None
+        values.append(float(int(value.value)) if floored else value.value)
+    if len(values) == 1:
+        values = [0.0, values[0], 1.0]
+    elif len(values) == 2:
+        values.append(1.0)
+    if len(values) != 3 or values[2] <= 0 or (values[1] - values[0]) / values[2] > 1e6:
+        return None
+    return values[0], values[1], values[2]
+
+
+def _element(text: str, scope: _Scope) -> tuple[_Value, str] | None:
+    """``theta[1]`` of an array built over a range: its arithmetic at that index, and how it
+    was read (``theta = 10000 ** (-2 * i / d) at i = 1``)."""
+    match = _ELEMENT.match(text.strip())
+    if match is None or match.group("name") not in scope.arrays:
+        return None
+    expression, over = scope.arrays[match.group("name")]
+    start, stop, step = scope.ranges[over]
+    position = start + int(match.group("index")) * step
+    if position >= stop:
+        return None
+    literal = _number(position)
+    value = _read(re.sub(rf"(?<![\w.]){re.escape(over)}(?![\w])", literal, expression), scope)
+    if value is None:
+        return None
+    return value, f"{match.group('name')} = {expression} at {over} = {literal}"
+
+
+def _fields(argument: str, scope: _Scope) -> _Fields | None:
+    """An f-string of two or more fields that are all array elements, read."""
+    if not (argument.startswith(("f'", 'f"')) and argument.endswith(argument[1])):
+        return None
+    body = argument[2:-1]
+    found = list(_FIELDS.finditer(body))
+    if not found or any("%" in (m.group("spec") or "") for m in found):
+        return None
+    elements = [_element(m.group("field"), scope) for m in found]
+    read = [e for e in elements if e is not None]
+    if len(read) != len(elements):
+        return None
+    texts = [body[: found[0].start()]]
+    texts += [body[a.end() : b.start()] for a, b in itertools.pairwise(found)]
+    texts.append(body[found[-1].end() :])
+    return _Fields(tuple(v for v, _ in read), tuple(texts), tuple(how for _, how in read))
+
+
 def _statements(block: Block) -> Iterator[_Statement]:
     markers = _comment_marker(block.info)
     pending: list[str] = []
@@ -352,7 +434,8 @@ def _block_drafts(
     document: Document, block: Block, following: Block | None, scope: _Scope
 ) -> Iterator[Draft]:
     scope.open_dict = None
-    printed: list[tuple[_Value, str, str, _Statement]] = []  # (value, before, after, statement)
+    # (value, before, after, statement), or the fields of an f-string of array elements
+    printed: list[tuple[_Value, str, str, _Statement] | _Fields] = []
     prints = 0
     prompt: tuple[_Value, _Statement] | None = None
     for statement in _statements(block):
@@ -394,6 +477,10 @@ def _block_drafts(
         if call is not None:
             prints += 1
             argument = call.group("value").strip()
+            elements = _fields(argument, scope) if scope.arrays and "{" in argument else None
+            if elements is not None:
+                printed.append(elements)
+                continue
             fstring = _FSTRING.match(argument)
             before, after = "", ""
             if fstring is not None:
@@ -429,13 +516,34 @@ def _block_drafts(
             continue
         name = assignment.group("name")
         value = _read(assignment.group("value"), scope)
+        scope.ranges.pop(name, None)
+        scope.arrays.pop(name, None)
         if value is None:
             scope.values.pop(name, None)  # reassigned to something we cannot read
+            _array(name, assignment.group("value"), scope)
             continue
         scope.values[name] = value.value
         yield from _commented(document, value, assignment.group("value"), statement)
     if printed and following is not None and prints == len(printed):
         yield from _outputs(document, printed, following)
+
+
+def _array(name: str, text: str, scope: _Scope) -> None:
+    """Record ``name`` as a range (``arange`` of literal arithmetic) or as an array of literal
+    arithmetic over one range (``10000 ** (-2 * i / d)``), if it is either."""
+    text = text.strip()
+    arange = _ARANGE.match(text) if "arange" in text else None
+    if arange is not None:
+        bounds = _arange(arange.group("args"), scope)
+        if bounds is not None:
+            scope.ranges[name] = bounds
+        return
+    over = [r for r in scope.ranges if re.search(rf"(?<![\w.]){re.escape(r)}(?![\w])", text)]
+    if len(over) != 1:
+        return
+    probe = re.sub(rf"(?<![\w.]){re.escape(over[0])}(?![\w])", "1", text)
+    if _read(probe, scope) is not None:
+        scope.arrays[name] = (text, over[0])
 
 
 def _commented(
@@ -469,7 +577,7 @@ def _commented(
 
 def _outputs(
     document: Document,
-    printed: list[tuple[_Value, str, str, _Statement]],
+    printed: list[tuple[_Value, str, str, _Statement] | _Fields],
     following: Block,
 ) -> Iterator[Draft]:
     """Printed values against the output block right after the code, line by line."""
@@ -482,7 +590,11 @@ def _outputs(
         lines = lines[1:]  # a heading line "Output:" of its own
     if len(lines) != len(printed):
         return
-    for (value, before, after, _statement), output in zip(printed, lines, strict=True):
+    for entry, output in zip(printed, lines, strict=True):
+        if isinstance(entry, _Fields):
+            yield from _field_outputs(document, entry, output.text, output.number)
+            continue
+        value, before, after, _statement = entry
         text = _OUTPUT_HEAD.sub("", output.text).strip() if output is lines[0] else output.text
         text = text.strip()
         if before and not text.startswith(before.strip()):
@@ -555,6 +667,27 @@ _PROSE_NUMBER = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?\s*(?:%|[
 _MAX_LABELS = 40
 """Most labelled lines an output block may print for sentences to be read against it."""
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|[。！？；]")
+
+
+def _field_outputs(document: Document, fields: _Fields, text: str, line: int) -> Iterator[Draft]:
+    """Each field of a printed f-string against its stretch of the output line."""
+    pattern = "".join(
+        (r"\s+" if piece and not piece.strip() else re.escape(piece.strip()))
+        + (r"\s*(\S+?)\s*" if index < len(fields.values) else "")
+        for index, piece in enumerate(fields.texts)
+    )
+    match = re.fullmatch(r"\s*" + pattern + r"\s*", text)
+    if match is None:
+        return
+    for index, value in enumerate(fields.values):
+        printed = match.group(index + 1)
+        stated = _stated(printed, value)
+        if stated is None or stated[1].strip() != printed or not value.computed:
+            continue
+        draft = _draft(document, value, stated[0], line, printed, 0.7)
+        yield dataclasses.replace(
+            draft, note=f"{fields.names[index]} (the code above), printed on line {line}"
+        )
 
 
 def _quoted_outputs(paragraphs: Sequence[Block], output: Block) -> Iterator[Draft]:

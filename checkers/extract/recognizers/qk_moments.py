@@ -12,6 +12,14 @@ k have mean 0 and variance 1 (``均值为0、方差为1``, ``zero mean and unit 
 * a stated scaling: ``除以 √d_k 后方差为 1``, ``dividing by √(2d_k) normalises the variance``,
   ``除以 √(2d_k)，方差归一化``: the variance of q·k / scale is claimed to be 1.
 
+* a value at a stated head dimension: ``with d_k = 64 the raw scores have a standard deviation
+  of about 8``, ``d_k = 256 时，未缩放点积的方差约为 256`` — a sentence (read across the lines of
+  its paragraph) that states one ``d_k = N`` and names the scores (q·k, 点积, dot product, raw
+  or attention scores) gives a moment as a number: the moment at that d_k (``claimed_value``,
+  at its printed precision); a moment after a scaling (``除以 √d_k 后``, ``after dividing``) or
+  of one entry is not one of q·k. A plain number without a stated d_k is not drafted at all
+  (only 0 and 1 are moments without one), since which d_k it stands for is not said.
+
 Each becomes a ``statistic`` claim (``quantity: dot_product``), proven symbolically by the kind
 (Vaswani et al. 2017, §3.2.1, footnote 4: Var(q·k) = d_k). The moment's value is read only in the
 kind's vocabulary (numbers, ``d_k``, ``√``, ``sqrt``, ``+ − × /``); a value with any other symbol
@@ -40,7 +48,9 @@ _PRODUCT = (
     rf"(?<![A-Za-z]){_VEC}{_TRANSPOSE}?\s*(?:·|⋅|∙|\*|@|\\cdot)?\s*{_KEY}{_TRANSPOSE}?(?![A-Za-z])"
 )
 _OPERAND = re.compile(_PRODUCT)
-_DOT_WORD = re.compile(r"点积|点乘|内积|dot[- ]products?|attention scores?|注意力分数", re.I)
+_DOT_WORD = re.compile(
+    r"点积|点乘|内积|dot[- ]products?|(?:attention|raw|unscaled) scores?|注意力分数|原始分数", re.I
+)
 _ENTRY_WORD = re.compile(
     r"分量|元素|每一?[个维]|each (?:entry|element|component|coordinate|dimension)|"
     r"entries|components|elements|coordinates",
@@ -252,6 +262,10 @@ def _clause_drafts(
             moment = _moment(match.group("moment"))
             if moment is None or not _ends_cleanly(part, match.end()):
                 continue
+            if _AT_A_DIMENSION.fullmatch(_value(match.group("value"))):
+                continue  # a number that is the moment at some d_k: see _numeric_drafts
+            if _SCALED.search(body, 0, part_start + match.start()):
+                continue  # a moment after a scaling the clause does not state as one
             yield _draft(
                 line,
                 _source(
@@ -264,6 +278,82 @@ def _clause_drafts(
                 _value(match.group("value")),
                 None,
             )
+
+
+_AT_A_DIMENSION = re.compile(r"(?!(?:0|1)$)\d+(?:\.\d+)?")
+"""A moment printed as a number other than 0 or 1: its value at some head dimension."""
+_DIMENSION = re.compile(
+    r"(?<![√(\w])d_\{?k\}?\s*(?:=|为|是|取|of|is)\s*(?P<d_k>\d{1,6})(?![\d.])", re.I
+)
+_NUMERIC_MOMENT = re.compile(
+    _MOMENT_WORD
+    + r"\s*(?:is|of|equals|equal to|becomes|为|是|等于|变为|约为|大约是|大约为|约|≈|=|:|：)?\s*"
+    r"(?P<approx>about\s+|roughly\s+|approximately\s+|大约\s*|约\s*|≈\s*|~\s*)?"
+    r"(?P<value>\d+(?:\.\d+)?)(?![\d.]|\s*[×x*/^]|\s*d_)",
+    re.I,
+)
+_SCALED = re.compile(r"除以|除去|缩放后|scal(?:ed|ing)\b|divid\w*|normali[sz]", re.I)
+_SENTENCE_END = re.compile(r"[。；;！？!?]|\.(?:\s|$)")
+
+
+def _numeric_drafts(block: Block) -> Iterator[Draft]:
+    """Moments printed as numbers at a head dimension the same sentence states (see the module
+    docstring), read across the lines of the block."""
+    pieces: list[tuple[str, list[int], Line]] = [(*plain(line.text), line) for line in block.lines]
+    joined = " ".join(text for text, _, _ in pieces)
+    starts: list[int] = []
+    position = 0
+    for text, _, _ in pieces:
+        starts.append(position)
+        position += len(text) + 1
+    sentence_start = 0
+    for end in [m.start() for m in _SENTENCE_END.finditer(joined)] + [len(joined)]:
+        sentence = joined[sentence_start:end]
+        offset, sentence_start = sentence_start, end + 1
+        dimensions = {m.group("d_k") for m in _DIMENSION.finditer(sentence)}
+        if len(dimensions) != 1 or not (_OPERAND.search(sentence) or _DOT_WORD.search(sentence)):
+            continue
+        (d_k,) = dimensions
+        for match in _NUMERIC_MOMENT.finditer(sentence):
+            moment = _moment(match.group("moment"))
+            before = sentence[: match.start()]
+            if moment is None or _SCALED.search(before) or _ENTRY_WORD.search(before[-30:]):
+                continue
+            yield _numeric_draft(
+                pieces, starts, offset + match.start(), offset + match.end(), moment, d_k, match
+            )
+
+
+def _numeric_draft(
+    pieces: list[tuple[str, list[int], Line]],
+    starts: list[int],
+    start: int,
+    end: int,
+    moment: str,
+    d_k: str,
+    match: re.Match[str],
+) -> Draft:
+    """The draft of one numeric moment: quoted on the line of its value (from the moment word
+    when it is on that line too, else from the line's start), so that its line is the value's."""
+    index = max(i for i, s in enumerate(starts) if s <= end - 1)
+    _, offsets, line = pieces[index]
+    local_start = max(0, start - starts[index])
+    quote = _source(line, offsets, local_start, end - starts[index])
+    approx = "≈ " if match.group("approx") else ""
+    draft = _draft(line, quote, moment, "", None)
+    fields = {k: v for k, v in draft.fields.items() if k != "claimed"}
+    fields.update({"d_k": d_k, "claimed_value": approx + match.group("value")})
+    return Draft(
+        kind=draft.kind,
+        quote=draft.quote,
+        line=draft.line,
+        fields=fields,
+        confidence=draft.confidence,
+        recognizer=NAME,
+        slug=f"qk-{moment}-at-{d_k}",
+        note=f"the {moment} of q·k at d_k = {d_k} (stated in the same sentence): "
+        + {"mean": "0", "variance": "d_k", "std": "√d_k"}[moment],
+    )
 
 
 def recognize(document: Document) -> Iterator[Draft]:
@@ -285,3 +375,5 @@ def recognize(document: Document) -> Iterator[Draft]:
             for line in block.lines:
                 if _HINT.search(line.text):
                     yield from _line_drafts(line)
+            if block.kind != "fence" and any("d_" in line.text for line in block.lines):
+                yield from _numeric_drafts(block)

@@ -16,10 +16,34 @@ Recognises:
   length, and a softmax, probability, attention or gate word must stand on the lines from the
   scores to the row (a ``softmax(name)`` call naming the scores' variable counts). A temperature
   stated there (``T = 0.5``, ``temperature=2``, ``softmax(logits / 0.5)``) is applied;
+* a sentence after such rows, printed at two or more temperatures from the same scores, that
+  says how one entry moves when the temperature is halved or doubled ("Halving the temperature
+  pushes the top weight from 0.61 to 0.84", "温度加倍后，第一个 token 的概率从 0.61 降到
+  0.43"): the entry is the one whose value at one printed temperature the first number
+  matches (at its printed precision; it must match only one), the second number is claimed as
+  that entry at half (or twice) that temperature, which must also be printed → an
+  ``arithmetic`` claim of that softmax entry written out;
 * the top-k of such a row renormalised to sum to 1 ("keep the top 2 and renormalise: 0.46 /
   0.54", on that line or one weight per following line) → a ``renormalised`` claim from the
   latest probability row printed above it in the section (and that row's scores, if known, so a
   row that is itself wrong makes the weights *carried*);
+* a table whose columns are the entries of one probability row (two or more headers of weights
+  or probabilities, ``weight on 0 | weight on 1``, ``$p_1$ | $p_2$ | $p_3$``), one row per
+  query or temperature: with a temperature column (``T``, ``τ``, 温度) and scores of as many
+  entries printed above the table in its section (``logits $z = [2.0, 1.0, 0.1]$``), each row →
+  a ``softmax`` claim of softmax(scores / T); otherwise a row → a claim that it sums to 1
+  (``claimed_only``), but only when another row of the table does sum to 1 within its
+  rounding — the evidence that the columns hold the whole row, not its top entries;
+* a cumulative column next to a probability column (``概率 | 累计``, ``probability |
+  cumulative``, as top-p tables print them) → an ``arithmetic`` claim per row from the second
+  on: the printed probabilities up to that row summed, each read as the rounding it is
+  (``carried``), against the cumulative cell;
+* in a lesson that continues the previous lesson's example (:mod:`checkers.extract.course`),
+  top-k weights renormalised after the section restates the top k entries of a row that lesson
+  printed below its scores ("the top 2: Expert 3: weight = 0.28, Expert 4: weight = 0.27" …
+  "after re-normalizing:" and one weight per following line) → a ``renormalised`` claim from
+  that row and its scores, with ``carried_from`` naming where it was printed (a wrong row there
+  makes these weights fail here, as carried); quoted on the line of the first weight;
 * a score matrix printed in a text block with row and column labels and ``−∞`` in masked cells,
   followed by weight rows ``位置2: [0.25, 0.38, 0.37, 0]`` → a ``masked_softmax`` claim per row,
   against the lesson's own masked scores (a fully masked row printed with numbers is wrong).
@@ -33,12 +57,18 @@ entry strictly between 0 and 1. Code identifiers (``or_gate.weights = [1.0, 1.0]
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from checkers.extract.document import Block, Document
+from checkers.extract.document import Block, CarriedRow, Document, Table
 from checkers.extract.draft import Draft
+from checkers.extract.relations.base import sentence_start
+from checkers.formulas import softmax
+from checkers.kinds.base import Context
+from checkers.kinds.probability import probability_decimals, sum_problem
+from checkers.numbers import Printed, compare, parse_printed
 
 __all__ = ["recognize"]
 
@@ -76,7 +106,8 @@ _LINK_EVIDENCE = re.compile(
 # Scores: a logits/scores word shortly before the bracket, nothing list-like in between
 # (``logits = [``, ``Raw scores for q1: [``, ``router_logits = torch.tensor([``, ``分数 [``).
 _SCORES_WORD = re.compile(
-    r"(?:logits?|scores?|分数|得分|打分)(?:\s+for\s+[\w\s]{1,12})?\s*(?:=|:|：|为|是|are|is)?\s*`?"
+    r"(?:logits?|scores?|分数|得分|打分)(?:\s+for\s+[\w\s]{1,12})?"
+    r"(?:\s*\$?\s*[A-Za-z](?:_\{?\w{1,3}\}?)?(?=\s*=))?\s*(?:=|:|：|为|是|are|is)?\s*`?"
     r"(?:(?:torch\.tensor|np\.array|tf\.constant)\(\s*)?$",
     re.IGNORECASE,
 )
@@ -217,6 +248,135 @@ def _table_drafts(document: Document, block: Block) -> Iterator[Draft]:
         )
 
 
+_PROBABILITY_COLUMN = re.compile(
+    r"softmax|weights?|probabilit|权重|概率|^\$?\s*(?:p|P)\s*_\s*\{?\s*\w{1,3}\s*\}?\s*\$?$",
+    re.IGNORECASE,
+)
+"""A header of one entry of a probability row: a weight or probability word, or ``$p_1$``."""
+_CUMULATIVE_COLUMN = re.compile(
+    r"cumulative|\bcum\b|累计|累积|\bCDF\b|running total", re.IGNORECASE
+)
+_TEMPERATURE_COLUMN = re.compile(r"^\$?\s*(?:T|τ|\\tau|temperature|温度)\s*\$?$", re.IGNORECASE)
+_PROBABILITY_CELL = re.compile(r"^(?:0?\.\d+|[01](?:\.0+)?)$")
+_LATEX_SPACE = re.compile(r"\\[ ,;:!]|~")
+
+
+def _printed_row(cells: list[str]) -> list[Printed]:
+    return [parse_printed(c) for c in cells]
+
+
+def _sums_to_one(cells: list[str]) -> bool:
+    """True when the printed row can sum to 1 within the rounding of its entries."""
+    row = _printed_row(cells)
+    decimals = probability_decimals([row])
+    return sum_problem("row", row, decimals, Context()) is None
+
+
+def _scores_above(lines: list[tuple[str, int]], length: int, line: int) -> _Scores | None:
+    """The latest scores of ``length`` entries printed within reach above ``line``."""
+    scores = [
+        candidate
+        for text, number in lines
+        if "[" in text and line - number <= _LINK_LINES
+        for _, candidate in _scores_on(_LATEX_SPACE.sub(" ", text), number)
+    ]
+    return _nearest(scores, length, line)
+
+
+def _probability_table_drafts(
+    document: Document, block: Block, above: list[tuple[str, int]]
+) -> Iterator[Draft]:
+    """Rows of a table whose columns are one probability row, and cumulative columns (see the
+    module docstring); ``above`` holds the section's lines before the table."""
+    table = block.table
+    if table is None:
+        return
+    cumulative = [i for i, h in enumerate(table.header) if _CUMULATIVE_COLUMN.search(h)]
+    columns = [
+        i
+        for i, h in enumerate(table.header)
+        if i not in cumulative and _PROBABILITY_COLUMN.search(h.strip())
+    ]
+    if len(columns) == 1 and len(cumulative) == 1:
+        yield from _cumulative_drafts(document, table, columns[0], cumulative[0])
+        return
+    if len(columns) < 2:
+        return
+    rows = [
+        ([cells[i].strip() for i in columns], cells, line)
+        for cells, line in table.rows
+        if len(cells) == len(table.header)
+    ]
+    rows = [row for row in rows if all(_PROBABILITY_CELL.match(c) for c in row[0])]
+    if not rows:
+        return
+    temperatures = [i for i, h in enumerate(table.header) if _TEMPERATURE_COLUMN.match(h.strip())]
+    scores = _scores_above(above, len(columns), table.line) if len(temperatures) == 1 else None
+    whole = [_sums_to_one(values) for values, _, _ in rows]
+    for position, (values, cells, line) in enumerate(rows):
+        if not _is_row(values):
+            continue
+        fields: dict[str, object]
+        temperature = cells[temperatures[0]].strip() if temperatures else ""
+        if scores is not None and re.fullmatch(r"\d+(?:\.\d+)?", temperature):
+            fields = {"scores": scores.values, "claimed": values, "temperature": temperature}
+            note = (
+                f"a table row of probabilities at T = {temperature} (its column "
+                f"{table.header[temperatures[0]].strip()}), scores from line {scores.line}"
+            )
+        elif any(w for j, w in enumerate(whole) if j != position):
+            fields = {"claimed": values, "claimed_only": "true"}
+            note = (
+                "a table row of probabilities (columns "
+                f"{', '.join(table.header[i].strip() for i in columns)}); the table's other "
+                "rows sum to 1, so its columns hold the whole row"
+            )
+        else:
+            continue
+        yield Draft(
+            kind="softmax",
+            quote=document.source_line(line) or table.row_source(cells),
+            line=line,
+            fields=fields,
+            confidence=0.7,
+            recognizer=NAME,
+            slug="table-row-" + "-".join(values),
+            note=note,
+        )
+
+
+def _cumulative_drafts(
+    document: Document, table: Table, column: int, cumulative: int
+) -> Iterator[Draft]:
+    """The running sum of a probability column against its cumulative column, row by row."""
+    terms: list[str] = []
+    for cells, line in table.rows:
+        if max(column, cumulative) >= len(cells):
+            return
+        value, total = cells[column].strip(), cells[cumulative].strip()
+        if not (_PROBABILITY_CELL.match(value) and _PROBABILITY_CELL.match(total)):
+            return  # a row that is not a probability: the column is not a running sum
+        terms.append(value)
+        if len(terms) == 1:
+            continue
+        yield Draft(
+            kind="arithmetic",
+            quote=document.source_line(line) or table.row_source(cells),
+            line=line,
+            fields={
+                "expression": " + ".join(terms),
+                "claimed": total,
+                "carried": sorted(set(terms)),
+            },
+            confidence=0.7,
+            recognizer=NAME,
+            slug=f"cumulative-{total}",
+            note=f"column {table.header[cumulative].strip()} is the running sum of column "
+            f"{table.header[column].strip()} (rows 1–{len(terms)}, each entry read as the "
+            "rounding it is)",
+        )
+
+
 @dataclass(frozen=True)
 class _Scores:
     """A list the lesson presents as scores, and what it is called."""
@@ -287,8 +447,10 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
             source = _nearest(scores, len(weights), number)
             if source is None or source.line == number:
                 continue
-            if before is not None and before > (source.line, source.column):
-                continue  # a nearer list of that length: the row may be its softmax instead
+            nearer = before is not None and before > (source.line, source.column)
+            if nearer and found.get(before or (0, 0), (None, None))[0] is not source:
+                continue  # a nearer list of that length (not a row of these scores): the row
+                # may be its softmax instead
             # At most _LINK_LINES lines lie between (see _nearest): a short span to read.
             span = " ".join(text_of[n] for n in range(source.line, number + 1) if n in text_of)
             call = next(
@@ -304,12 +466,38 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
             temperatures = _TEMPERATURE.findall(span)
             temperature = call.group(2) if call is not None and call.group(2) else None
             if temperature is None and not temperatures and _TEMPERATURE_WORD.search(span):
-                continue  # a temperature that varies (a loop, a name): not stated as a number
+                temperature = _looped_temperature(span, source.name, text[: vector.start()])
+                if temperature is None:
+                    continue  # a temperature that varies (a name): not stated as a number
             found[(number, vector.start())] = (
                 source,
                 temperature or (temperatures[-1] if temperatures else None),
             )
     return found
+
+
+_LOOP = re.compile(
+    r"\bfor\s+(?P<name>[A-Za-z_]\w*)\s+in\s+[(\[](?P<values>\s*\d+(?:\.\d+)?(?:\s*,\s*\d+(?:\.\d+)?)+)"
+    r"\s*,?\s*[)\]]\s*:"
+)
+"""A loop over literal values: ``for T in (1.0, 0.5, 2.0):``."""
+
+
+def _looped_temperature(span: str, scores: str, lead: str) -> str | None:
+    """The temperature of a row printed by a loop over literal temperatures: ``for T in (1.0,
+    0.5):`` … ``softmax(logits / T)`` … ``print(T, …)``, the row's line starting with the
+    value the loop printed (``0.5 [0.842 0.114 …]``); None otherwise."""
+    loop = _LOOP.search(span)
+    if loop is None or not scores:
+        return None
+    name = re.escape(loop.group("name"))
+    if not re.search(rf"softmax\(\s*{re.escape(scores)}\s*/\s*{name}\b", span):
+        return None
+    if not re.search(rf"print\(\s*(?:f?['\"][^'\"]*['\"]\s*,\s*)?{name}\b", span):
+        return None
+    printed = lead.strip().rstrip(":：=").strip()
+    values = [v.strip() for v in loop.group("values").split(",")]
+    return printed if printed in values else None
 
 
 def _nearest(scores: list[_Scores], length: int, line: int) -> _Scores | None:
@@ -419,12 +607,77 @@ def _renormalised_drafts(
             row = (values, source)
 
 
+def _top_entries(row: CarriedRow, k: int) -> list[float]:
+    """The k largest entries of a carried row, as printed values."""
+    return sorted((float(v) for v in row.values), reverse=True)[:k]
+
+
+def _continued_drafts(section: tuple[Block, ...], rows: tuple[CarriedRow, ...]) -> Iterator[Draft]:
+    """``renormalised`` claims for top-k weights of a row carried from the previous lesson."""
+    lines = _section_lines(section)
+    for position, (text, number) in enumerate(lines):
+        renormalise = _RENORMALISE.search(text)
+        if renormalise is None:
+            continue
+        tops = list(_TOP_K.finditer(" ".join(t for t, _ in lines[: position + 1])))
+        if not tops:
+            continue
+        k = int(tops[-1].group(1) or tops[-1].group(2))
+        above = {float(m.group()) for t, _ in lines[:position] for m in _WEIGHT_VALUE.finditer(t)}
+        restated = [
+            row
+            for row in rows
+            if 1 < k < len(row.values) and all(v in above for v in _top_entries(row, k))
+        ]
+        if len(restated) != 1:
+            continue  # no row of the previous lesson, or several, has its top k printed here
+        row = restated[0]
+        after = text[renormalise.end() :]
+        weights = _stated_weights(after, k)
+        where = (number, text)
+        if weights is None and not _WEIGHT_VALUE.search(after):
+            following = lines[position + 1 : position + 1 + k]
+            last = [_WEIGHT_VALUE.findall(t) for t, _ in following]
+            if len(following) == k and all(values for values in last):
+                weights = [values[-1] for values in last]
+                where = (following[0][1], following[0][0])
+        if weights is None:
+            continue
+        fields: dict[str, object] = {
+            "top_k": str(k),
+            "row": list(row.values),
+            "scores": list(row.scores),
+            "claimed": weights,
+            "carried_from": row.source,
+        }
+        if row.temperature is not None:
+            fields["temperature"] = row.temperature
+        yield Draft(
+            kind="renormalised",
+            quote=where[1].strip(),
+            line=where[0],
+            fields=fields,
+            confidence=0.5,
+            recognizer=NAME,
+            slug=f"top-{k}-carried-" + "-".join(weights),
+            note=f"the top {k} entries of the row printed at {row.source} are restated here, "
+            "and this lesson says it continues that lesson's example",
+        )
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``softmax``, ``masked_softmax`` and ``renormalised`` claims for weights the lesson
     prints."""
     for section in document.sections():
         text = "\n".join(line.text for block in section for line in block.lines)
+        if document.continues and _VECTOR.search(text) is None:
+            lowered = text.lower()
+            if any(word in lowered for word in _RENORMALISE_WORDS):
+                yield from _continued_drafts(section, document.continues)
         if "[" not in text:
+            for block in section:  # no bracketed list: only a table can hold a row
+                if block.table is not None:
+                    yield from _probability_table_drafts(document, block, [])
             continue
         lowered = text.lower()  # plain substring tests: far cheaper than a regex over it
         rows_below_scores = any(word in lowered for word in _SCORES_WORDS)
@@ -432,6 +685,88 @@ def recognize(document: Document) -> Iterator[Draft]:
         yield from _section_drafts(document, section, links)
         if any(word in lowered for word in _RENORMALISE_WORDS):
             yield from _renormalised_drafts(section, links)
+        if links and any(word in lowered for word in _CHANGE_WORDS):
+            yield from _restated_drafts(section, links)
+
+
+_CHANGE_WORDS = ("halv", "doubl", "减半", "加倍", "翻倍", "一半")
+"""Words of which a section must hold one for sentences about a temperature change to be read."""
+_HALVED = re.compile(r"\bhalv\w*|减半|(?:降低|减小|缩小)一半", re.IGNORECASE)
+_DOUBLED = re.compile(r"\bdoubl\w*|加倍|翻倍", re.IGNORECASE)
+_PROBABILITY = r"(?:0?\.\d+|0|1(?:\.0+)?)"
+_FROM_TO = re.compile(
+    rf"\bfrom\s+(?P<a>{_PROBABILITY})\s+to\s+(?P<b>{_PROBABILITY})(?![\d%]|\.\d)"
+    rf"|从\s*(?P<c>{_PROBABILITY})\s*(?:[升降增减涨跌变]\w?)?到\s*(?P<d>{_PROBABILITY})(?![\d%]|\.\d)",
+    re.IGNORECASE,
+)
+
+
+def _restated_drafts(
+    section: tuple[Block, ...], links: dict[tuple[int, int], tuple[_Scores, str | None]]
+) -> Iterator[Draft]:
+    """Entries a sentence says move from one printed temperature's row to half or twice that
+    temperature's (see the module docstring)."""
+    sources = {id(source): source for source, _ in links.values()}
+    if len(sources) != 1:
+        return  # rows of several score lists: which one a sentence means is not said
+    (source,) = sources.values()
+    scores = [float(v.replace("−", "-")) for v in source.values]
+    temperatures = {float(t or 1): t or "1" for _, t in links.values()}
+    if len(temperatures) < 2 or any(t <= 0 for t in temperatures):
+        return
+    rows = {t: [float(p) for p in softmax(scores, t)] for t in temperatures}
+    last_row = max(line for line, _ in links)
+    for block in section:
+        if block.kind != "paragraph" or block.lines[-1].number <= last_row:
+            continue
+        joined, starts = "", []
+        for line in block.lines:
+            starts.append(len(joined))
+            joined += line.text + " "
+        for match in _FROM_TO.finditer(joined):
+            sentence = joined[sentence_start(joined, match.start()) : match.start()]
+            halved, doubled = _HALVED.search(sentence), _DOUBLED.search(sentence)
+            if bool(halved) == bool(doubled):
+                continue  # no change of temperature said, or both
+            first, second = (
+                match.group("a") or match.group("c"),
+                match.group("b") or match.group("d"),
+            )
+            matches = [
+                (t, j)
+                for t, row in rows.items()
+                for j, p in enumerate(row)
+                if compare(parse_printed(first), p).ok
+            ]
+            if len(matches) != 1:
+                continue
+            t, j = matches[0]
+            target = t / 2 if halved else t * 2
+            if not any(math.isclose(target, u) for u in temperatures):
+                continue  # the row at that temperature is not printed
+            shown = next(temperatures[u] for u in temperatures if math.isclose(target, u))
+            terms = [f"exp({v} / {shown})" for v in source.values]
+            index = max(
+                i
+                for i, start in enumerate(starts)
+                if start <= match.start("b" if match.group("b") else "d")
+            )
+            line = block.lines[index]
+            quote = match.group(0)
+            if quote not in line.text:
+                quote = second
+            yield Draft(
+                kind="arithmetic",
+                quote=quote,
+                line=line.number,
+                fields={"expression": f"{terms[j]} / ({' + '.join(terms)})", "claimed": second},
+                confidence=0.5,
+                recognizer=NAME,
+                slug=f"entry-{j + 1}-at-{shown}",
+                note=f"entry {j + 1} of softmax([{', '.join(source.values)}] / {shown}): {first} "
+                f"is that entry at T = {temperatures[t]}, and the sentence "
+                f"{'halves' if halved else 'doubles'} the temperature (both rows printed above)",
+            )
 
 
 def _section_drafts(
@@ -440,10 +775,13 @@ def _section_drafts(
     links: dict[tuple[int, int], tuple[_Scores, str | None]],
 ) -> Iterator[Draft]:
     masked: tuple[list[str], list[list[str]]] | None = None
+    earlier: list[tuple[str, int]] = []  # the section's lines before this block
     for block in section:
         if block.kind == "table":
             yield from _table_drafts(document, block)
+            yield from _probability_table_drafts(document, block, earlier)
             continue
+        earlier.extend((line.text, line.number) for line in block.lines)
         if block.kind == "fence":
             found = _matrix([line.text for line in block.lines])
             if found is not None:

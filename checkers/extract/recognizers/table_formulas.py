@@ -1,10 +1,16 @@
 """Recogniser ``table_formulas``: table columns whose header is a formula of another column.
 
-Recognises a GFM table where one header is a plain variable (``$d_k$``, ``x``, ``n``) and other
+Recognises a GFM table where one header is a plain variable (``$d_k$``, ``x``, ``n``,
+``$\\theta_i$``, ``loss``, with its unit in brackets after it: ``loss（nats）``) and other
 headers are arithmetic in that variable (``$\\sqrt{d_k}$``, ``$1/\\sqrt{d_k}$``, ``GELU($x$)``,
-``$e^x$``, ``n²``): every body cell under a formula header becomes an ``arithmetic`` claim with
-the row's variable as a named input. Only plain numbers are read; a cell with a unit or words
-(``1k 词``, ``64×``) is left alone, since its scale would be a guess.
+``$e^x$``, ``n²``), possibly named first (``PPL = $e^{loss}$``) or after a label word (``波长
+$2\\pi/\\theta_i$``, ``wavelength $2\\pi/\\theta_i$``): every body cell under a formula header
+becomes an ``arithmetic`` claim with the row's variable as its input. Only plain numbers are
+read; a cell with a unit or words (``1k 词``, ``64×``) is left alone, since its scale would be a
+guess. A whole number in a variable cell is exact (a count, a chosen input: ``d_k = 64``); a
+decimal (``0.01``, ``0.866``) may itself be a rounding of the value the author computed the
+column from, so it is read as the rounding it is (``carried``), and the cell fails only when no
+value that rounds to it gives the printed result.
 """
 
 from __future__ import annotations
@@ -21,13 +27,56 @@ __all__ = ["recognize"]
 
 NAME = "table_formulas"
 
-_VARIABLE = re.compile(r"^[A-Za-z](?:_[A-Za-z0-9]+)?$")
+_VARIABLE = re.compile(r"^(?:[A-Za-z](?:_[A-Za-z0-9]+)?|[a-z]{2,8}(?:_[A-Za-z0-9]+)?)$")
 _PLAIN_NUMBER = re.compile(r"^[-−]?\d[\d,]*(?:\.\d+)?$")
 _RESERVED = FUNCTIONS | {"e", "pi", "inf"}
+_GREEK_NAMES = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "eta",
+    "theta",
+    "lambda",
+    "mu",
+    "rho",
+    "sigma",
+    "tau",
+    "phi",
+    "omega",
+]
+_GREEK = re.compile(r"\\(" + "|".join(_GREEK_NAMES) + r")(?![A-Za-z])|([αβγδεηθλμρστφω])")
+"""A Greek letter other than π, as LaTeX or as itself: read as its name (``θ_i`` → ``theta_i``),
+which a claim's named inputs accept."""
+_GREEK_LETTERS = dict(zip("αβγδεηθλμρστφω", _GREEK_NAMES, strict=True))
+_UNIT_AFTER = re.compile(r"(?:\s+\(|（)[^()（）$]{1,12}[)）]\s*$")
+"""A unit in brackets after a variable's name: ``loss（nats）``, ``t (ms)``."""
+_MATH = re.compile(r"\$([^$]+)\$")
+_LABEL = re.compile(r"^[^\d=+*/^$()（）]*$")
+"""What may stand beside a header's formula: words that name it, no arithmetic."""
+
+
+def _header_texts(header: str) -> list[str]:
+    """The readings of a header as a formula, most literal first: the whole header, what follows
+    its last ``=``, and its LaTeX alone when the rest is a label (words, no brackets)."""
+    readings = [header]
+    if "=" in header:
+        readings.append(header.rsplit("=", 1)[1])
+    math = _MATH.findall(header)
+    if len(math) == 1 and _LABEL.match(_MATH.sub(" ", header)):
+        readings.append(math[0])
+    return [_header_text(r) for r in readings]
+
+
+def _variable_text(header: str) -> str:
+    """A header read as a variable's name: a unit in brackets after it dropped."""
+    return _header_text(_UNIT_AFTER.sub("", header))
 
 
 def _header_text(header: str) -> str:
-    text = plain(header)[0].strip()
+    text = _GREEK.sub(lambda m: m.group(1) or _GREEK_LETTERS[m.group(2)], header)
+    text = plain(text)[0].strip()
     # Function names in headers are often capitalised (GELU(x), Sigmoid(x)).
     return re.sub(
         r"[A-Za-z]+(?=\s*\()",
@@ -47,13 +96,19 @@ def _formula(text: str, variables: set[str]) -> Node | None:
 
 def _columns(table: Table) -> tuple[dict[int, str], dict[int, str]]:
     """(variable columns: index → name, formula columns: index → expression text)."""
-    headers = [_header_text(h) for h in table.header]
-    variables = {i: h for i, h in enumerate(headers) if _VARIABLE.match(h) and h not in _RESERVED}
-    formulas = {
-        i: h
-        for i, h in enumerate(headers)
-        if i not in variables and _formula(h, set(variables.values())) is not None
+    readings = [_header_texts(h) for h in table.header]
+    named = [_variable_text(h) for h in table.header]
+    variables = {
+        i: name for i, name in enumerate(named) if _VARIABLE.match(name) and name not in _RESERVED
     }
+    names_ = set(variables.values())
+    formulas: dict[int, str] = {}
+    for i, texts in enumerate(readings):
+        if i in variables:
+            continue
+        formula = next((t for t in texts if _formula(t, names_) is not None), None)
+        if formula is not None:
+            formulas[i] = formula
     return variables, formulas
 
 
@@ -79,16 +134,43 @@ def recognize(document: Document) -> Iterator[Draft]:
                 if tree is None:
                     continue
                 used = {name: values[name] for name in sorted(names(tree))}
+                fields: dict[str, object] = {
+                    "expression": expression,
+                    "where": {n: v for n, v in used.items() if "." not in v},
+                    "claimed": cells[index].strip(),
+                }
+                rounded = {n: v.replace(",", "") for n, v in used.items() if "." in v}
+                if rounded:  # decimals are read as roundings: written into the expression
+                    fields["expression"] = _substituted(expression, rounded)
+                    fields["carried"] = sorted(set(rounded.values()))
+                    if not fields["where"]:
+                        del fields["where"]
                 yield Draft(
                     kind="arithmetic",
                     quote=document.source_line(line) or table.row_source(cells),
                     line=line,
-                    fields={
-                        "expression": expression,
-                        "where": used,
-                        "claimed": cells[index].strip(),
-                    },
+                    fields=fields,
                     confidence=0.8,
                     recognizer=NAME,
                     slug=f"{expression}-{'-'.join(used.values())}",
+                    note=f"column {table.header[index].strip()} from column"
+                    f"{'s' if len(used) > 1 else ''} "
+                    + ", ".join(table.header[i].strip() for i in variables if variables[i] in used)
+                    + " of the same row"
+                    + ("; decimals read as the roundings they are" if rounded else ""),
                 )
+
+
+def _substituted(expression: str, values: dict[str, str]) -> str:
+    """``expression`` with each name of ``values`` replaced by its printed value."""
+    pattern = re.compile(
+        r"(?<![\w.])("
+        + "|".join(re.escape(n) for n in sorted(values, key=len, reverse=True))
+        + r")(?![\w])"
+    )
+
+    def value(match: re.Match[str]) -> str:
+        text = values[match.group(1)]
+        return f"({text})" if text.startswith(("-", "−")) else text
+
+    return pattern.sub(value, expression)
