@@ -147,7 +147,7 @@ _RESTATED = re.compile(
 )
 _COMPUTED = re.compile(r"[\d)]\s*[×*/÷+−-]\s*[\d(][^=≈＝]*(?:=|≈|＝)\s*(?:~|约|about\s+)?\s*$")
 _CONVERSION = re.compile(
-    r"(?:折合|约合|相当于|换算成|即|也就是|i\.e\.,?|that\s+is,?|which\s+is|or\s+(?=about|roughly))\s*"
+    r"(?:折合|约合|相当于|换算成|即|也就是|i\.e\.,?)\s*"
     r"(?:约|大约|about|roughly|approximately|~|≈)?\s*$",
     re.IGNORECASE,
 )
@@ -678,39 +678,64 @@ class _Section:
         )
 
 
-_CUE_NOUN = re.compile(r"tokens?|layers?|blocks?|bytes?|字节|matri|sequences?|序列|层", re.I)
+_CUE_NOUNS = ("token", "layer", "block", "byte", "字节", "matri", "sequence", "序列", "层")
 _CUE_BEFORE = re.compile(
-    r"(?:per|each|every|one|single|每|1\s*个|/)\s*(?:个\s*)?\Z|[一每]条[^，。；]{0,20}\Z", re.I
+    r"(?:per|each|every|one|single|每|1\s*个|/)\s*(?:个\s*)?\Z|[一每]条[^，。；\n]{0,20}\Z"
 )
-_CUE_WORDS = ("gpu-hour", "gpu hour", "卡时", "gpu 小时", "折合", "约合", "相当于", "换算成")
-_CUE_WORDS += ("也就是", "即", "i.e.", "that is", "which is", "or about", "or roughly")
+_CUE_WORDS = ("卡时", "折合", "约合", "相当于", "换算成", "i.e.")
+_GPU_HOURS = re.compile(r"gpu[-\s]?(?:hours?|小时)")
 
 
-def _has_cue(text: str) -> bool:
-    """True when ``text`` has what a figure stated per unit (or as GPU-hours, or restated in
-    another unit) needs: a section without it is not read at all. The nouns are found first
-    and the words before each looked at, which costs far less than one pattern tried at
-    every character."""
+def _cue_lines(text: str) -> list[int]:
+    """The 1-based lines of ``text`` that hold what a figure stated per unit (or as GPU-hours,
+    or restated in another unit) needs; a section without one is not read at all. Found with
+    ``str.find`` in the lower-cased lesson, each noun's words before it looked at after: one
+    pattern tried at every character of every lesson would cost more than all the rest."""
     lower = text.lower()
-    if any(word in lower for word in _CUE_WORDS):
-        return True
-    return any(
-        _CUE_BEFORE.search(text, max(0, noun.start() - 24), noun.start())
-        for noun in _CUE_NOUN.finditer(text)
-    )
+    found: list[int] = []
+    for word in _CUE_WORDS:
+        found.extend(_positions(lower, word))
+    found.extend(at for at in _positions(lower, "gpu") if _GPU_HOURS.match(lower, at))
+    for noun in _CUE_NOUNS:
+        found.extend(
+            at for at in _positions(lower, noun) if _CUE_BEFORE.search(lower, max(0, at - 24), at)
+        )
+    return sorted({text.count("\n", 0, at) + 1 for at in found})
+
+
+def _positions(text: str, word: str) -> Iterator[int]:
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + len(word))
+
+
+def _near_cue(cues: list[int], first: int, last: int) -> bool:
+    """True when a cue line lies within lines ``first - 3`` … ``last``, or a few lines before
+    (a rate's cue is on its own line; what follows from it lies within :data:`_REACH` lines
+    after it, a time restated in another unit on the line or paragraph after)."""
+    at = bisect.bisect_right(cues, last + 3) - 1
+    return at >= 0 and cues[at] >= first - _REACH
 
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every figure the text derives from a figure stated
     earlier in its section (see the module docstring)."""
+    cues = _cue_lines(document.text)
+    if not cues:
+        return
     for blocks in document.sections():
-        if not _has_cue("\n".join(line.text for block in blocks for line in block.lines)):
+        first, last = blocks[0].line, max(line.number for b in blocks for line in b.lines[-1:])
+        at = bisect.bisect_left(cues, first)
+        if at == len(cues) or cues[at] > last:
             continue
         segments = list(_segments(blocks))
         if len(segments) == 0:
             continue
         state = _Section(document, blocks[0].section, segments)
         for index, segment in enumerate(segments):
+            if not _near_cue(cues, segment.lines[0], segment.lines[-1]):
+                continue  # no figure of it can be a rate, nor follow one
             _read(segment, index)
             for figure in segment.figures:
                 yield from state.derive(figure)
