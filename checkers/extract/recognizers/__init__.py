@@ -1,7 +1,9 @@
 """Every recogniser, listed in one explicit dict.
 
 A recogniser is a module with a docstring saying what it recognises and one function
-``recognize(document) -> Iterator[Draft]``. To add one, write the module and list it here.
+``recognize(document) -> Iterator[Draft]``. To add one, write the module and list it here. A
+module that sets ``DEFERS = True`` drafts no claim of a value (kind, line, claimed) that a
+recogniser listed before it already drafted: it reads the same statement another way.
 """
 
 from __future__ import annotations
@@ -64,7 +66,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "dtype_savings": dtype_savings,
     "param_memory": param_memory,
     "relations": relations,
-    "rates": rates,
     "totals": totals,
     "formula_values": formula_values,
     "matrix_memory": matrix_memory,
@@ -74,5 +75,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "activations": activations,
     "projections": projections,
     "laws": laws,
+    "rates": rates,
 }
 """Recogniser name → module."""

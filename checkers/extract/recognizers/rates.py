@@ -54,6 +54,9 @@ from checkers.kinds.base import Context
 __all__ = ["recognize"]
 
 NAME = "rates"
+DEFERS = True
+"""A value another recogniser already checks on its line (``formula_values``'s follow-on
+``A 32-layer model is 68 GB``, a chain) is left to it: one statement, one claim."""
 
 _REACH = 12
 """Most source lines between a per-unit figure and a figure derived from it."""
