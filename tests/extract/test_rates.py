@@ -134,3 +134,18 @@ def test_a_total_that_drops_per_layer_is_read_both_ways(scan_text: ScanText) -> 
 )
 def test_look_alikes_draft_nothing(text: str) -> None:
     assert _drafted(text) == []
+
+
+@pytest.mark.parametrize(
+    ("total", "verdict"), [("85.2", "pass"), ("84.9", "pass"), ("90.0", "fail")]
+)
+def test_a_rounded_per_unit_figure_is_carried(
+    scan_text: ScanText, total: str, verdict: str
+) -> None:
+    # "about 7.1M" stands for 7.05M–7.15M: × 12 layers is 84.6M–85.8M, so both the total from
+    # the rounded figure (85.2M) and from the exact one (84.9M) hold; 90.0M holds under neither.
+    text = (
+        "## Blocks\n\nThe encoder has 12 layers.\n\nEach block holds about 7.1M weights.\n\n"
+        f"Over all layers that is {total}M.\n"
+    )
+    assert [v for _, v, _ in _verdicts(scan_text, text)] == [verdict]
