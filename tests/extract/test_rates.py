@@ -41,6 +41,8 @@ BITS = (
 )
 # 98,304 GPU-hours / 512 GPUs / 24 = 8 days.
 GPU_DAYS = "## Budget\n\nThe run needs 98,304 GPU-hours.\n\nOn 512 GPUs it takes about {} days.\n"
+# 3 GB per sample × a batch of 4 = 12 GB.
+BATCH = "## Memory\n\nActivations take 3 GB per sample. A batch size of 4 needs {} GB.\n"
 # 36,000 s / 3600 = 10 h.
 SECONDS = "## 时间\n\n训练总耗时约 36,000 秒，\n\n折合约 {} 小时。\n"
 
@@ -54,6 +56,7 @@ SECONDS = "## 时间\n\n训练总耗时约 36,000 秒，\n\n折合约 {} 小时�
         (BITS, "0.5", "1.5"),
         (GPU_DAYS, "8", "4"),
         (SECONDS, "10", "100"),
+        (BATCH, "12", "16"),
     ],
 )
 def test_a_derived_figure_passes_and_a_changed_one_fails(
@@ -128,6 +131,8 @@ def test_a_total_that_drops_per_layer_is_read_both_ways(scan_text: ScanText) -> 
         # "that is" a total of something else, in a new sentence; "or" an alternative
         "## Cost\n\nTraining each model takes 10 seconds. That is 43 hours for the grid.\n",
         "## Resume\n\nYou lose 30 minutes or 30 hours of work.\n",
+        # a figure per GPU is not the batch's total
+        "## Memory\n\nActivations take 3 GB per sample. A batch size of 4 needs 6 GB per GPU.\n",
         # the size of a card, not of the cache
         "## KV\n\nEach token costs 327,680 bytes.\n\nAt 128K tokens it fills a 40 GB A100.\n",
     ],

@@ -83,7 +83,7 @@ _SCALE = (
 )
 _NOUN = (
     r"[\s-]*(?:个\s*)?(?:(?:adapted|trainable|attention|projection|weight|such|这样的)\s*)?"
-    r"(?P<noun>tokens?|layers?|blocks?|matri(?:x|ces)|sequences?|conversations?|requests?"
+    r"(?P<noun>tokens?|layers?|blocks?|matri(?:x|ces)|sequences?|conversations?|requests?|samples?"
     r"|GPUs?|context|window|层|条\s*(?:这样的)?\s*序列|序列|张\s*(?:卡|A100|H100|H800|A800|GPU)|块\s*GPU|卡)"
     r"(?![A-Za-z])"
 )
@@ -112,6 +112,7 @@ _NOUNS = {
     "sequence": "sequence",
     "conversation": "sequence",
     "request": "sequence",
+    "sample": "sequence",
     "序列": "sequence",
     "条": "sequence",
     "gpu": "gpu",
@@ -121,12 +122,17 @@ _NOUNS = {
     "byte": "byte",
     "字节": "byte",
 }
-_PER_NOUN = r"(tokens?|layers?|blocks?|bytes?|字节|matrix|matrices|sequences?|序列|层)"
+_PER_NOUN = r"(tokens?|layers?|blocks?|bytes?|字节|matrix|matrices|sequences?|samples?|序列|层)"
+_BATCH = re.compile(
+    r"(?:batch(?:\s+size)?\s*(?:of|=|:)?|批(?:量)?大小\s*(?:为|=|：|:)?)\s*(\d+)(?![\d.,])",
+    re.IGNORECASE,
+)
+"""A count of sequences written before its number (``a batch size of 8``, ``批大小为 8``)."""
 _PER_AFTER = re.compile(
     # "bytes per token", "bits / token", "bytes of KV cache per token"
+    # ("6 GB per GPU", "40 GB/s": any other unit too, so that such a figure is no total)
     r"(?:\s+of(?:\s+[A-Za-z]+){1,2}(?=\s+per\b))?\s*(?:per|/|每)\s*(?:个\s*)?"
-    + _PER_NOUN
-    + r"(?![A-Za-z])",
+    r"([A-Za-z]+|[\u4e00-\u9fff]{1,2})",
     re.IGNORECASE,
 )
 _PER_BEFORE = re.compile(
@@ -288,12 +294,31 @@ def _read(segment: _Segment, index: int) -> None:
     sentence_start = 0
     previous: dict[str, _Figure] = {}  # the sentence's last figure of each measure
     counts: list[_Figure] = []
+    batches = [
+        _Figure(
+            printed=batch.group(0).strip(),
+            number=batch.group(1),
+            term=batch.group(1),
+            measure="sequence",
+            per=frozenset(),
+            line=segment.line_of(batch.start(1)),
+            segment=index,
+            start=batch.start(),
+            end=batch.end(),
+            rounded=False,
+        )
+        for batch in (_BATCH.finditer(text) if "batch" in text.lower() or "批" in text else ())
+    ]
     for match in _QUANTITY.finditer(text):
         end_of_sentence = _SENTENCE_END.search(text, sentence_start, match.start())
         while end_of_sentence is not None:
             sentence_start = end_of_sentence.end()
             previous, counts = {}, []
             end_of_sentence = _SENTENCE_END.search(text, sentence_start, match.start())
+        while batches and batches[0].start < match.start():
+            batch = batches.pop(0)
+            if batch.start >= sentence_start:
+                counts.append(batch)
         number, exponent = match["num"], match["exp"] or ""
         measure = next((name for name, _ in _MEASURES if match[name]), "")
         scale = (match["scale"] or "").strip()
@@ -681,7 +706,18 @@ class _Section:
         )
 
 
-_CUE_NOUNS = ("token", "layer", "block", "byte", "字节", "matri", "sequence", "序列", "层")
+_CUE_NOUNS = (
+    "token",
+    "layer",
+    "block",
+    "byte",
+    "字节",
+    "matri",
+    "sequence",
+    "sample",
+    "序列",
+    "层",
+)
 _CUE_BEFORE = re.compile(
     r"(?:per|each|every|one|single|每|1\s*个|/)\s*(?:个\s*)?\Z|[一每]条[^，。；\n]{0,20}\Z"
 )
