@@ -39,7 +39,9 @@ def drafts_of(document: Document) -> list[Draft]:
     """:func:`draft_claims` of an already parsed lesson (``scan --stats`` reads it again)."""
     drafts: list[Draft] = []
     seen: set[tuple[str, str, int, str]] = set()
+    claimed: set[tuple[str, int, str]] = set()  # (kind, line, claimed value) drafted so far
     for recognizer in ALL_RECOGNIZERS.values():
+        defers = getattr(recognizer, "DEFERS", False)
         for draft in recognizer.recognize(document):
             key = (
                 draft.kind,
@@ -47,14 +49,16 @@ def drafts_of(document: Document) -> list[Draft]:
                 draft.line,
                 repr(sorted(draft.fields.items())),
             )
-            if key in seen:
-                continue
+            value = (draft.kind, draft.line, repr(draft.fields.get("claimed")))
+            if key in seen or (defers and value in claimed):
+                continue  # a deferring recogniser leaves a value another one checks to it
             if _says_truncated(document, draft):
                 continue
             checked = _checked_input(draft)
             if checked is None:
                 continue
             seen.add(key)
+            claimed.add(value)
             drafts.append(dataclasses.replace(draft, checked=checked))
             if len(drafts) >= MAX_DRAFTS:  # stop every recogniser, not just this one
                 return sorted(drafts, key=lambda d: d.line)

@@ -88,6 +88,7 @@ __all__ = [
     "Quantity",
     "Scope",
     "Source",
+    "mentions_model",
     "read_quantities",
     "scope_of",
     "scopes",
@@ -582,6 +583,14 @@ def _family_words() -> tuple[str, ...]:
         literal = re.match(r"[a-z0-9]{2,}", pattern)
         words.append(literal.group(0) if literal else "")
     return tuple(words)
+
+
+def mentions_model(text: str) -> bool:
+    """True when ``text`` names a model of the model table (``Llama 3 70B``, ``GPT-2 XL``): a
+    figure stated before it may be another model's."""
+    return _mentions(text.lower(), _family_words()) and (
+        _family_pattern().search(fold(text)) is not None
+    )
 
 
 def _role_of(match: re.Match[str], roles: tuple[tuple[str, str], ...], prefix: str) -> str:

@@ -1,7 +1,9 @@
 """Every recogniser, listed in one explicit dict.
 
 A recogniser is a module with a docstring saying what it recognises and one function
-``recognize(document) -> Iterator[Draft]``. To add one, write the module and list it here.
+``recognize(document) -> Iterator[Draft]``. To add one, write the module and list it here. A
+module that sets ``DEFERS = True`` drafts no claim of a value (kind, line, claimed) that a
+recogniser listed before it already drafted: it reads the same statement another way.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from checkers.extract.recognizers import (
     positional,
     projections,
     qk_moments,
+    rates,
     relations,
     softmax_rows,
     table_formulas,
@@ -74,5 +77,6 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "activations": activations,
     "projections": projections,
     "laws": laws,
+    "rates": rates,
 }
 """Recogniser name → module."""

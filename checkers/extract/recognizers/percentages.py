@@ -12,6 +12,10 @@ Recognises, within one sentence:
 * shares with their part and whole in one clause: ``39 of 141 layers (28%)``, ``37B of 671B
   total, i.e. 5.5%``, a fraction with its percentage in brackets (``ratio 13/47 (28%)``,
   ``17B/400B (4.25%)``), ``141 层中有 39 层，占 28%`` and ``39 层，占全部 141 层的 28%``;
+* a share between two quantities the section has named with their values: ``warmup $w =
+  2000$ 步，总步数 $T = 12000$`` … ``warmup 占总步数的 16.7%`` (``A 占 B 的 P%``, ``A is P% of
+  B``, ``A takes up P% of B``): A / B, each value read from where the section assigned it
+  (``name = N``, ``name N``, ``name (symbol) = N``) before the statement;
 * a difference stated against a second quantity of the same unit: ``the 7B model is 50%
   smaller than the 14B one`` (1 − 7/14), ``24 GB is 50% more than 16 GB`` (24/16 − 1).
 
@@ -35,6 +39,7 @@ from collections.abc import Iterator
 
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
+from checkers.extract.latex import plain
 
 __all__ = ["recognize"]
 
@@ -360,8 +365,91 @@ def _fraction_saving(sentence: str, line: int) -> Draft | None:
     )
 
 
+_NAME = r"(?:[A-Za-z][A-Za-z-]+(?:\s+[A-Za-z][A-Za-z-]+)?|[\u4e00-\u9fff]{1,6})"
+_NAMED_SHARE = re.compile(
+    r"(?P<a>"
+    + _NAME
+    + r")\s*(?:约|大约)?占(?:了)?\s*(?:全部|总共|所有|整个)?\s*(?P<b>"
+    + _NAME
+    + r")"
+    r"\s*的\s*(?:约\s*)?(?P<p>\d+(?:\.\d+)?)\s*%"
+    r"|(?<![A-Za-z])(?P<a2>"
+    + _NAME
+    + r")\s+(?:is|are|takes?(?:\s+up)?|makes?\s+up|accounts?\s+for)"
+    r"\s+(?:about\s+|roughly\s+|only\s+)?(?P<p2>\d+(?:\.\d+)?)\s*%\s+of\s+(?:the\s+|all\s+)?"
+    r"(?P<b2>" + _NAME + r")(?![A-Za-z])",
+)
+_ASSIGNED_NAME = re.compile(
+    r"(?P<name>"
+    + _NAME
+    + r")\s*(?:\(?\s*[A-Za-z](?:_\{?\w+\}?)?\s*\)?\s*)?(?:[=＝:：]|为|是|of)\s*"
+    r"(?P<value>\d[\d,]*(?:\.\d+)?)(?![\d,]|\.\d|\s*[×*/^]|\s*e[-+]?\d)"
+)
+_SHARE_WORDS = re.compile(r"占|\bof\b")
+
+
+def _named_values(lines: list[tuple[str, int]], before: int) -> dict[str, tuple[str, int]]:
+    """Names the lines assign a value to before line ``before`` (``warmup $w = 2000$``,
+    ``总步数 T = 12000``) → (value as printed, line); a name given two values is dropped."""
+    found: dict[str, tuple[str, int]] = {}
+    twice: set[str] = set()
+    for text, line in lines:
+        if line >= before:
+            break
+        for match in _ASSIGNED_NAME.finditer(plain(text)[0]):
+            name = match.group("name").strip().lower()
+            value = match.group("value")
+            for key in {name, name.split()[-1]}:  # "we use warmup = 500": also "warmup"
+                if key in found and found[key][0] != value:
+                    twice.add(key)
+                found.setdefault(key, (value, line))
+    return {name: where for name, where in found.items() if name not in twice}
+
+
+def _named_shares(document: Document) -> Iterator[Draft]:
+    """Shares between two named quantities (see the module docstring), within a section."""
+    section_of: dict[int, int] | None = None
+    by_section: dict[int, list[tuple[str, int]]] = {}
+    for text, number in logical_lines(document):
+        if "%" not in text or not _SHARE_WORDS.search(text):
+            continue
+        sentence_text = plain(text)[0]
+        for match in _NAMED_SHARE.finditer(sentence_text):
+            if section_of is None:
+                section_of = {row.number: block.section for block, row in document.lines()}
+                for line_text, line in logical_lines(document):
+                    by_section.setdefault(section_of.get(line, -1), []).append((line_text, line))
+            names = _named_values(by_section.get(section_of.get(number, -1), []), number + 1)
+            a = (match.group("a") or match.group("a2")).strip().lower()
+            b = (match.group("b") or match.group("b2")).strip().lower()
+            percent = match.group("p") or match.group("p2")
+            if a not in names:
+                a = a.split()[-1]  # "so warmup is 5% of …": the name is the last word
+            if a not in names or b not in names or a == b:
+                continue
+            (part, part_line), (whole, whole_line) = names[a], names[b]
+            if _number(whole) == 0 or _number(part) > _number(whole):
+                continue
+            quote = match.group(0).strip()
+            line = next(
+                (n for n in range(number, number + 40) if quote in document.source_line(n)),
+                number,
+            )  # the source line of the statement, in a paragraph of several
+            yield Draft(
+                kind="arithmetic",
+                quote=quote,
+                line=line,
+                fields={"expression": f"{part}/{whole}", "claimed": percent + "%"},
+                confidence=0.6,
+                recognizer=NAME,
+                slug=f"{part}-of-{whole}",
+                note=f"{a} {part} (line {part_line}); {b} {whole} (line {whole_line})",
+            )
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for a percentage or ratio stated from two counts."""
+    yield from _named_shares(document)
     for text, number in logical_lines(document):
         if not _percent_or_ratio(text):
             continue  # no sentence of the line can match either (most lines of a lesson)

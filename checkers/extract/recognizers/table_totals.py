@@ -14,12 +14,17 @@ Recognises, in a GFM table:
   百分比, in a table with a total row: each row's percentage is its value over the total, in the
   nearest column to its left whose total cell is a number (its own total, 100% by definition,
   is then not summed: a wrong share is reported on its row, not again on the total);
+* a **share column whose header states the whole** — ``share of 6.74B``, ``% of 7B``, ``占
+  6.74B 的比例``: each row's percentage is the nearest count cell to its left over that whole
+  (a row that another count cell of it makes right is left alone);
 * a **GiB column beside a GB column** — one header names GB, the other GiB: each GiB cell is the
   GB cell × 10⁹ / 2³⁰;
 * a **ratio column** — headed ``A/B`` after two columns so headed, or Ratio, 比例, 比率, Speedup
-  or 加速比 right after two columns of the same unit: each row's cell is the ratio of the two
-  (the smaller over the larger for a percentage, the larger over the smaller for ``4×``, the
-  orientation the same in every row; a table where it changes is left alone).
+  or 加速比 (or a word of one of the two columns and one of those, ``激活比例`` after 总参数 and
+  激活参数, ``active share``) right after two columns of the same unit: each row's cell is
+  the ratio of the two (the smaller over the larger for a percentage, the larger over the
+  smaller for ``4×``, the orientation the same in every row; a table where it changes is left
+  alone).
 
 Only cells that are one number (with an optional unit: bytes, %, K/M/B counts, ms/s, and the
 same trailing words down the column, "140 GB per GPU") take part; a column with an approximate
@@ -254,6 +259,63 @@ def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple
     return totals[0], sources
 
 
+_WHOLE_HEADER = re.compile(
+    r"^(?:share|percent(?:age)?|fraction|proportion|%)\s+of\s+(?:the\s+)?"
+    r"(?P<whole>\d[\d,]*(?:\.\d+)?\s*(?:[KMBT]|万|亿)?)(?:\s+(?:params|parameters|total))?$"
+    r"|^占\s*(?P<zh>\d[\d,]*(?:\.\d+)?\s*(?:[KMBT]|万|亿)?)\s*的?(?:比例|百分比|占比)?$",
+    re.IGNORECASE,
+)
+
+
+def _shares_of_stated(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    """A share column whose header states its whole (``share of 6.74B``, ``% of 7B``, ``占
+    6.74B 的比例``): each row's percentage is a count cell of its row over that whole. The part
+    is the nearest count column to its left; a row that another count column of it makes
+    right is left alone (which column it shares is then a guess)."""
+    for column, header in enumerate(table.header):
+        match = _WHOLE_HEADER.match(_label(header)) if column > 1 else None
+        if match is None:
+            continue
+        whole = _cell(match.group("whole") or match.group("zh"), "")
+        if whole is None or whole.family not in ("", "count") or _value(whole) == 0:
+            continue
+        for row, line in table.rows:
+            share = _cell(row[column], "%") if column < len(row) else None
+            if share is None or share.unit != "%":
+                continue
+            parts = [
+                cell
+                for left in range(column - 1, 0, -1)
+                if (cell := _cell(row[left], units[left])) is not None
+                and cell.family in ("", "count")
+                and not cell.approx
+            ]
+            if not parts:
+                continue
+            printed = float(share.number.replace(",", ""))
+            step = 0.5 * 10.0 ** -len(share.number.partition(".")[2])
+            fits = [
+                abs(100 * _value(cell) / _value(whole) - printed) <= step * 1.2 for cell in parts
+            ]
+            if any(fits[1:]) and not fits[0]:
+                continue
+            part = parts[0]
+            yield Draft(
+                kind="arithmetic",
+                quote=document.source_line(line) or table.row_source(row),
+                line=line,
+                fields={
+                    "expression": f"({_literal(part, False)}) / ({_literal(whole, False)})",
+                    "claimed": ("~" if share.approx else "") + share.text,
+                    "carried": [_literal(whole, False)],
+                },
+                confidence=0.75,
+                recognizer=NAME,
+                slug="share-of-stated",
+                note=f"the whole {whole.text} is the column header's",
+            )
+
+
 def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
     total_index, sources = _share_sources(table, units)
     for column, (left, total) in sources.items():
@@ -413,6 +475,9 @@ def _gib_columns(document: Document, table: Table) -> Iterator[Draft]:
 
 
 _RATIO_HEADER = re.compile(r"^(?:ratio|比例|比率|比值|speedup|加速比)$", re.IGNORECASE)
+_NAMED_RATIO_HEADER = re.compile(
+    r"^([\u4e00-\u9fff]{1,4}|[a-z]+\s+)(?:比例|比率|占比|ratio|share|fraction)$", re.IGNORECASE
+)
 _RATIO_CELL = re.compile(r"^\s*(?:~|≈)?\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*(?:%|×|x)\s*$")
 
 
@@ -427,6 +492,11 @@ def _ratio_operands(table: Table, column: int) -> tuple[int, int] | None:
         return None
     if _RATIO_HEADER.match(label) and column >= 3:
         return column - 2, column - 1
+    named = _NAMED_RATIO_HEADER.match(label)
+    if named is not None and column >= 3:
+        word = named.group(1).strip()
+        if any(word in labels[i] for i in (column - 2, column - 1)):
+            return column - 2, column - 1  # "激活比例" after 总参数, 激活参数: a ratio of the two
     return None
 
 
@@ -501,5 +571,6 @@ def recognize(document: Document) -> Iterator[Draft]:
         yield from _total_rows(document, table, units)
         yield from _total_columns(document, table, units)
         yield from _shares(document, table, units)
+        yield from _shares_of_stated(document, table, units)
         yield from _gib_columns(document, table)
         yield from _ratios(document, table, units)

@@ -1,0 +1,156 @@
+"""Recogniser ``rates``: a figure stated per unit, then one derived from it on a later line of
+the section (snippets written for these tests; the numbers are worked by hand in each case)."""
+
+from __future__ import annotations
+
+import pytest
+
+from checkers.extract.document import parse_document
+from checkers.extract.recognizers import rates
+from tests.extract.conftest import ScanText
+
+
+def _drafted(text: str) -> list[tuple[int, str, str]]:
+    return [
+        (d.line, str(d.fields["expression"]), str(d.fields["claimed"]))
+        for d in rates.recognize(parse_document(text))
+    ]
+
+
+def _verdicts(scan_text: ScanText, text: str) -> list[tuple[int, str, str]]:
+    return [(f.line, f.verdict, f.message) for f in scan_text(text) if f.id.startswith("rates-")]
+
+
+# 131,072 B × 16,384 tokens = 2³¹ B = 2 GiB (2.15 GB).
+KV = (
+    "## Cache\n\nOur toy model keeps 131,072 bytes of cache per token (128 KiB).\n\n"
+    "A long prompt of 16,384 tokens therefore holds {} of cache.\n"
+)
+# 7,077,888 × 12 = 84,934,656 ≈ 84.9M.
+BLOCKS = (
+    "## Blocks\n\nThe encoder has 12 layers of width 768.\n\n"
+    "Each block holds 7,077,888 weights, about 7.1M.\n\n"
+    "Across the whole stack that is about {}M in the blocks alone.\n"
+)
+# 1.5 GiB × 6 = 9 GiB.
+SEQUENCES = "## 显存\n\n一条 2,048 token 的序列占 1.5 GiB。\n\n同时跑 6 条这样的序列，共 {} GiB。\n"
+# 1.5 bits per token over 3 bytes per token = 0.5 bits per byte.
+BITS = (
+    "## Compression\n\nOn this corpus each token is about 3 bytes per token of text.\n\n"
+    "The loss is 1.5 bits / token.\n\nPer byte that is about {} bits.\n"
+)
+# 98,304 GPU-hours / 512 GPUs / 24 = 8 days.
+GPU_DAYS = "## Budget\n\nThe run needs 98,304 GPU-hours.\n\nOn 512 GPUs it takes about {} days.\n"
+# 3 GB per sample × a batch of 4 = 12 GB.
+BATCH = "## Memory\n\nActivations take 3 GB per sample. A batch size of 4 needs {} GB.\n"
+# 36,000 s / 3600 = 10 h.
+SECONDS = "## 时间\n\n训练总耗时约 36,000 秒，\n\n折合约 {} 小时。\n"
+
+
+@pytest.mark.parametrize(
+    ("template", "right", "wrong"),
+    [
+        (KV, "2 GiB", "3 GiB"),
+        (BLOCKS, "84.9", "94.9"),
+        (SEQUENCES, "9", "12"),
+        (BITS, "0.5", "1.5"),
+        (GPU_DAYS, "8", "4"),
+        (SECONDS, "10", "100"),
+        (BATCH, "12", "16"),
+    ],
+)
+def test_a_derived_figure_passes_and_a_changed_one_fails(
+    scan_text: ScanText, template: str, right: str, wrong: str
+) -> None:
+    good = _verdicts(scan_text, template.format(right))
+    assert good and all(verdict == "pass" for _, verdict, _ in good), good
+    bad = _verdicts(scan_text, template.format(wrong))
+    assert [verdict for _, verdict, _ in bad] == ["fail"], bad
+    line, _, message = bad[0]
+    assert template.format(wrong).splitlines()[line - 1].find(wrong) >= 0
+    assert "(line " in message  # the note says where each operand was read
+
+
+def test_the_message_names_the_operands_and_the_readings_tried(scan_text: ScanText) -> None:
+    found = _verdicts(scan_text, KV.format("3 GiB"))
+    message = found[0][2]
+    assert "131,072 bytes" in message and "(line 3)" in message  # the per-token figure
+    assert "16,384 tokens (line 5)" in message  # the count, on the total's own line
+    assert "3.0 GiB" not in message and "2" in message  # recomputed: 2 GiB
+
+
+def test_the_layers_come_from_the_section_and_other_layer_counts_are_readings() -> None:
+    drafted = _drafted(BLOCKS.format("94.9"))
+    assert drafted == [(7, "7,077,888 × 12", "94.9M")]
+    two_models = BLOCKS.replace("The encoder has 12 layers", "A 6-layer and a 12 layers")
+    draft = next(iter(rates.recognize(parse_document(two_models.format("42.5")))))
+    # 7,077,888 × 6 = 42.5M: the other layer count stated is a reading that holds
+    assert draft.fields["expression"] == "7,077,888 × 6"
+
+
+def test_a_total_that_drops_per_layer_is_read_both_ways(scan_text: ScanText) -> None:
+    # 2,048 B per token per layer; 40 layers; 8K tokens: 2048 × 8192 × 40 = 640 MiB, or per
+    # layer 16 MiB; 600 MB is neither (671 MB / 16.8 MB).
+    text = (
+        "## KV\n\nThe model has 40 layers.\n\n```\nper token per layer = 2,048 bytes\n"
+        "for 8K tokens = {}\n```\n"
+    )
+    assert [v for _, v, _ in _verdicts(scan_text, text.format("640 MiB"))] == ["pass"]
+    assert [v for _, v, _ in _verdicts(scan_text, text.format("16 MiB"))] == ["pass"]
+    failed = _verdicts(scan_text, text.format("600 MiB"))
+    assert [v for _, v, _ in failed] == ["fail"]
+    assert "still per layer" in failed[0][2]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # two unrelated figures in one section: the count and the size belong to other things
+        "## Data\n\nThe embedding stores 4,096 bytes per token.\n\n"
+        "The corpus has 2M tokens and the checkpoint is 14 GB.\n",
+        # the figure restated for a different model
+        "## KV\n\nLlama 2 7B keeps 524,288 bytes per token.\n\n"
+        "Llama 2 70B at 4,096 tokens needs 1.25 GiB.\n",
+        # a count stated per something else ("each")
+        "## KV\n\nOne token costs 65,536 bytes.\n\n"
+        "Four requests of 1,024 tokens each come to 256 MiB.\n",
+        # a per-layer figure, then a model total that says nothing about the layers
+        "## Size\n\nThe model has 12 layers.\n\nEach layer holds 7,077,888 weights.\n\n"
+        "With embeddings the model has about 124M.\n",
+        # a total worked out on its own line is left to the chains recogniser
+        "## KV\n\nPer token: 4,096 bytes.\n\nFor 1,024 tokens: 4,096 × 1,024 bytes = 4 MiB.\n",
+        # far apart: more than a screen of text between them
+        "## KV\n\nEach token costs 4,096 bytes.\n\n"
+        + "Words.\n\n" * 8
+        + "At 1,024 tokens: 9 MiB.\n",
+        # another section
+        "## A\n\nEach token costs 4,096 bytes.\n\n## B\n\nAt 1,024 tokens it is 9 MiB.\n",
+        # a count of one defines a rate, it does not multiply one
+        "## Bits\n\nThe loss is 3.2 bits / token.\n\n"
+        "If 1 token is 1.4 characters, each is 2.29 bits.\n",
+        # "that is" a total of something else, in a new sentence; "or" an alternative
+        "## Cost\n\nTraining each model takes 10 seconds. That is 43 hours for the grid.\n",
+        "## Resume\n\nYou lose 30 minutes or 30 hours of work.\n",
+        # a figure per GPU is not the batch's total
+        "## Memory\n\nActivations take 3 GB per sample. A batch size of 4 needs 6 GB per GPU.\n",
+        # the size of a card, not of the cache
+        "## KV\n\nEach token costs 327,680 bytes.\n\nAt 128K tokens it fills a 40 GB A100.\n",
+    ],
+)
+def test_look_alikes_draft_nothing(text: str) -> None:
+    assert _drafted(text) == []
+
+
+@pytest.mark.parametrize(
+    ("total", "verdict"), [("85.2", "pass"), ("84.9", "pass"), ("90.0", "fail")]
+)
+def test_a_rounded_per_unit_figure_is_carried(
+    scan_text: ScanText, total: str, verdict: str
+) -> None:
+    # "about 7.1M" stands for 7.05M–7.15M: × 12 layers is 84.6M–85.8M, so both the total from
+    # the rounded figure (85.2M) and from the exact one (84.9M) hold; 90.0M holds under neither.
+    text = (
+        "## Blocks\n\nThe encoder has 12 layers.\n\nEach block holds about 7.1M weights.\n\n"
+        f"Over all layers that is {total}M.\n"
+    )
+    assert [v for _, v, _ in _verdicts(scan_text, text)] == [verdict]
