@@ -8,7 +8,6 @@ claim quotes the lesson and the quote must be found in it again.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -148,7 +147,8 @@ class Document:
         """How drafted arithmetic reads KB, MB, GB: a lesson that writes KiB/GiB itself means
         powers of 1000 by them (``decimal``); one that never does may mean either, and the
         verdict says which reading matched (``either``)."""
-        return "decimal" if _IEC.search(self.text) else "either"
+        # Every match holds "iB": most lessons have none, and the search tries every digit.
+        return "decimal" if "iB" in self.text and _IEC.search(self.text) else "either"
 
     @cached_property
     def float_types(self) -> tuple[str, ...]:
@@ -253,43 +253,41 @@ def _split(content: str, first_line: int) -> tuple[Line, ...]:
 def parse_document(text: str, *, chunk_chars: int = CHUNK_CHARS) -> Document:
     """Parse lesson Markdown into blocks of source lines, a piece at a time."""
     blocks: list[Block] = []
-    section = 0
     for first_line, piece in _pieces(text, chunk_chars):
-        for block in _blocks(_parser(first_line == 0).parse(piece), first_line):
-            section += block.kind == "heading"
-            blocks.append(dataclasses.replace(block, section=section))
+        section = blocks[-1].section if blocks else 0  # a section may run on into this piece
+        blocks.extend(_blocks(_parser(first_line == 0).parse(piece), first_line, section))
     return Document(text=text, blocks=tuple(blocks))
 
 
-def _blocks(tokens: list[Token], offset: int) -> Iterator[Block]:
-    """The blocks of one piece's tokens; ``offset`` is the piece's first line in the lesson."""
+def _blocks(tokens: list[Token], offset: int, section: int) -> Iterator[Block]:
+    """The blocks of one piece's tokens; ``offset`` is the piece's first line in the lesson,
+    ``section`` the section its first line is in (a heading opens the next one)."""
     index = 0
     while index < len(tokens):
         token = tokens[index]
         if token.type == "table_open":
-            block, index = _table(tokens, index, offset)
+            block, index = _table(tokens, index, offset, section)
             yield block
             continue
         if token.type == "inline" and token.map:
             opener = tokens[index - 1] if index > 0 else None
+            lines = _split(token.content, offset + token.map[0] + 1)
             if opener is not None and opener.type == "heading_open":
-                yield Block(
-                    "heading", _split(token.content, offset + token.map[0] + 1), info=opener.tag
-                )
+                section += 1
+                yield Block("heading", lines, info=opener.tag, section=section)
             else:
-                yield Block("paragraph", _split(token.content, offset + token.map[0] + 1))
+                yield Block("paragraph", lines, section=section)
         elif token.type == "fence" and token.map:  # content starts after the ``` line
-            yield Block(
-                "fence", _split(token.content, offset + token.map[0] + 2), info=token.info.strip()
-            )
+            lines = _split(token.content, offset + token.map[0] + 2)
+            yield Block("fence", lines, info=token.info.strip(), section=section)
         elif token.type == "code_block" and token.map:  # indented: content is the first line
-            yield Block("fence", _split(token.content, offset + token.map[0] + 1))
+            yield Block("fence", _split(token.content, offset + token.map[0] + 1), section=section)
         elif token.type in ("math_block", "math_block_label") and token.map:
-            yield Block("math", _split(token.content, offset + token.map[0] + 1))
+            yield Block("math", _split(token.content, offset + token.map[0] + 1), section=section)
         index += 1
 
 
-def _table(tokens: list[Token], start: int, offset: int) -> tuple[Block, int]:
+def _table(tokens: list[Token], start: int, offset: int, section: int) -> tuple[Block, int]:
     header: list[str] = []
     rows: list[tuple[tuple[str, ...], int]] = []
     cells: list[str] = []
@@ -319,7 +317,7 @@ def _table(tokens: list[Token], start: int, offset: int) -> tuple[Block, int]:
     lines = [Line(cell, header_line) for cell in header if cell.strip()] + [
         Line(cell, number) for row, number in rows for cell in row if cell.strip()
     ]
-    return Block("table", tuple(lines), table), index + 1
+    return Block("table", tuple(lines), table, section=section), index + 1
 
 
 def logical_lines(document: Document) -> Iterator[tuple[str, int]]:
