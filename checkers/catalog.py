@@ -24,6 +24,11 @@ class KindEntry:
 
 
 KINDS: dict[str, KindEntry] = {
+    "accelerator_spec": KindEntry(
+        "checkers.kinds.accelerator_spec",
+        "Kind accelerator_spec: a published figure of a named accelerator (memory, bandwidth, "
+        "peak).",
+    ),
     "activation": KindEntry(
         "checkers.kinds.activation",
         "Kind activation: an activation function's values on stated inputs.",

@@ -12,6 +12,7 @@ from typing import Protocol
 from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
+    accelerator_facts,
     activations,
     chains,
     code_values,
@@ -53,6 +54,7 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "percentages": percentages,
     "model_tables": model_tables,
     "model_facts": model_facts,
+    "accelerator_facts": accelerator_facts,
     "positional": positional,
     "latex_matrices": latex_matrices,
     "softmax_rows": softmax_rows,
