@@ -244,9 +244,7 @@ def _peak_unit(unit: str) -> str:
     return "TOPS" if unit == "tops" else "TFLOPS"
 
 
-def _facts(
-    text: str, folded: str, mention: _Mention, stop: int, lead: str
-) -> Iterator[_Fact]:
+def _facts(text: str, folded: str, mention: _Mention, stop: int, lead: str) -> Iterator[_Fact]:
     """The figures of ``mention`` stated between it and ``stop``; ``lead`` is the clause's text
     before the name ("在 bf16 下，A100 …" says the number type there)."""
     seen: set[int] = set()
