@@ -445,9 +445,14 @@ class ModelSpec(Keyed):
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     def values(self, name: str) -> tuple[int, ...]:
-        """Every published value of a column: the entry's own, then those under ``also``."""
+        """Every published value of a column: the entry's own, then those under ``also``; for
+        the experts of a model with shared experts (DeepSeek), also the count with the shared
+        ones added (256 routed + 1 shared: a layer's 257 experts, 9 used by each token)."""
         own = self.column(name)
-        return ((own,) if own is not None else ()) + self.also.get(name, ())
+        counted: tuple[int, ...] = ()
+        if own is not None and name in ("experts", "experts_per_token") and self.shared_experts:
+            counted = (own + self.shared_experts,)
+        return ((own,) if own is not None else ()) + counted + self.also.get(name, ())
 
     def accepts(self, name: str, printed: Printed) -> bool:
         """The printed value of a column is one of the published ones at its printed precision
