@@ -114,7 +114,8 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "experts_per_token",
-            rf"{_N}\s*(?:active\s+|routed\s+)?(?:experts?|of\s+them|of\s+these)\s*(?:per|for each|each)\s+token"
+            rf"{_N}\s*(?:active\s+|routed\s+)?(?:experts?|of\s+them|of\s+these)\s*"
+            r"(?:per|for each|each)\s+token"
             rf"|(?:选|选择|选出|激活|路由到|使用)\s*(?:其中\s*)?(?:的\s*)?(?:前\s*)?(?:top[\s-]*)?{_M}\s*个",
         ),
         (
