@@ -45,6 +45,11 @@ KINDS: dict[str, KindEntry] = {
         "checkers.kinds.counting",
         "Kind counting: discrete counts that LLM lessons work out by hand.",
     ),
+    "dtype_spec": KindEntry(
+        "checkers.kinds.dtype_spec",
+        "Kind dtype_spec: a stated width, byte size, value count or largest value of a number "
+        "type.",
+    ),
     "ffn": KindEntry(
         "checkers.kinds.ffn",
         "Kind ffn: the shapes and parameter count of a Transformer feed-forward block.",

@@ -145,8 +145,11 @@ class StorageType(Frozen):
     """How lessons write it in text and table headers, the canonical name first."""
     aliases: tuple[str, ...] = ()
     """Further names a claim's ``dtype:`` accepts."""
+    largest: tuple[float, ...] = ()
+    """The largest finite value the format represents (both variants for fp8), where it is
+    defined as a number."""
     source: str = Field(min_length=3)
-    """Where the width is defined."""
+    """Where the width (and the largest value) is defined."""
 
     @property
     def bytes(self) -> float:
