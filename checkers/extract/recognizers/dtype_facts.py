@@ -69,8 +69,9 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "bytes",
             rf"(?:{_STATED}|(?:parameters?|params|weights?)\s*[×x*]\s*){_NUMBER}\s*(?:bytes?|字节)\b"
-            rf"|^\s*(?:uses?|takes?|needs?|占用?)\s+(?:only\s+)?{_NUMBER}\s*(?:bytes?|字节)\s*(?:per|for each"
-            r"|each|/|每个?)\s*(?:param(?:eter)?|value|weight|number|element|entry|参数)",
+            rf"|^\s*(?:uses?|takes?|needs?|占用?)\s+(?:only\s+)?{_NUMBER}\s*(?:bytes?|字节)\s*"
+            r"(?:per|for each|each|/|每个?)\s*"
+            r"(?:param(?:eter)?|value|weight|number|element|entry|参数)",
         ),
         ("values", rf"{_NUMBER}\s+(?:possible\s+|distinct\s+|different\s+)?(?:values|levels)\b"),
         (
