@@ -24,6 +24,11 @@ class KindEntry:
 
 
 KINDS: dict[str, KindEntry] = {
+    "accelerator_spec": KindEntry(
+        "checkers.kinds.accelerator_spec",
+        "Kind accelerator_spec: a published figure of a named accelerator (memory, bandwidth, "
+        "peak).",
+    ),
     "activation": KindEntry(
         "checkers.kinds.activation",
         "Kind activation: an activation function's values on stated inputs.",
@@ -39,6 +44,11 @@ KINDS: dict[str, KindEntry] = {
     "counting": KindEntry(
         "checkers.kinds.counting",
         "Kind counting: discrete counts that LLM lessons work out by hand.",
+    ),
+    "dtype_spec": KindEntry(
+        "checkers.kinds.dtype_spec",
+        "Kind dtype_spec: a stated width, byte size, value count or largest value of a number "
+        "type.",
     ),
     "ffn": KindEntry(
         "checkers.kinds.ffn",

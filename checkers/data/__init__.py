@@ -145,8 +145,11 @@ class StorageType(Frozen):
     """How lessons write it in text and table headers, the canonical name first."""
     aliases: tuple[str, ...] = ()
     """Further names a claim's ``dtype:`` accepts."""
+    largest: tuple[float, ...] = ()
+    """The largest finite value the format represents (both variants for fp8), where it is
+    defined as a number."""
     source: str = Field(min_length=3)
-    """Where the width is defined."""
+    """Where the width (and the largest value) is defined."""
 
     @property
     def bytes(self) -> float:
@@ -445,9 +448,14 @@ class ModelSpec(Keyed):
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     def values(self, name: str) -> tuple[int, ...]:
-        """Every published value of a column: the entry's own, then those under ``also``."""
+        """Every published value of a column: the entry's own, then those under ``also``; for
+        the experts of a model with shared experts (DeepSeek), also the count with the shared
+        ones added (256 routed + 1 shared: a layer's 257 experts, 9 used by each token)."""
         own = self.column(name)
-        return ((own,) if own is not None else ()) + self.also.get(name, ())
+        counted: tuple[int, ...] = ()
+        if own is not None and name in ("experts", "experts_per_token") and self.shared_experts:
+            counted = (own + self.shared_experts,)
+        return ((own,) if own is not None else ()) + counted + self.also.get(name, ())
 
     def accepts(self, name: str, printed: Printed) -> bool:
         """The printed value of a column is one of the published ones at its printed precision

@@ -36,11 +36,12 @@ __all__ = [
     "find_accelerator",
 ]
 
-TensorType = Literal["fp64", "tf32", "bf16", "fp16", "fp8", "int8"]
+TensorType = Literal["fp64", "tf32", "bf16", "fp16", "fp8", "fp4", "int8"]
 """Number types of the tensor-core peaks in ``accelerators.yaml``."""
 
-FormFactor = Literal["sxm", "pcie", "nvl"]
-"""How the accelerator is mounted: SXM module, PCIe card, or NVL (PCIe pair with NVLink)."""
+FormFactor = Literal["sxm", "pcie", "nvl", "system"]
+"""How the accelerator is mounted: SXM module, PCIe card, NVL (PCIe pair with NVLink), or a
+whole computer sold as one product (DGX Spark)."""
 
 
 class TensorPeak(Frozen):
@@ -85,8 +86,11 @@ class AcceleratorSpec(Keyed):
 
     name: str
     """How a reader names it, e.g. ``H100 SXM``."""
-    model: str = Field(pattern=r"^[A-Z][A-Z0-9]*$")
-    """The product as printed in names, e.g. ``H100``: what a lesson must mention."""
+    model: str = Field(pattern=r"^[A-Z][A-Za-z0-9]*(?: [A-Z][A-Za-z0-9]*)?$")
+    """The product as printed in names, e.g. ``H100`` or ``DGX Spark``: what a lesson must
+    mention."""
+    also_named: tuple[str, ...] = ()
+    """Other names of the same product (``GB10``, the chip of the DGX Spark)."""
     form_factor: FormFactor
     """SXM module, PCIe card or NVL."""
     memory_gb: float | None = Field(default=None, gt=0)
@@ -101,6 +105,8 @@ class AcceleratorSpec(Keyed):
     """Peak FP32 on the CUDA cores (not tensor cores), TFLOP/s."""
     fp64_tflops: float | None = Field(default=None, gt=0)
     """Peak FP64 on the CUDA cores, TFLOP/s."""
+    cuda_cores: int | None = Field(default=None, gt=0)
+    """CUDA cores of the GPU, as the datasheet prints them."""
     cite: str = Field(min_length=5, max_length=80)
     """The source in a few words, for verdict messages."""
     source: str = Field(min_length=20)
@@ -111,6 +117,11 @@ class AcceleratorSpec(Keyed):
         if self.memory_gb is None and self.bandwidth_gb_s is None and not self.tensor:
             raise ValueError("an accelerator entry gives memory, bandwidth or a peak")
         return self
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name a lesson may print for the product: its model, then the others."""
+        return (self.model, *self.also_named)
 
     def peak(self, dtype: TensorType, *, sparse: bool = False) -> float | None:
         """The tensor-core peak for a number type in TFLOP/s, dense unless ``sparse``."""
@@ -149,11 +160,7 @@ class AcceleratorTable:
         if exact is not None:
             return AcceleratorMatch(exact, f"reference key {exact.key!r}")
         text = fold(name)
-        narrowed = [
-            a
-            for a in self.accelerators
-            if re.search(rf"(?<![a-z\d]){a.model.lower()}(?![a-z\d])", text)
-        ]
+        narrowed = [a for a in self.accelerators if any(_names(n, text) for n in a.names)]
         if not narrowed:
             known = ", ".join(sorted({a.model for a in self.accelerators}))
             return AcceleratorMatch(None, f"{name!r} names no known accelerator ({known})")
@@ -166,6 +173,11 @@ class AcceleratorTable:
             return AcceleratorMatch(None, f"no entry has the form factor and memory in {name!r}")
         names = ", ".join(a.name for a in narrowed)
         return AcceleratorMatch(None, f"{name!r} does not say which: {names}", tuple(narrowed))
+
+
+def _names(model: str, text: str) -> bool:
+    """Whether ``text`` (folded) names the product ``model`` as a word of its own."""
+    return re.search(rf"(?<![a-z\d]){re.escape(fold(model))}(?![a-z\d])", text) is not None
 
 
 def _by_form_factor(text: str) -> Callable[[AcceleratorSpec], bool] | None:

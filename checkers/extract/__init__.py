@@ -96,8 +96,15 @@ def _checked_input(draft: Draft) -> KindInput | None:
     kind = ALL_KINDS.get(draft.kind)
     if kind is None:
         return None
-    header = {"id": "draft", "kind": draft.kind, "quote": draft.quote, "origin": "auto"}
+    header: dict[str, Any] = {
+        "id": "draft",
+        "kind": draft.kind,
+        "quote": draft.quote,
+        "origin": "auto",
+    }
     try:
+        if draft.tolerance:
+            header["tolerance"] = dict(draft.tolerance)
         ClaimHeader.model_validate({**header, "confidence": round(draft.confidence, 2)})
         return kind.Input.model_validate(draft.fields)
     except (ValidationError, ValueError, TypeError, ArithmeticError):
@@ -154,6 +161,8 @@ def to_claim_data(lesson: Lesson, drafts: list[Draft]) -> list[dict[str, Any]]:
         }
         if draft.note:
             data["note"] = draft.note
+        if draft.tolerance:
+            data["tolerance"] = dict(draft.tolerance)
         occurrence = _occurrence(lesson, draft, occurrences)
         if occurrence is not None:
             data["occurrence"] = occurrence

@@ -32,6 +32,9 @@ class Draft:
     """Where each input of a drafted relation was read, for the reader of its verdict
     (``heads 32 (line 12), head_dim 128 (line 12), fp16 (line 13)``); written into the claim's
     ``note`` and shown in the message of an unreviewed claim's finding."""
+    tolerance: dict[str, Any] | None = None
+    """A tolerance the statement's own conventions set, with its reason (``{"absolute": 0.25,
+    "reason": …}``), written as the claim's ``tolerance:``; None: the printed precision."""
     checked: KindInput | None = field(default=None, compare=False, repr=False)
     """The kind's validated input for ``fields``, once :func:`checkers.extract.draft_claims`
     accepted the draft (so ``scan`` does not validate it a second time)."""

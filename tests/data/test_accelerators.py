@@ -27,6 +27,7 @@ PUBLISHED_PEAKS = {
                  "memory": 80, "bandwidth": 3350},
     "h200-sxm": {"fp8": (1979, 3958), "bf16": (989.5, 1979), "memory": 141, "bandwidth": 4800},
     "h100-pcie": {"memory": 80, "bandwidth": 2000},
+    "dgx-spark": {"fp4": (500, 1000), "memory": 128, "bandwidth": 273},
 }  # fmt: skip
 
 
@@ -57,6 +58,7 @@ def _printed(value: float) -> set[str]:
 def test_every_accelerator_number_is_written_in_its_source(spec: AcceleratorSpec) -> None:
     written = set(re.findall(r"\d+(?:\.\d+)?", spec.source.replace(",", "")))
     numbers = [spec.memory_gb, spec.bandwidth_gb_s, spec.fp32_tflops, spec.fp64_tflops]
+    numbers += [spec.cuda_cores]
     for peak in spec.tensor.values():
         numbers += [peak.dense, peak.sparse]
     missing = [n for n in numbers if n is not None and not _printed(n) & written]
@@ -87,6 +89,8 @@ def test_sxm_and_pcie_differ_where_the_datasheet_says() -> None:
         ("NVIDIA A100 80GB", "a100-sxm-80gb"),
         ("A100 40GB PCIe", "a100-pcie-40gb"),
         ("H200", "h200-sxm"),
+        ("NVIDIA DGX Spark", "dgx-spark"),
+        ("the GB10 superchip", "dgx-spark"),
     ],
 )
 def test_find_accelerator(name: str, key: str) -> None:
@@ -100,6 +104,13 @@ def test_accelerator_names_that_do_not_say_which(name: str) -> None:
     match = find_accelerator(name)
     assert match.spec is None and len(match.candidates) >= 2
     assert "does not say which" in match.reason
+
+
+def test_cuda_cores_from_the_whitepapers() -> None:
+    cores = {a.key: a.cuda_cores for a in ACCELERATORS}
+    # Ampere whitepaper: 108 SMs x 64 FP32 cores; Hopper: 132 SMs x 128; DGX Spark: 6,144.
+    assert cores["a100-sxm-80gb"] == 108 * 64 and cores["h100-sxm"] == 132 * 128
+    assert cores["dgx-spark"] == 6144 and cores["h100-pcie"] is None
 
 
 def test_unknown_accelerator() -> None:
@@ -123,7 +134,8 @@ _GOOD_ACCELERATOR: dict[str, Any] = {
     ("changes", "expected"),
     [
         ({"tensor": {"fp16": {"dense": 100, "sparse": 150}}}, "not twice dense"),
-        ({"tensor": {"fp4": {"dense": 100}}}, "tensor.fp4"),
+        ({"tensor": {"fp2": {"dense": 100}}}, "tensor.fp2"),
+        ({"model": "dgx spark"}, "model"),
         ({"clock_mhz": 1400}, "unknown field 'clock_mhz'"),
         ({"source": None}, "no source"),
         ({"memory_gb": None, "tensor": None}, "gives memory, bandwidth or a peak"),

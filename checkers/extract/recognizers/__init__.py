@@ -14,10 +14,12 @@ from typing import Protocol
 from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import (
+    accelerator_facts,
     activations,
     byte_conversions,
     chains,
     code_values,
+    dtype_facts,
     dtype_savings,
     formula_values,
     heads,
@@ -58,6 +60,8 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "percentages": percentages,
     "model_tables": model_tables,
     "model_facts": model_facts,
+    "accelerator_facts": accelerator_facts,
+    "dtype_facts": dtype_facts,
     "positional": positional,
     "latex_matrices": latex_matrices,
     "softmax_rows": softmax_rows,

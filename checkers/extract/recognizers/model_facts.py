@@ -15,6 +15,15 @@ the same clause by numbers bound to a role word, in English or Chinese:
 * params — ``175B parameters``, ``110M params``, ``1750 亿参数``, ``参数量为 7B``
 * tokens — pre-training tokens after a training verb: ``trained on 2T tokens``,
   ``训练了 3.3B token``
+* rope_theta — ``rope_theta of 500000``, ``RoPE base 1,000,000``, ``rotary base``, ``旋转位置编码的
+  基数为 10000``; a bare "base" (``raised the base to 500,000``, ``base from 10,000 to
+  1,000,000``: the last number) only in a section that speaks of RoPE, rotary frequencies or θ
+* experts — routed experts: ``256 routed experts``, ``8 experts``, ``256 个路由专家`` (not the
+  shared ones, ``1 个共享专家``; not a count a token uses, "activates 9 experts", or one that adds
+  the shared experts, "257 experts (256 routed + 1 shared)"; not a placement, "32 experts per GPU")
+* experts_per_token — top-k: ``top-2`` (with an expert or routing word after it), ``2 experts
+  per token``, ``activates 8 of them per token``, ``routes each token to 2 of its 8 experts``,
+  ``选 6 个``, ``激活 8 个专家``
 
 Each model mention with at least one such number becomes a ``model_config`` claim (the numbers
 of one clause together, so ``12 layers, 768 hidden, 110M parameters`` is also checked for
@@ -91,12 +100,44 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("params", rf"参数(?:量|规模)?\s*(?:为|是|达到|约)\s*{_N}"),
         (
+            "rope_theta",
+            r"(?:rope[\s_-]*(?:theta|θ|base)(?:[\s_-]*frequency)?|rotary[\s-]*(?:embedding[\s-]*)?base"
+            r"|(?:rope|rotary)[\s-]*(?:的\s*)?(?:base|基数|底数)|旋转(?:位置)?(?:编码)?(?:的)?\s*(?:基数|底数))"
+            rf"\s*(?:of|=|:|：|is|was|为|是|设为|取)?\s*(?:from\s+[\d,.]+\s+)?(?:to\s+)?{_N}",
+        ),
+        (
+            "experts_per_token",
+            rf"top[\s-]*{_N}\b(?=[^.;]*?(?:expert|rout|专家|路由))"
+            r"|(?:activat\w*|select\w*|choos\w*|picks?|routes?\s+(?:each|every)\s+token\s+to|sends?"
+            r"\s+(?:each|every)\s+token\s+to)\s+(?:only\s+)?(?:the\s+top\s+)?"
+            rf"{_M}\s*(?:of\s+(?:the\s+|its\s+)?[\d,]+\s*)?(?:routed\s+)?experts?\b",
+        ),
+        (
+            "experts_per_token",
+            rf"{_N}\s*(?:active\s+|routed\s+)?(?:experts?|of\s+them|of\s+these)\s*"
+            r"(?:per|for each|each)\s+token"
+            rf"|(?:选|选择|选出|激活|路由到|使用)\s*(?:其中\s*)?(?:的\s*)?(?:前\s*)?(?:top[\s-]*)?{_M}\s*个",
+        ),
+        (
             "tokens",
             r"(?:trained|训练)(?:\s*(?:on|for|with|了))?\s*(?:about|approximately|roughly|over|"
             rf"around|约|大约|超过)?\s*{_N}\s*(?:个\s*)?tokens?\b",
         ),
+        (
+            "experts",
+            rf"{_N}\s*(?:routed\s+)?experts?\b(?![\s-]*(?:per|each|for each|on each)\s+"
+            r"(?:token|node|gpu|device|rank|card|machine))",
+        ),
+        ("experts", rf"{_N}\s*个?\s*(?:路由)?专家"),
     )
 )
+# "Llama 3 raised the base to 500,000": a bare "base" is the RoPE base only in a section that
+# speaks of rotary frequencies.
+_BARE_BASE = re.compile(
+    rf"(?<![\w-])base\s*(?:frequency\s*)?(?:of|=|:|：|is|was|为|是)?\s*(?:from\s+[\d,.]+\s+)?"
+    rf"(?:to\s+)?{_N}"
+)
+_ROPE_WORDS = re.compile(r"rope|rotary|旋转位置|θ|\\theta|theta")
 _FAMILY_WORDS = re.compile(
     r"gpt|bert|llama|mistral|mixtral|t5|qwen|deepseek|gemma|phi|transformer|openai"
 )
@@ -195,21 +236,42 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
     return kept
 
 
-def _roles(folded: str, start: int, end: int) -> list[tuple[int, int, str, str]]:
-    """(number start, match end, field, number text) of every role-bound number."""
+_EXPERTS_USED = re.compile(r"activ|select|choos|pick|rout|token|激活|选|使用|路由到")
+_OF_ALL = re.compile(r"\d\s+of\s+(?:its\s+|the\s+)?$")  # "2 of its 8 experts": 8 is all of them
+_SHARED_AFTER = re.compile(r"[^.;。；]*?(?:shared|共享)")
+_STATED_AFTER_A_VERB = ("tokens", "rope_theta", "experts_per_token")
+"""Fields whose pattern holds its own verb, so "to" before the number states it ("raised the
+base to 500,000", "routes each token to 2 experts")."""
+
+
+def _roles(
+    folded: str, start: int, end: int, rope_section: bool
+) -> list[tuple[int, int, str, str]]:
+    """(number start, match end, field, number text) of every role-bound number; a bare "base"
+    is the RoPE base in a ``rope_section``."""
     found: dict[int, tuple[int, int, str, str]] = {}
-    for field, pattern in _ROLES:
+    roles = (*_ROLES, ("rope_theta", _BARE_BASE)) if rope_section else _ROLES
+    for field, pattern in roles:
         for match in pattern.finditer(folded, start, end):
             group = "n" if match.group("n") is not None else "m"
             n_start = match.start(group)
             if n_start in found:
                 continue
             before = folded[max(start, n_start - 12) : n_start]
-            # "trained on 2T tokens": the training verb, not a setting, comes before the count.
-            if field != "tokens" and _SETTING_BEFORE.search(before):
+            # "trained on 2T tokens": the training verb, not a setting, comes before the count;
+            # "raised the base to 500,000" states the base.
+            if field not in _STATED_AFTER_A_VERB and _SETTING_BEFORE.search(before):
                 continue
             if _NUMBER_BEFORE.search(before):
                 continue
+            if field == "experts" and (
+                (
+                    _EXPERTS_USED.search(folded, max(start, n_start - 24), n_start)
+                    and not _OF_ALL.search(folded, max(start, n_start - 12), n_start)
+                )
+                or _SHARED_AFTER.match(folded, match.end(), min(end, match.end() + 40))
+            ):
+                continue  # the experts a token uses, or a count that adds the shared ones
             found[n_start] = (n_start, match.end(), field, match.group(group).strip())
     return sorted(found.values())
 
@@ -230,7 +292,12 @@ def _clauses(folded: str) -> Iterator[tuple[int, int]]:
 
 
 def _clause_drafts(
-    text: str, folded: str, start: int, end: int, offsets: list[tuple[int, int]]
+    text: str,
+    folded: str,
+    start: int,
+    end: int,
+    offsets: list[tuple[int, int]],
+    rope_section: bool,
 ) -> Iterator[Draft]:
     if not _FAMILY_WORDS.search(folded, start, end) or not _DIGIT.search(folded, start, end):
         return
@@ -239,7 +306,7 @@ def _clause_drafts(
     mentions = _mentions(text, folded, start, end)
     if not mentions:
         return
-    numbers = _roles(folded, start, end)
+    numbers = _roles(folded, start, end, rope_section)
     for index, mention in enumerate(mentions):
         stop = mentions[index + 1].start if index + 1 < len(mentions) else end
         fields: dict[str, str] = {}
@@ -288,6 +355,11 @@ def _clause_drafts(
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``model_config`` claim for each known model whose published numbers a clause
     states."""
+    rope_sections = {
+        block.section
+        for block in document.blocks
+        if any(_ROPE_WORDS.search(line.text.casefold()) for line in block.lines)
+    }
     for block in document.blocks:
         if block.kind not in ("paragraph", "heading") or not block.lines:
             continue
@@ -298,4 +370,6 @@ def recognize(document: Document) -> Iterator[Draft]:
         if len(folded) != len(text) or not _FAMILY_WORDS.search(folded):
             continue
         for start, end in _clauses(folded):
-            yield from _clause_drafts(text, folded, start, end, offsets)
+            yield from _clause_drafts(
+                text, folded, start, end, offsets, block.section in rope_sections
+            )

@@ -10,6 +10,12 @@ Recognises, in a GFM table:
 * a **total column** — headed Total, Sum, 合计, 总计 or 总和 (a parenthesised note allowed:
   "Total (no activations)"): each row's cell is the sum of the row's other cells of the same
   unit (``Params`` counts beside byte columns are not added; the first column is a label);
+* an **unlabelled total row** — the last row, some cells empty and every other one a bold
+  number (``| **100** | | |`` under a column of weights): each bold cell totals its column;
+* a **schedule's total stated after it** — the paragraph right after the table (same section)
+  opens "Total time:", "Total:", "总时间：" with one duration (``**Total time**: ~15 hours``), and
+  the table has exactly one column about time (Time, Duration, Hours, 时间…) whose every cell is a
+  duration: the total is that column's sum (a range, "~10-12 hours", states no one sum);
 * a **share column** — headed share, %, percent, proportion, fraction, "% of total", 占比, 比例 or
   百分比, in a table with a total row: each row's percentage is its value over the total, in the
   nearest column to its left whose total cell is a number (its own total, 100% by definition,
@@ -26,8 +32,12 @@ Recognises, in a GFM table:
   smaller for ``4×``, the orientation the same in every row; a table where it changes is left
   alone).
 
-Only cells that are one number (with an optional unit: bytes, %, K/M/B counts, ms/s, and the
-same trailing words down the column, "140 GB per GPU") take part; a column with an approximate
+Only cells that are one number (with an optional unit: bytes, %, K/M/B counts, ms/s, durations
+in min/h/hr/hours/days/分钟/小时/天, and the same trailing words down the column, "140 GB per GPU")
+take part; durations are added in the unit of their total (``10 min`` of a total in hours is
+``10/60``), and a total in hours printed at a half hour (``3.5 h`` for 20 min + 3 h) is read as
+a planner's estimate rounded to the half hour (±0.25 h, the claim's tolerance, named in the
+verdict); a column with an approximate
 ("~40 GB"), ranged ("5-10 GB") or placeholder ("[X]") term is left alone, since its sum is not
 stated. A "-" or "—" cell adds nothing. Each relation becomes an ``arithmetic`` claim quoting
 the row of the claimed cell, the other cells as its terms, marked ``carried``: each printed cell
@@ -51,7 +61,8 @@ NAME = "table_totals"
 _MARKUP = re.compile(r"\*\*|__|`")
 _CELL = re.compile(
     r"^\s*(?P<approx>~|≈|约)?\s*(?P<num>\d(?:[\d,]*\d)?(?:\.\d+)?)\s*"
-    r"(?P<unit>%|×|KiB|MiB|GiB|TiB|KB|MB|GB|TB|ms|s|K|M|B|T|万|亿)?(?![A-Za-z0-9])\s*(?P<rest>.*?)\s*$"
+    r"(?P<unit>%|×|KiB|MiB|GiB|TiB|KB|MB|GB|TB|minutes|minute|mins|min|hours|hour|hrs|hr|h|days|"
+    r"day|小时|分钟|天|ms|s|K|M|B|T|万|亿)?(?![A-Za-z0-9])\s*(?P<rest>.*?)\s*$"
 )
 _REST = re.compile(r"^(?:[a-z ]{0,20}|per [a-z]+|每[^\d]{0,4})$", re.IGNORECASE)
 _NOTHING = frozenset({"-", "—", "–", "0"})
@@ -65,6 +76,18 @@ _SHARE_HEADER = re.compile(
     r"share of (?:total|params|parameters)|占比|比例|百分比|占总.*)$",
     re.IGNORECASE,
 )
+_MINUTES = {
+    **dict.fromkeys(("minutes", "minute", "mins", "min", "分钟"), 1),
+    **dict.fromkeys(("hours", "hour", "hrs", "hr", "h", "小时"), 60),
+    **dict.fromkeys(("days", "day", "天"), 24 * 60),
+}
+"""Minutes per duration unit: a schedule's durations are added in the unit of their total."""
+_HALF_HOUR = {
+    "absolute": 0.25,
+    "reason": "a planned duration of a schedule in hours, read as rounded to the half hour",
+}
+"""The reading of a schedule's total printed at a half hour (``3.5 h`` for 20 min + 3 h):
+planners round estimates to the half hour, so the printed digits are not its precision."""
 _NOTE = re.compile(r"\s*[（(].*?[)）]\s*")
 _HEADER_UNIT = re.compile(r"[（(]\s*(%|KiB|MiB|GiB|TiB|KB|MB|GB|TB|ms|s|K|M|B)\s*[)）]")
 _COUNT_EXPONENT = {"K": 3, "M": 6, "B": 9, "T": 12, "万": 4, "亿": 8}
@@ -73,6 +96,11 @@ _FAMILY = {
     "×": "ratio",
     **dict.fromkeys(("KiB", "MiB", "GiB", "TiB", "KB", "MB", "GB", "TB"), "bytes"),
     **dict.fromkeys(("ms", "s"), "seconds"),
+    **dict.fromkeys(
+        ("minutes", "minute", "mins", "min", "分钟", "hours", "hour", "hrs", "hr", "h", "小时"),
+        "duration",
+    ),
+    **dict.fromkeys(("days", "day", "天"), "duration"),
     **dict.fromkeys(_COUNT_EXPONENT, "count"),
 }
 
@@ -127,6 +155,22 @@ def _literal(cell: _Cell, plain: bool) -> str:
     return f"{cell.number} {cell.unit}"
 
 
+def _in_unit_of(term: _Cell, total: _Cell) -> str:
+    """A duration term written in the total's unit (``10/60`` for 10 min of a total in hours)."""
+    have, want = _MINUTES[term.unit], _MINUTES[total.unit]
+    if have == want:
+        return term.number
+    return f"{term.number}*{have // want}" if have > want else f"{term.number}/{want // have}"
+
+
+def _tolerance(total: _Cell) -> dict[str, object] | None:
+    """The half-hour reading of a schedule total in hours printed at a half (``3.5 h``)."""
+    if total.family != "duration" or _MINUTES[total.unit] != 60:
+        return None
+    value = float(total.number.replace(",", ""))
+    return _HALF_HOUR if value != int(value) and (2 * value).is_integer() else None
+
+
 def _relation(terms: list[_Cell], claimed: _Cell, operator: str) -> tuple[str, str] | None:
     """(expression, claimed text) for ``terms`` joined by ``operator`` against ``claimed``."""
     units = {t.unit for t in terms} | {claimed.unit}
@@ -137,6 +181,11 @@ def _relation(terms: list[_Cell], claimed: _Cell, operator: str) -> tuple[str, s
     plain = len(units) == 1
     if not plain and claimed.family == "seconds":
         return None  # ms and s are not names an expression knows
+    if not plain and claimed.family == "duration":
+        # 10 min + 2 h = 2.2 h: each term in the total's unit.
+        expression = f" {operator} ".join(_in_unit_of(t, claimed) for t in terms)
+        text = claimed.number
+        return expression, ("~" + text if claimed.approx else text)
     expression = f" {operator} ".join(_literal(t, plain) for t in terms)
     text = claimed.number if plain else claimed.text
     return expression, ("~" + text if claimed.approx else text)
@@ -150,6 +199,7 @@ def _draft(
     relation: tuple[str, str],
     terms: list[_Cell],
     slug: str,
+    total: _Cell | None = None,
 ) -> Draft:
     expression, claimed = relation
     return Draft(
@@ -165,6 +215,7 @@ def _draft(
         confidence=0.8,
         recognizer=NAME,
         slug=slug,
+        tolerance=_tolerance(total) if total is not None else None,
     )
 
 
@@ -206,7 +257,7 @@ def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[
                 continue
             relation = _relation(terms, total, "+")
             if relation is not None:
-                yield _draft(document, table, row, line, relation, terms, "total-row")
+                yield _draft(document, table, row, line, relation, terms, "total-row", total)
 
 
 def _total_columns(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
@@ -233,7 +284,7 @@ def _total_columns(document: Document, table: Table, units: list[str]) -> Iterat
                 continue
             relation = _relation(terms, total, "+")
             if relation is not None:
-                yield _draft(document, table, row, line, relation, terms, "total-column")
+                yield _draft(document, table, row, line, relation, terms, "total-column", total)
 
 
 def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple[int, _Cell]]]:
@@ -560,14 +611,111 @@ def _value(cell: _Cell) -> float:
     return float(cell.number.replace(",", "")) * factor
 
 
+_TIME_HEADER = re.compile(
+    r"^(?:(?:est(?:imated|\.)?\s+)?(?:time|duration|hours|effort)|时间|时长|耗时|用时|预计时间)$",
+    re.IGNORECASE,
+)
+_ANY_TIME_HEADER = re.compile(r"time|duration|hours|effort|时间|时长|耗时|用时", re.IGNORECASE)
+_PROSE_TOTAL = re.compile(
+    r"^\W*(?:total|overall|合计|总计|总共|共计)(?:\s+(?:module\s+|lab\s+)?(?:time|duration|hours|effort))?"
+    r"|^\W*(?:总时间|总时长|总耗时)",
+    re.IGNORECASE,
+)
+_PROSE_TOTAL_VALUE = re.compile(
+    r"[\s*_]*[:：][\s*_]*(?P<cell>(?:~|≈|约)?\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*[a-z小时分钟天]+)"
+    r"[\s*_]*(?:$|[.。(（])",
+    re.IGNORECASE,
+)
+
+
+def _prose_totals(document: Document, index: int, table: Table) -> Iterator[Draft]:
+    """A schedule's total stated in the paragraph right after the table ("**Total time**: ~15
+    hours"): the sum of the table's one time column."""
+    block = document.blocks[index]
+    following = next(
+        (b for b in document.blocks[index + 1 : index + 3] if b.kind == "paragraph"), None
+    )
+    if following is None or following.section != block.section or not following.lines:
+        return
+    first = following.lines[0]
+    label = _PROSE_TOTAL.match(first.text)
+    if label is None:
+        return
+    stated = _PROSE_TOTAL_VALUE.match(first.text, label.end())
+    if stated is None:
+        return
+    total = _cell(stated["cell"], "")
+    columns = [i for i, h in enumerate(table.header) if _TIME_HEADER.match(_label(h))]
+    timed = [h for h in table.header if _ANY_TIME_HEADER.search(h)]
+    if total is None or total.family != "duration" or len(columns) != 1 or len(timed) != 1:
+        return  # which column the total adds up must be the only one about time
+    terms: list[_Cell] = []
+    for cells, _ in table.rows:
+        text = cells[columns[0]] if columns[0] < len(cells) else ""
+        term = _cell(text, "")
+        if term is None or term.family != "duration":
+            return  # a range or a word: the column's sum is not stated
+        terms.append(term)
+    if len(terms) < 2 or any(t.rest != total.rest for t in terms):
+        return
+    expression = " + ".join(_in_unit_of(t, total) for t in terms)
+    claimed = ("~" if total.approx else "") + total.number
+    yield Draft(
+        kind="arithmetic",
+        quote=first.text.strip(),
+        line=first.number,
+        fields={
+            "expression": expression,
+            "claimed": claimed,
+            "carried": sorted({t.number for t in terms}),
+        },
+        confidence=0.75,
+        recognizer=NAME,
+        slug="total-time",
+        tolerance=_tolerance(total),
+    )
+
+
+_BOLD_NUMBER = re.compile(r"^\s*\*\*\s*(?:~|≈)?\s*\d[^*]*\*\*\s*$")
+
+
+def _bold_total_rows(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    """A last row with no label whose only cells are bold numbers (``| **100** | | |``): each
+    bold cell totals its column."""
+    row, line = table.rows[-1]
+    filled = [i for i, text in enumerate(row) if _MARKUP.sub("", text).strip()]
+    if not filled or len(filled) == len(row) or not all(_BOLD_NUMBER.match(row[i]) for i in filled):
+        return
+    for column in filled:
+        unit = units[column] if column < len(units) else ""
+        total = _cell(row[column], unit)
+        if total is None:
+            continue
+        terms: list[_Cell] = []
+        for cells, _ in table.rows[:-1]:
+            text = cells[column] if column < len(cells) else ""
+            term = _cell(text, unit)
+            if term is None or term.approx:
+                terms = []
+                break
+            terms.append(term)
+        if len(terms) < 2:
+            continue
+        relation = _relation(terms, total, "+")
+        if relation is not None:
+            yield _draft(document, table, row, line, relation, terms, "bold-total", total)
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every total, share and GiB cell a table's headers
     relate to other cells."""
-    for block in document.blocks:
+    for index, block in enumerate(document.blocks):
         table = block.table
         if table is None or len(table.header) < 2 or len(table.rows) < 2:
             continue
         units = _header_units(table)
+        yield from _prose_totals(document, index, table)
+        yield from _bold_total_rows(document, table, units)
         yield from _total_rows(document, table, units)
         yield from _total_columns(document, table, units)
         yield from _shares(document, table, units)
