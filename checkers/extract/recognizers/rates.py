@@ -2,7 +2,7 @@
 later line of the same section.
 
 Reads each section's prose, math and plain-text blocks (not tables, not code in a programming
-language), inline LaTeX as plain arithmetic, and recognises:
+language), inline LaTeX as plain arithmetic. Recognises:
 
 * **a per-unit figure, then a total over a stated count of that unit**: ``Per token: 327,680
   bytes`` … ``At 32K tokens the cache reaches 10 GiB``; ``each matrix gains 65,536 parameters``
