@@ -113,14 +113,20 @@ _CUES = [(relation, *_lowered(relation.CUE)) for relation in ALL_RELATIONS.value
 """Each relation with the cue it is offered a line by."""
 
 
+_DISTINCT_CUES = tuple(dict.fromkeys((cue, reads_lowered) for _, cue, reads_lowered in _CUES))
+"""Each cue once: relations share cues (the three memory relations read one byte-size cue),
+and every line with a digit was searched with it once per relation."""
+
+
 def _offered(text: str) -> list[Relation]:
     """The relations whose cue the line matches."""
     lowered = text.lower()
-    return [
-        relation
-        for relation, cue, reads_lowered in _CUES
+    matched = {
+        (cue, reads_lowered)
+        for cue, reads_lowered in _DISTINCT_CUES
         if cue.search(lowered if reads_lowered else text)
-    ]
+    }
+    return [relation for relation, cue, reads_lowered in _CUES if (cue, reads_lowered) in matched]
 
 
 _CONTINUES = re.compile(r"^\s*(?:=|≈|＝)")
