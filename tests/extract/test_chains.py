@@ -3,10 +3,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checkers.extract.document import parse_document
 from checkers.extract.recognizers import chains
 from tests.cases import load_cases
+from tests.hypothesis_profiles import PROFILE
 
 
 @pytest.mark.parametrize("case", load_cases("chains_cases.yaml"))
@@ -65,3 +68,40 @@ def test_a_side_past_a_long_run_of_prose_is_still_found() -> None:
     text = "word " * 200 + "so 3 × 4 = 12 and " + "more " * 200
     (draft,) = chains.recognize(parse_document(text + "\n"))
     assert draft.fields == {"expression": "3 × 4", "claimed": "12"}
+
+
+_SIDE_PIECES = [
+    *("5", "3.2", "1,024", "0", "10^6", "10⁶", "²"),
+    *("B", "KB", "GiB", "bytes", "字节", "万", "亿", "million", "thousand", "k", "M", "T", "E"),
+    *("apples", "foo", "x", "X", "e", "tokens", "layers", "GPUs", "FLOPs", "desk", "Ask"),
+    *("_x", "a_b", "foo-bar", "don't", "i", "个", "层", "主干", "倍", "%", "'"),
+    *("×", "*", "/", "+", "−", "-", "^", "=", "(", ")", "（", "）", ",", ".", ";", " ", "\t"),
+]
+
+
+@settings(parent=PROFILE)
+@given(st.lists(st.sampled_from(_SIDE_PIECES), max_size=16).map("".join))
+def test_a_side_refused_before_its_rewrite_has_a_free_word_after_it(side: str) -> None:
+    # the shortcut of chains._evaluate_side must refuse only what the rewrite would refuse
+    if chains._keeps_free_word(side):
+        assert chains._has_free_word(chains._as_expression(side))
+
+
+@pytest.mark.parametrize(
+    ("side", "kept"),
+    [
+        ("5 candidates for each prompt", True),  # "prompt" is no label: nothing follows it
+        ("the total of 3 × 4", True),
+        ("5 apples × 2", False),  # a label the rewrite drops ("5 × 2")
+        ("26B core words + 14", False),  # up to three words after a scaled quantity
+        ("3 (x 5B (foo) × apples) × 4", False),  # the bracket goes once the inner one has
+        ("2 x 3", False),  # "x" is the multiplication sign
+        ("4 tokens", False),  # a count noun
+        ("7 tokens, then more", True),  # a label never runs past a comma
+        ("x2 + 1", False),  # a word with a digit: a number's pattern may start inside it
+    ],
+)
+def test_which_free_words_the_rewrite_keeps(side: str, kept: bool) -> None:
+    assert chains._keeps_free_word(side) is kept
+    if kept:
+        assert chains._has_free_word(chains._as_expression(side))

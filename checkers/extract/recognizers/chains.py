@@ -16,6 +16,7 @@ an operator or a function) and another side is a printed number or vector, the c
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import math
 import re
@@ -214,6 +215,58 @@ def _has_free_word(candidate: str) -> bool:
     return any(word not in _KNOWN_WORDS for word in _ASCII_WORD.findall(candidate))
 
 
+# Most candidate sides are prose ("5 candidates for each prompt") that _has_free_word refuses
+# only after _as_expression has rewritten them, at some ten times the cost of looking. A free
+# word that none of those rewrites can delete, join to a neighbour or rename is left in the
+# rewritten side, so the side can be refused as it stands (_keeps_free_word). What a rewrite
+# can touch, read from its pattern: a word holding a digit (a number's pattern may start
+# inside it); the words the rewrites read (units, scale words, count nouns, "x"); a word
+# ending in a letter a count noun's lookbehind accepts (kKMBT, "…illion", "thousand"); a word
+# between an opening and a closing bracket (a bracketed label, once the brackets inside it
+# are gone); and a label word (_SCALED_LABEL, _NOUN_LABEL), which follows a digit within
+# three words of letters, quotes, hyphens, spaces or non-ASCII text (a count noun or bytes
+# word between them may be deleted first) and is followed by more such text or an operator.
+# The rewrites leave everything else as it was: their matches cannot start or end beside
+# such a word.
+_PLAIN_WORD = re.compile(r"[A-Za-z_]+")
+_REWRITE_VOCABULARY = re.compile(
+    r"token|step|layer|head|gpu|param|byte|flop|thousand|illion|^[kmgtp]i?b(?![a-z])"
+)
+# A character that ends a label's run back to its number: ASCII other than letters, quotes,
+# hyphens and spaces, and every digit (\d, as the rewrites' patterns read digits).
+_LABEL_STOP = re.compile(r"[^\sA-Za-z'\-\x80-\U0010ffff]|\d")
+_LABEL_GOES_ON = re.compile(r"\s*[A-Za-z'\-(（×*/+−]")
+_OPENERS = re.compile("[(（]")
+
+
+def _keeps_free_word(text: str) -> bool:
+    """True when ``text`` has a free word that :func:`_as_expression` leaves as it is, so that
+    ``_has_free_word(_as_expression(text))`` is true (see the note above; a test checks it)."""
+    stops: list[int] | None = None
+    opener = _OPENERS.search(text)
+    last_closer = max(text.rfind(")"), text.rfind("）"))
+    for match in _ASCII_WORD.finditer(text):
+        word, start = match.group(), match.start()
+        if word in _KNOWN_WORDS or word in ("x", "X") or not _PLAIN_WORD.fullmatch(word):
+            continue
+        if word[-1] in "kKMBT" or _REWRITE_VOCABULARY.search(word.lower()):
+            continue
+        if opener is not None and opener.start() < start and last_closer > start:
+            continue  # possibly inside a bracket
+        if stops is None:
+            stops = [stop.start() for stop in _LABEL_STOP.finditer(text)]
+        at = bisect.bisect_left(stops, start) - 1
+        if at >= 0 and text[stops[at]].isdecimal():  # a label may run from this number
+            gap = text[stops[at] + 1 : start]
+            words = gap.split()
+            if gap and not gap[-1].isspace():
+                words = words[:-1]  # the part of a hyphenated label word before this one
+            if len(words) < 4 and _LABEL_GOES_ON.match(text, match.end()):
+                continue
+        return True
+    return False
+
+
 _ASCII_LETTER = re.compile("[A-Za-z]")
 
 
@@ -330,6 +383,8 @@ def _evaluate_side(text: str) -> tuple[float | tuple[float, ...], bool] | None:
             return parse_printed(text).value, True
         except NumberError:
             return None
+    if _keeps_free_word(text):
+        return None  # what the two lines below find, without rewriting the side first
     candidate = _as_expression(text)
     if _has_free_word(candidate):
         return None
