@@ -473,6 +473,8 @@ def _prefix(text: str, offset: int, relation: str) -> _Side | None:
     # them keeps a megabyte of "a a a …" linear instead of quadratic.
     limit = len(text) - len(text.lstrip()) + _MAX_SIDE + 2
     digit = _first_digit(text, limit)
+    if digit >= limit:
+        return None  # no start of the text has a digit (the loop below would stop at once)
     for end in _ends(text, limit):
         if end <= digit:
             break  # this start of the text and every shorter one has no digit: none evaluates
@@ -493,6 +495,9 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
     """The longest evaluable end of ``text`` (the side before a relation), unless the
     statement reaches back past it (:func:`_reaches_back`)."""
     first = len(text.rstrip()) - _MAX_SIDE - 1  # earlier starts give sides too long (_prefix)
+    digit = _last_digit(text, first)
+    if digit < 0:
+        return None  # no end of the text has a digit (the loop below would stop at once)
     # Every candidate ends where the text does, so a label after its last quantity ("26B core +
     # 14B MTP (trained) ≈ 37B") is found once, not once per start.
     unlabelled = (
@@ -500,7 +505,6 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
         if text.rstrip()[-1:].isalpha() or (text.rstrip()[-1:] in ")）")
         else None
     )
-    digit = _last_digit(text, first)
     for start in _starts(text, first):
         if start > digit:
             break  # this end of the text (labelled or not) and every shorter one has no digit
@@ -804,8 +808,10 @@ def recognize(document: Document) -> Iterator[Draft]:
             continue
         if not (_relates(source) or "\\" in source):
             continue  # no relation, and no LaTeX that could write one (\approx)
+        if "\\" not in source and not _has_digit(source):
+            continue  # every side of a chain holds a digit, and only LaTeX writes one (\infty)
         text, where = plain(source)
-        if not _relates(text):
+        if not _relates(text) or not _has_digit(text):
             continue
         for sides in _chains(text):
             draft = _draft(sides, line, source, where, prefixes, document.float_types)
