@@ -353,6 +353,8 @@ class _Fields:
 _ARANGE = re.compile(r"^(?:torch|np|numpy)\.arange\(\s*(?P<args>[^()]*(?:\([^()]*\)[^()]*)*)\)$")
 _ELEMENT = re.compile(r"^(?P<name>[A-Za-z_]\w*)\[\s*(?P<index>\d{1,6})\s*\](?:\.item\(\))?$")
 _FIELDS = re.compile(r"\{(?P<field>[^{}:]+)(?::(?P<spec>[^{}]*))?\}")
+_CHANGED = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*(?:\[.*\]\s*=(?!=)|[-+*/@]=|\.\w+_\()")
+"""A statement that changes an array in place: an item assigned, ``*=``, ``.mul_(…)``."""
 
 
 def _arange(arguments: str, scope: _Scope) -> tuple[float, float, float] | None:
@@ -513,6 +515,10 @@ def _block_drafts(
             continue
         assignment = _ASSIGNMENT.match(code) if assigns else None
         if assignment is None:
+            changed = _CHANGED.match(code) if scope.arrays or scope.ranges else None
+            if changed is not None:  # theta[0] = 0, theta *= 2: no longer its definition
+                scope.arrays.pop(changed.group("name"), None)
+                scope.ranges.pop(changed.group("name"), None)
             continue
         name = assignment.group("name")
         value = _read(assignment.group("value"), scope)
