@@ -104,6 +104,8 @@ def test_no_numeric_moment_without_one_dimension_or_of_a_scaled_score() -> None:
         "With $d_k = 64$ each component has variance 1 and mean 0.",
         "For $d_k = 64$ and $d_k = 128$ the dot product's std is 8 and 11.3.",
         "The standard deviation of the dot product is about 8.",
+        "With $d_k = 64$, the scores $q \\cdot k / \\sqrt{d_k}$ have a standard deviation of 1.",
+        "With $d_k = 64$ the dot product, once scaled, has a standard deviation of 1.",
         "点积的标准差约为 8。",
     ):
         assert _drafted("## S\n\n" + ASSUMPTION_EN + sentence + "\n") == [], sentence

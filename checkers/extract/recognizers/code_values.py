@@ -20,10 +20,10 @@ section are read as one session (a name assigned in one is known in the next). R
   line ``loss: 2.3125`` (a label printed twice with different values is not read).
 
 The arithmetic is read as numbers and operators only (``+ - * / **``, ``1e9``, ``1_000``,
-``math.sqrt``/``math.log``/``math.exp``), with names resolved from assignments of such
-arithmetic earlier in the block or in an earlier block of the section (``d_model = 4096``;
-``d, L = 4096, 32``; a function's default ``n=7e9``; the entries of a dict literal
-``{'adam': 56, …}`` read by ``d['adam']`` and ``sum(d.values())``).
+``math.sqrt``/``math.log``/``math.exp``/``np.sin``/``np.cos``), with names resolved from
+assignments of such arithmetic earlier in the block or in an earlier block of the section
+(``d_model = 4096``; ``d, L = 4096, 32``; a function's default ``n=7e9``; the entries of a dict
+literal ``{'adam': 56, …}`` read by ``d['adam']`` and ``sum(d.values())``).
 A name that was not assigned that way, a call, a string, an index, ``//``, ``%`` or ``^`` means no
 draft. A comment is a stated result only when it is the value alone (with ``=``/``≈``/``~``, a
 unit, a parenthesis or a clause after punctuation), never a number that labels a factor
@@ -98,7 +98,7 @@ _POWER_OF_TEN = re.compile(r"(?<![\w.)])\d+(?:\.\d+)?\s*\*\s*10\s*\*\*\s*[-+]?\d
 _DIGIT_SEPARATOR = re.compile(r"(?<=\d)_(?=\d)")
 _DICT_SUM = re.compile(rf"\bsum\(\s*(?P<name>{_NAME})\.values\(\)\s*\)")
 _DICT_GET = re.compile(rf"(?P<name>{_NAME})\[\s*(?P<q>['\"])(?P<key>[^'\"]+)(?P=q)\s*\]")
-_MODULE_PREFIX = re.compile(r"\b(?:math|np|numpy|torch)\.(?=(?:sqrt|log|exp|pi|e)\b)")
+_MODULE_PREFIX = re.compile(r"\b(?:math|np|numpy|torch)\.(?=(?:sqrt|log|exp|sin|cos|tanh|pi|e)\b)")
 _DOTTED = re.compile(_NAME)
 _REFUSED = re.compile(r"//|%|\^|['\"\[\]{}:<>=!&|~@]|\blambda\b|\bif\b|\bfor\b|\band\b|\bor\b")
 _LITERAL = re.compile(r"^[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$")
@@ -353,6 +353,8 @@ class _Fields:
 _ARANGE = re.compile(r"^(?:torch|np|numpy)\.arange\(\s*(?P<args>[^()]*(?:\([^()]*\)[^()]*)*)\)$")
 _ELEMENT = re.compile(r"^(?P<name>[A-Za-z_]\w*)\[\s*(?P<index>\d{1,6})\s*\](?:\.item\(\))?$")
 _FIELDS = re.compile(r"\{(?P<field>[^{}:]+)(?::(?P<spec>[^{}]*))?\}")
+_CHANGED = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*(?:\[.*\]\s*=(?!=)|[-+*/@]=|\.\w+_\()")
+"""A statement that changes an array in place: an item assigned, ``*=``, ``.mul_(…)``."""
 
 
 def _arange(arguments: str, scope: _Scope) -> tuple[float, float, float] | None:
@@ -513,6 +515,10 @@ def _block_drafts(
             continue
         assignment = _ASSIGNMENT.match(code) if assigns else None
         if assignment is None:
+            changed = _CHANGED.match(code) if scope.arrays or scope.ranges else None
+            if changed is not None:  # theta[0] = 0, theta *= 2: no longer its definition
+                scope.arrays.pop(changed.group("name"), None)
+                scope.ranges.pop(changed.group("name"), None)
             continue
         name = assignment.group("name")
         value = _read(assignment.group("value"), scope)

@@ -264,7 +264,8 @@ def _clause_drafts(
                 continue
             if _AT_A_DIMENSION.fullmatch(_value(match.group("value"))):
                 continue  # a number that is the moment at some d_k: see _numeric_drafts
-            if _SCALED.search(body, 0, part_start + match.start()):
+            at = part_start + match.start()
+            if _SCALED.search(body, 0, at) or _DIVIDED.search(body, 0, at):
                 continue  # a moment after a scaling the clause does not state as one
             yield _draft(
                 line,
@@ -294,6 +295,8 @@ _NUMERIC_MOMENT = re.compile(
 )
 _SCALED = re.compile(r"除以|除去|缩放后|scal(?:ed|ing)\b|divid\w*|normali[sz]", re.I)
 _SENTENCE_END = re.compile(r"[。；;！？!?]|\.(?:\s|$)")
+_DIVIDED = re.compile(r"/\s*(?:√|sqrt|\\sqrt|d_)")
+"""A score divided by something (``q·k / √d_k``): the sentence speaks of scaled scores too."""
 
 
 def _numeric_drafts(block: Block) -> Iterator[Draft]:
@@ -314,11 +317,15 @@ def _numeric_drafts(block: Block) -> Iterator[Draft]:
         if len(dimensions) != 1 or not (_OPERAND.search(sentence) or _DOT_WORD.search(sentence)):
             continue
         (d_k,) = dimensions
+        if _DIVIDED.search(sentence):
+            continue  # the sentence is about q·k / √d_k (or another scaling) as well
         for match in _NUMERIC_MOMENT.finditer(sentence):
             moment = _moment(match.group("moment"))
             before = sentence[: match.start()]
             if moment is None or _SCALED.search(before) or _ENTRY_WORD.search(before[-30:]):
                 continue
+            if float(match.group("value")) == 1:
+                continue  # 1 is what a scaling leaves: the moment of a scaled score
             yield _numeric_draft(
                 pieces, starts, offset + match.start(), offset + match.end(), moment, d_k, match
             )

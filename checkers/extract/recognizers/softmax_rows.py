@@ -261,6 +261,14 @@ _PROBABILITY_CELL = re.compile(r"^(?:0?\.\d+|[01](?:\.0+)?)$")
 _LATEX_SPACE = re.compile(r"\\[ ,;:!]|~")
 
 
+def _one_family(headers: list[str]) -> bool:
+    """True when the headers name entries of one row: the same text but for an index
+    (``weight on k0`` / ``weight on k1``, ``$p_1$`` / ``$p_2$``), not different quantities
+    that both say weight (``weight decay`` / ``weight init``)."""
+    stems = {re.sub(r"\d+", "#", h.strip()) for h in headers}
+    return len(stems) == 1 and "#" in next(iter(stems))
+
+
 def _printed_row(cells: list[str]) -> list[Printed]:
     return [parse_printed(c) for c in cells]
 
@@ -300,7 +308,7 @@ def _probability_table_drafts(
     if len(columns) == 1 and len(cumulative) == 1:
         yield from _cumulative_drafts(document, table, columns[0], cumulative[0])
         return
-    if len(columns) < 2:
+    if len(columns) < 2 or not _one_family([table.header[i] for i in columns]):
         return
     rows = [
         ([cells[i].strip() for i in columns], cells, line)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from checkers.expr import FUNCTIONS, ExprError, Node, names, parse
+from checkers.expr import FUNCTIONS, ExprError, Name, Node, names, parse
 from checkers.extract.document import Document, Table
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
@@ -91,6 +91,8 @@ def _formula(text: str, variables: set[str]) -> Node | None:
     except ExprError:
         return None
     free = names(tree)
+    if isinstance(tree, Name):
+        return None  # a bare name (``new $x$``) is another column of the same variable
     return tree if free and free <= variables else None
 
 
