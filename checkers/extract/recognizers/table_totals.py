@@ -23,8 +23,6 @@ Recognises, in a GFM table:
 * a **share column whose header states the whole** — ``share of 6.74B``, ``% of 7B``, ``占
   6.74B 的比例``: each row's percentage is the nearest count cell to its left over that whole
   (a row that another count cell of it makes right is left alone);
-* a **cumulative column** — headed cumulative, running total, 累计 or 累积 right after a column
-  of values: each row's cell is the sum of the values from the first row down to it;
 * a **GiB column beside a GB column** — one header names GB, the other GiB: each GiB cell is the
   GB cell × 10⁹ / 2³⁰;
 * a **ratio column** — headed ``A/B`` after two columns so headed, or Ratio, 比例, 比率, Speedup
@@ -367,34 +365,6 @@ def _shares_of_stated(document: Document, table: Table, units: list[str]) -> Ite
                 slug="share-of-stated",
                 note=f"the whole {whole.text} is the column header's",
             )
-
-
-_CUMULATIVE_HEADER = re.compile(
-    r"^(?:cumulative|cum\.?|running\s+(?:total|sum)|cumsum|累计|累积|累加)"
-    r"(?:\s*(?:probability|prob\.?|share|sum|total|概率|和|占比))?$",
-    re.IGNORECASE,
-)
-
-
-def _cumulative(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
-    """A cumulative column (``累计``, ``cumulative``, ``running total``) right after a column
-    of values: each row's cell is the sum of the values from the first row down to it (the
-    printed values, each standing for what it rounds from)."""
-    for column, header in enumerate(table.header):
-        if column < 2 or not _CUMULATIVE_HEADER.match(_label(header)):
-            continue
-        values: list[_Cell] = []
-        for row, line in table.rows:
-            value = _cell(row[column - 1], units[column - 1]) if column < len(row) else None
-            claimed = _cell(row[column], units[column]) if column < len(row) else None
-            if value is None or claimed is None or value.approx:
-                break  # the running sum is not stated past a row without a value
-            values.append(value)
-            if len(values) < 2:
-                continue  # the first row restates its own value
-            relation = _relation(values, claimed, "+")
-            if relation is not None:
-                yield _draft(document, table, row, line, relation, values, "cumulative")
 
 
 def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
@@ -750,6 +720,5 @@ def recognize(document: Document) -> Iterator[Draft]:
         yield from _total_columns(document, table, units)
         yield from _shares(document, table, units)
         yield from _shares_of_stated(document, table, units)
-        yield from _cumulative(document, table, units)
         yield from _gib_columns(document, table)
         yield from _ratios(document, table, units)
