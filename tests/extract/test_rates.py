@@ -133,6 +133,12 @@ def test_a_total_that_drops_per_layer_is_read_both_ways(scan_text: ScanText) -> 
         "## Resume\n\nYou lose 30 minutes or 30 hours of work.\n",
         # a figure per GPU is not the batch's total
         "## Memory\n\nActivations take 3 GB per sample. A batch size of 4 needs 6 GB per GPU.\n",
+        # another model named only by its size
+        "## KV\n\nThe 7B variant stores 524,288 bytes per token.\n\n"
+        "The 13B variant at 4,096 tokens needs 3.2 GiB.\n",
+        # a count of something else entirely: a training set against a checkpoint
+        "## Model\n\nThe cache holds 4,096 bytes per token.\n\n"
+        "Trained on 2T tokens, its checkpoint is 14 GB.\n",
         # the size of a card, not of the cache
         "## KV\n\nEach token costs 327,680 bytes.\n\nAt 128K tokens it fills a 40 GB A100.\n",
     ],

@@ -385,7 +385,9 @@ _ASSIGNED_NAME = re.compile(
     + r")\s*(?:\(?\s*[A-Za-z](?:_\{?\w+\}?)?\s*\)?\s*)?(?:[=＝:：]|为|是|of)\s*"
     r"(?P<value>\d[\d,]*(?:\.\d+)?)(?![\d,]|\.\d|\s*[×*/^]|\s*e[-+]?\d)"
 )
-_SHARE_WORDS = re.compile(r"占|\bof\b")
+_SHARE_WORDS = re.compile(r"占|%\s*of\b")
+_SHARE_REACH = 48
+"""Characters before a share's 占 or "% of" that its names and value may take."""
 
 
 def _named_values(lines: list[tuple[str, int]], before: int) -> dict[str, tuple[str, int]]:
@@ -414,7 +416,15 @@ def _named_shares(document: Document) -> Iterator[Draft]:
         if "%" not in text or not _SHARE_WORDS.search(text):
             continue
         sentence_text = plain(text)[0]
-        for match in _NAMED_SHARE.finditer(sentence_text):
+        # The pattern is tried only around each 占 / "% of" (a window each side), not at every
+        # character of the line: most lines with a percentage state no share of two names.
+        found: dict[int, re.Match[str]] = {}
+        for mark in _SHARE_WORDS.finditer(sentence_text):
+            start = max(0, mark.start() - _SHARE_REACH)
+            window = _NAMED_SHARE.search(sentence_text, start, mark.end() + _SHARE_REACH)
+            if window is not None:
+                found.setdefault(window.start(), window)
+        for match in found.values():
             if section_of is None:
                 section_of = {row.number: block.section for block, row in document.lines()}
                 for line_text, line in logical_lines(document):

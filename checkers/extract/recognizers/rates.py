@@ -44,12 +44,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from checkers.expr import ExprError, evaluate, parse
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain, widened
 from checkers.extract.scope import mentions_model, section_scope
 from checkers.kinds import ALL_KINDS
 from checkers.kinds.base import Context
+from checkers.numbers import NumberError, byte_units, parse_printed
+from checkers.readings import KILO
 
 __all__ = ["recognize"]
 
@@ -163,6 +166,11 @@ _CONVERSION = re.compile(
 _TOTAL_CUE = re.compile(
     r"takes?|took|lasts?|runs?|needs?|wall[-\s]?clock|耗时|用时|需要|跑|训练", re.IGNORECASE
 )
+_MODEL_SIZE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*[BM](?![A-Za-z])")
+_FAR = 20.0
+"""A derived value more than this many times off the printed one is not the relation the text
+states (a rate per token times a training set's tokens against a checkpoint's size): no draft.
+A slip of the decimal point (62.7 for 6.27) stays within it."""
 _NEW_SUBJECT = re.compile(
     r"\b(?:and|but|while|whereas|plus|besides)\b|而|但|另外|此外|并且|以及|和", re.IGNORECASE
 )
@@ -179,6 +187,7 @@ _SECONDS |= {"week": 604800, "周": 604800}
 _SCALES = {"k": "kilo", "K": "kilo", "M": "1e6", "B": "1e9", "T": "1e12", "万": "1e4"}
 _SCALES |= {"亿": "1e8", "thousand": "1e3", "million": "1e6", "billion": "1e9"}
 _SCALES |= {"trillion": "1e12"}
+_UNIT_VALUES = {**byte_units("decimal"), KILO: 1000.0}
 _TEXT_FENCES = frozenset({"", "text", "txt", "plain", "plaintext", "output", "console"})
 _COUNT_UNITS = frozenset({"token", "layer", "matrix", "sequence", "gpu"})
 
@@ -452,6 +461,20 @@ def _describe(figure: _Figure, what: str) -> str:
     return f"{what} {figure.printed} (line {figure.line})"
 
 
+def _far(fields: dict[str, object]) -> bool:
+    """True when the expression's value is more than :data:`_FAR` times off the claimed value
+    under every reading of their units (see :data:`_FAR`)."""
+    try:
+        claimed = parse_printed(str(fields["claimed"]))
+        value = evaluate(parse(str(fields["expression"])), _UNIT_VALUES)
+    except (ExprError, NumberError, ArithmeticError, ValueError):
+        return True
+    if not isinstance(value, float) or value <= 0 or claimed.value <= 0:
+        return True
+    ratio = value / claimed.value
+    return not any(1 / _FAR <= ratio * factor <= _FAR for factor in (1.0, 1.024**3, 1.024**-3))
+
+
 def _value(figure: _Figure) -> float:
     try:
         return float(figure.number.replace(",", ""))
@@ -522,10 +545,18 @@ class _Section:
         for rate in self.earlier(figure, (figure.measure,)):
             if not rate.per or rate.restated or rate.number in figure.head:
                 continue
+            if self._other_model(figure, rate):
+                return  # "The 13B variant at 4,096 tokens …": another model than the rate's
             drafted = self._per_unit(figure, rate) or self._over_rate(figure, rate)
             if drafted is not None:
                 yield drafted
                 return
+
+    def _other_model(self, figure: _Figure, rate: _Figure) -> bool:
+        """True when ``figure``'s clause names a model size (``13B``, ``7B model``) that the
+        text of ``rate`` does not: the figure is about another model."""
+        rate_text = self.segments[rate.segment].text
+        return any(size.group() not in rate_text for size in _MODEL_SIZE.finditer(figure.head))
 
     def _per_unit(self, figure: _Figure, rate: _Figure) -> Draft | None:
         """``rate`` × the counts of ``figure``'s clause (and the layers) = ``figure``."""
@@ -672,7 +703,7 @@ class _Section:
             if kept:
                 fields["carried"] = kept
             verdict = _check(fields)
-            if verdict is None:
+            if verdict is None or _far(fields):
                 continue
             first = first or (fields, where)
             if verdict:
