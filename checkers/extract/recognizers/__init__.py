@@ -39,6 +39,7 @@ from checkers.extract.recognizers import (
     relations,
     softmax_rows,
     table_formulas,
+    table_shapes,
     table_totals,
     totals,
 )
@@ -67,6 +68,7 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "softmax_rows": softmax_rows,
     "table_formulas": table_formulas,
     "table_totals": table_totals,
+    "table_shapes": table_shapes,
     "memory_tables": memory_tables,
     "heads": heads,
     "dtype_savings": dtype_savings,

@@ -162,6 +162,20 @@ def _names() -> re.Pattern[str]:
     return _NAMES
 
 
+_NAMES_RAW: re.Pattern[str] | None = None
+
+
+def _names_raw() -> re.Pattern[str]:
+    """The table's names, case-blind, on text as written: an ASCII text without them needs no
+    normalising to be sure (full-width forms are looked for after NFKC)."""
+    global _NAMES_RAW
+    if _NAMES_RAW is None:
+        names = {n for a in accelerator_table().accelerators for n in a.names}
+        alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        _NAMES_RAW = re.compile(alternatives, re.IGNORECASE)
+    return _NAMES_RAW
+
+
 def _block_text(block: Block) -> tuple[str, list[tuple[int, int]]]:
     offsets: list[tuple[int, int]] = []
     parts: list[str] = []
@@ -464,6 +478,8 @@ def recognize(document: Document) -> Iterator[Draft]:
             else [_block_text(block)]
         )
         for text, offsets in texts:
+            if text.isascii() and not _names_raw().search(text):
+                continue  # most texts: one case-blind scan, nothing to normalise
             folded = unicodedata.normalize("NFKC", text).casefold()
             if len(folded) != len(text) or not _names().search(folded):
                 continue
