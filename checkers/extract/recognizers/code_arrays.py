@@ -1,0 +1,313 @@
+"""Recogniser ``code_arrays``: what code comments state about NumPy/PyTorch arrays built from
+literals.
+
+Reads the top-level statements of Python code blocks (a section's blocks as one session, never
+running them) and keeps, for every name assigned an array the code builds from literals
+(``np.array([1, 2])``, ``torch.tensor([[1, 2], [3, 4]])``, ``np.zeros((3, 4))``,
+``torch.arange(12)``, random ``torch.randn(2, 10, 512)`` known by its shape only) or computed
+from such arrays (``C = A + B``, ``y = x.view(2, -1).transpose(0, 1)``), the expression that
+defines it. Recognises a comment on such a statement that states its result:
+
+* a value: ``c = a + b  # [4, 6]``, ``np.dot(x, y)  # 110``, ``print(A.T)  # [[1, 3], [2, 4]]``,
+  ``# Result is 6``, ``# => tensor([3., 7.])``;
+* a shape: ``print(x.shape)  # (5,)``, ``y = A @ B  # Shape: (32, 256)``, ``# torch.Size([2,
+  512, 10])``, ``np.ones((2, 3))  # 2x3 array of ones``.
+
+→ ``arrays`` claims: the expression, the definitions of the names it uses (``where``), the
+printed value or shape. The comment must be the value alone (after ``=``, ``→``, ``Result is``,
+``shape:``…), or a shape followed by ``array``/``matrix``/``tensor``; a bare number for an
+array of several elements, a bare tuple that could be the values of a vector as well as its
+shape, a literal restated by its constructor's comment, or names in a shape (``(1, max_len,
+d_model)``) mean no draft. Indented statements (loop, function and class bodies), statements
+the array language does not read, and in-place changes (``A.add_(B)``, ``x[0] = 5``, ``x += 1``)
+make the names they touch unknown from there on.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from checkers.extract.document import Block, Document
+from checkers.extract.draft import Draft
+from checkers.extract.recognizers.code_values import _balance, _split_comment
+from checkers.kinds.arrays import Array, ArrayError, Value, evaluate, read_printed, read_shape
+
+__all__ = ["recognize"]
+
+NAME = "code_arrays"
+
+_PYTHON = frozenset({"", "python", "py", "python3", "ipython", "pycon", "ipython3", "torch"})
+_MAX_BLOCK_LINES = 400
+_MAX_JOINED = 12
+_BUILDS = re.compile(r"\b(?:np|numpy|torch)\.")
+"""What a block needs before anything is read: an array library called."""
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+_PREFIX = re.compile(
+    r"^\s*(?:(?:result(?:\s+is)?|output|returns?|gives?|prints?|should\s+be|expected|equals|"
+    r"is|值为|结果(?:是|为)?|输出|应输出|应为)\s*[:：]?\s*|=>\s*|->\s*|→\s*|==?\s*)*",
+    re.IGNORECASE,
+)
+_SHAPE_WORD = re.compile(r"^\s*(?:shape|形状|size)\s*(?:is\s*)?[:：=]?\s*", re.IGNORECASE)
+_TIMES_SHAPE = re.compile(
+    r"^(?P<shape>\d+\s*[x×]\s*\d+(?:\s*[x×]\s*\d+)*)\s+(?:\w+\s+){0,2}?"
+    r"(?:array|matrix|tensor|matrices|arrays|tensors)\b",
+    re.IGNORECASE,
+)
+_TRAILER = re.compile(r"^\s*(?:$|[(（].*$|[.;,，。]\s*$|[.;,，。]\s+\D.*$)")
+"""What may follow a stated value: nothing, a parenthesis, a clause after punctuation."""
+_VALUE_START = re.compile(r"^(?:tensor\(|array\(|torch\.Size\(|[\[(\-−\d.])")
+
+
+@dataclass
+class _Session:
+    """The names the code has given arrays so far (a section's blocks run as one)."""
+
+    values: dict[str, Value] = field(default_factory=dict)
+    """Name → its value."""
+    texts: dict[str, str] = field(default_factory=dict)
+    """Name → the expression that defined it (in assignment order)."""
+
+    def forget(self, names: set[str]) -> None:
+        for name in names:
+            self.values.pop(name, None)
+            self.texts.pop(name, None)
+
+    def where(self, expression: str) -> dict[str, str]:
+        """The definitions the expression needs, names it uses first, in assignment order."""
+        needed: set[str] = set()
+        pending = [n for n in _IDENTIFIER.findall(expression) if n in self.texts]
+        while pending:
+            name = pending.pop()
+            if name in needed:
+                continue
+            needed.add(name)
+            pending.extend(n for n in _IDENTIFIER.findall(self.texts[name]) if n in self.texts)
+        return {name: text for name, text in self.texts.items() if name in needed}
+
+
+@dataclass(frozen=True)
+class _Statement:
+    code: str
+    comment: str | None
+    indented: bool
+    line: int
+    source: str
+
+
+def _statements(block: Block) -> Iterator[_Statement]:
+    pending: list[str] = []
+    indented = False
+    for line in block.lines:
+        code, comment = _split_comment(line.text, ("#",))
+        if not pending:
+            indented = line.text[:1] in (" ", "\t") or line.text.lstrip().startswith(
+                ("elif", "else", "except", "finally")
+            )
+        pending.append(code.strip())
+        joined = " ".join(pending)
+        if _balance(joined) > 0 and len(pending) < _MAX_JOINED:
+            continue
+        pending = []
+        yield _Statement(joined, comment, indented, line.number, line.text)
+
+
+def _mentioned(code: str) -> set[str]:
+    """The names a statement uses (attributes such as ``torch.zeros`` are not names)."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return set(_IDENTIFIER.findall(code))
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+
+
+def _claim(comment: str, value: Value) -> tuple[str, str, str] | None:
+    """(compare, claimed text, matched text) when the comment states the value or shape."""
+    rest = _PREFIX.sub("", comment, count=1)
+    start = len(comment) - len(rest)
+    shape_word = _SHAPE_WORD.match(rest)
+    if shape_word is not None:
+        rest, start = rest[shape_word.end() :], start + shape_word.end()
+    times = _TIMES_SHAPE.match(rest)
+    if times is not None:
+        claimed = times.group("shape")
+        return "shape", claimed, comment[: start + times.end("shape")]
+    if not _VALUE_START.match(rest):
+        return None
+    for end in _candidate_ends(rest):
+        text = rest[:end]
+        if not _TRAILER.match(rest[end:]):
+            continue
+        shape = read_shape(text)
+        if shape is not None and (shape_word is not None or _is_shape_text(text)):
+            if not isinstance(value, (Array, tuple)):
+                return None
+            vector = isinstance(value, Array) and value.known and value.shape == (len(shape),)
+            if vector and shape_word is None:
+                return None  # (2, 3) could be the vector's values as well as a shape
+            return "shape", text.strip(), comment[: start + end]
+        if shape_word is not None:
+            return None
+        printed = read_printed(text)
+        if printed is None:
+            continue
+        dims, _elements = printed
+        if isinstance(value, Array) and len(value.shape) >= 1 and not dims:
+            return None  # a bare number for an array: a count or a label
+        return "value", text.strip(), comment[: start + end]
+    return None
+
+
+def _is_shape_text(text: str) -> bool:
+    stripped = text.strip()
+    return stripped.startswith(("torch.Size", "(")) and ")" in stripped
+
+
+def _candidate_ends(text: str) -> Iterator[int]:
+    """Where a printed value starting at ``text[0]`` may end: after its closing bracket, or
+    after its first number."""
+    depth = 0
+    for index, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+            if depth == 0:
+                yield index + 1
+                return
+        elif depth == 0 and char in " \t,;":
+            yield index
+            return
+    yield len(text)
+
+
+def _constructor_only(expression: str) -> bool:
+    """True when the expression only builds an array from a literal (``np.array([1, 2])``):
+    restating its literal checks nothing."""
+    try:
+        tree = ast.parse(expression, mode="eval").body
+    except SyntaxError:
+        return False
+    return (
+        isinstance(tree, ast.Call)
+        and isinstance(tree.func, ast.Attribute)
+        and tree.func.attr in ("array", "tensor", "asarray", "FloatTensor")
+    )
+
+
+def _read(session: _Session, statement: _Statement) -> tuple[str, Value] | None:
+    """Interpret one top-level statement: (the expression it shows, its value), updating the
+    session; None when it shows nothing readable."""
+    code = statement.code
+    try:
+        tree = ast.parse(code, mode="exec")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        session.forget(_mentioned(code))
+        return None
+    if len(tree.body) != 1:
+        session.forget(_mentioned(code))
+        return None
+    node = tree.body[0]
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+        if not isinstance(target, ast.Name):
+            session.forget(_mentioned(code))  # x[0] = 5, a, b = …: changes what we knew
+            return None
+        text = ast.unparse(node.value)
+        if target.id in _mentioned(text) or "_(" in text:
+            session.forget(_mentioned(code))
+            return None
+        try:
+            value = evaluate(text, session.values)
+        except ArrayError:
+            session.forget({target.id})
+            if "_(" in text:
+                session.forget(_mentioned(text))
+            return None
+        session.forget({target.id})
+        session.values[target.id], session.texts[target.id] = value, text
+        return text, value
+    if isinstance(node, ast.Expr):
+        shown = node.value
+        if (
+            isinstance(shown, ast.Call)
+            and isinstance(shown.func, ast.Name)
+            and shown.func.id == "print"
+        ):
+            arguments = [a for a in shown.args if not _is_string(a)]
+            if len(arguments) != 1 or shown.keywords or len(shown.args) > 2:
+                return None
+            if len(shown.args) == 2 and not _is_string(shown.args[0]):
+                return None
+            shown = arguments[0]
+        text = ast.unparse(shown)
+        if "_(" in text:
+            session.forget(_mentioned(text))
+            return None
+        try:
+            return text, evaluate(text, session.values)
+        except ArrayError:
+            return None
+    session.forget(_mentioned(code))  # x += 1, for …, del x, with …: unknown from here on
+    return None
+
+
+def _is_string(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _block_drafts(document: Document, block: Block, session: _Session) -> Iterator[Draft]:
+    for statement in _statements(block):
+        if statement.indented:
+            session.forget(_mentioned(statement.code))
+            continue
+        if not session.values and _BUILDS.search(statement.code) is None:
+            continue
+        read = _read(session, statement)
+        comment = statement.comment
+        if read is None or comment is None or not any(c.isdigit() for c in comment):
+            continue
+        expression, value = read
+        claim = _claim(comment, value)
+        if claim is None:
+            continue
+        compare, claimed, matched = claim
+        if compare == "value" and _constructor_only(expression):
+            continue
+        if compare == "value" and isinstance(value, Array) and not value.known:
+            continue
+        end = statement.source.find(matched)
+        quote = statement.source[: end + len(matched)] if end >= 0 else statement.source
+        yield Draft(
+            kind="arrays",
+            quote=quote.strip(),
+            line=statement.line,
+            fields={
+                "expression": expression,
+                "where": session.where(expression),
+                "claimed": claimed,
+                "compare": compare,
+            },
+            confidence=0.7,
+            recognizer=NAME,
+            slug="array-" + expression,
+        )
+
+
+def recognize(document: Document) -> Iterator[Draft]:
+    """Draft ``arrays`` claims for what comments state about arrays built from literals."""
+    session, section = _Session(), -1
+    for block in document.blocks:
+        if block.kind != "fence" or len(block.lines) > _MAX_BLOCK_LINES:
+            continue
+        info = block.info.split()[0].lower() if block.info.split() else ""
+        if info not in _PYTHON:
+            continue
+        if block.section != section:
+            session, section = _Session(), block.section
+        if not session.values and not any(_BUILDS.search(line.text) for line in block.lines):
+            continue
+        yield from _block_drafts(document, block, session)
