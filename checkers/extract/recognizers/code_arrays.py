@@ -57,7 +57,16 @@ _TIMES_SHAPE = re.compile(
     r"(?:array|matrix|tensor|matrices|arrays|tensors)\b",
     re.IGNORECASE,
 )
-_TRAILER = re.compile(r"^\s*(?:$|[(（].*$|[.;,，。]\s*$|[.;,，。]\s+\D.*$)")
+_BARE_TIMES = re.compile(r"\d+\s*[x×]\s*\d+(?:\s*[x×]\s*\d+)*(?![\w.])")
+_NAMED = re.compile(
+    r"(?P<name>[A-Za-z_]\w*)(?:\.shape)?\s+(?:is\s+(?:now\s+)?(?:an?\s+)?|has\s+shape\s+)"
+    r"(?P<rest>.+?)(?=,\s+[A-Za-z_]\w*(?:\.shape)?\s+(?:is|has)\b|$)"
+)
+"""A comment line about an array by name: ``# C is [[1, 2], [3, 4]]``, ``# b is now a 3x4
+matrix``, ``# A is 2x3, B is 3x2`` (one clause per name)."""
+_TRAILER = re.compile(
+    r"^\s*(?:$|[(（].*$|[.;,，。]\s*$|[.;,，。]\s+\D.*$|with\s+shape\b.*$)", re.IGNORECASE
+)
 """What may follow a stated value: nothing, a parenthesis, a clause after punctuation."""
 _VALUE_START = re.compile(r"^(?:tensor\(|array\(|torch\.Size\(|[\[(\-−\d.])")
 
@@ -124,10 +133,14 @@ def _mentioned(code: str) -> set[str]:
     return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
 
 
-def _claim(comment: str, value: Value) -> tuple[str, str, str] | None:
-    """(compare, claimed text, matched text) when the comment states the value or shape."""
+def _claim(comment: str, value: Value, *, named: bool = False) -> tuple[str, str, str] | None:
+    """(compare, claimed text, matched text) when the comment states the value or shape;
+    ``named``: the comment names the array (``b is 3x4``), so a bare ``NxM`` is its shape."""
     rest = _PREFIX.sub("", comment, count=1)
     start = len(comment) - len(rest)
+    bare = _BARE_TIMES.match(rest) if named else None
+    if bare is not None and _TRAILER.match(rest[bare.end() :]):
+        return "shape", bare.group(), comment[: start + bare.end()]
     shape_word = _SHAPE_WORD.match(rest)
     if shape_word is not None:
         rest, start = rest[shape_word.end() :], start + shape_word.end()
@@ -237,7 +250,7 @@ def _read(session: _Session, statement: _Statement) -> tuple[str, Value] | None:
             and isinstance(shown.func, ast.Name)
             and shown.func.id == "print"
         ):
-            arguments = [a for a in shown.args if not _is_string(a)]
+            arguments = [_field(a) or a for a in shown.args if not _is_string(a)]
             if len(arguments) != 1 or shown.keywords or len(shown.args) > 2:
                 return None
             if len(shown.args) == 2 and not _is_string(shown.args[0]):
@@ -255,6 +268,16 @@ def _read(session: _Session, statement: _Statement) -> tuple[str, Value] | None:
     return None
 
 
+def _field(node: ast.expr) -> ast.expr | None:
+    """The one field of an f-string with no format spec (``f"sum = {a + b}"``), or None."""
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    fields = [v for v in node.values if isinstance(v, ast.FormattedValue)]
+    if len(fields) != 1 or fields[0].format_spec is not None or fields[0].conversion != -1:
+        return None
+    return fields[0].value
+
+
 def _is_string(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
@@ -263,6 +286,9 @@ def _block_drafts(document: Document, block: Block, session: _Session) -> Iterat
     for statement in _statements(block):
         if statement.indented:
             session.forget(_mentioned(statement.code))
+            continue
+        if not statement.code and statement.comment and session.values:
+            yield from _named_drafts(session, statement)
             continue
         if not session.values and _BUILDS.search(statement.code) is None:
             continue
@@ -281,20 +307,47 @@ def _block_drafts(document: Document, block: Block, session: _Session) -> Iterat
             continue
         end = statement.source.find(matched)
         quote = statement.source[: end + len(matched)] if end >= 0 else statement.source
-        yield Draft(
-            kind="arrays",
-            quote=quote.strip(),
-            line=statement.line,
-            fields={
-                "expression": expression,
-                "where": session.where(expression),
-                "claimed": claimed,
-                "compare": compare,
-            },
-            confidence=0.7,
-            recognizer=NAME,
-            slug="array-" + expression,
-        )
+        yield _array_draft(session, expression, compare, claimed, quote.strip(), statement.line)
+
+
+def _named_drafts(session: _Session, statement: _Statement) -> Iterator[Draft]:
+    """A comment line that states the value or shape of arrays it names."""
+    comment = statement.comment or ""
+    if not any(c.isdigit() for c in comment):
+        return
+    for clause in _NAMED.finditer(comment):
+        name = clause.group("name")
+        if name not in session.values:
+            continue
+        value = session.values[name]
+        claim = _claim(clause.group("rest"), value, named=True)
+        if claim is None:
+            continue
+        compare, claimed, matched = claim
+        if compare == "value" and isinstance(value, Array) and not value.known:
+            continue
+        end = statement.source.find(matched, statement.source.find(name))
+        quote = statement.source[: end + len(matched)] if end >= 0 else statement.source
+        yield _array_draft(session, name, compare, claimed, quote.strip(), statement.line)
+
+
+def _array_draft(
+    session: _Session, expression: str, compare: str, claimed: str, quote: str, line: int
+) -> Draft:
+    return Draft(
+        kind="arrays",
+        quote=quote,
+        line=line,
+        fields={
+            "expression": expression,
+            "where": session.where(expression),
+            "claimed": claimed,
+            "compare": compare,
+        },
+        confidence=0.7,
+        recognizer=NAME,
+        slug="array-" + expression,
+    )
 
 
 def recognize(document: Document) -> Iterator[Draft]:
