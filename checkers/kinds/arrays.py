@@ -40,6 +40,7 @@ Example::
 from __future__ import annotations
 
 import ast
+import contextvars
 import dataclasses
 import math
 import re
@@ -85,7 +86,20 @@ class Array:
         return self.values is not None
 
 
-Value = Array | float | tuple[int, ...] | list["Value"]
+@dataclass(frozen=True)
+class Layer:
+    """A ``torch.nn`` layer built with literal sizes: what it does to a shape."""
+
+    kind: str
+    """Its class name (``Linear``, ``Embedding``, ``LayerNorm``, ``ReLU``…)."""
+    sizes: tuple[int, ...]
+    """Its literal sizes (``Linear(512, 256)``: (512, 256)); the dimension of a softmax."""
+
+
+Value = Array | Layer | float | tuple[int, ...] | list["Value"]
+
+_SCALARS: contextvars.ContextVar[dict[str, float]] = contextvars.ContextVar("scalars")
+"""Names assigned a number, read where a literal size may stand (``torch.arange(n)``)."""
 
 
 class Input(KindInput):
@@ -150,6 +164,7 @@ def read_shape(text: str) -> tuple[int, ...] | None:
 
 
 def _shape_of(result: Value) -> tuple[int, ...] | None:
+    """The dimensions of an array, or the shape a ``.shape`` expression gave."""
     if isinstance(result, Array):
         return result.shape
     if isinstance(result, tuple):  # .shape itself, printed as the shape it is
@@ -248,8 +263,8 @@ def _compare_values(claimed: str, result: Value, what: str, context: Context) ->
     shape, texts = printed
     if isinstance(result, tuple):  # a shape printed as a list of numbers
         result = Array(np.array(result, dtype=float), (len(result),), False)
-    if isinstance(result, list):
-        return error(f"{what} is a list of arrays, not one value", claimed)
+    if isinstance(result, (list, Layer)):
+        return error(f"{what} is not one array or number", claimed)
     if isinstance(result, Array):
         if not result.known:
             return error(f"the values of {what} are random (only its shape is known)", claimed)
@@ -311,12 +326,15 @@ def evaluate(text: str, names: dict[str, Value]) -> Value:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         raise ArrayError("not one Python expression") from None
+    token = _SCALARS.set({k: v for k, v in names.items() if isinstance(v, float)})
     try:
         return _Evaluator(names).value(tree.body)
     except RecursionError:
         raise ArrayError("nested too deeply") from None
     except (ValueError, TypeError, IndexError, ArithmeticError) as problem:
         raise ArrayError(str(problem) or type(problem).__name__) from None
+    finally:
+        _SCALARS.reset(token)
 
 
 def _array(values: Any, torch: bool) -> Array:
@@ -342,9 +360,15 @@ def _shaped(array: Array, shape: Sequence[int], values: np.ndarray | None = None
 
 
 def _literal(node: ast.expr) -> Any:
-    """A literal list/tuple/number (the argument of a constructor)."""
+    """A literal list/tuple/number (the argument of a constructor), or a name assigned a
+    number (a whole one reads as an int, as Python keeps it)."""
     if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
         return node.value
+    if isinstance(node, ast.Name):
+        scalars = _SCALARS.get({})
+        if node.id in scalars:
+            number = scalars[node.id]
+            return int(number) if number.is_integer() else number
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         inner = _literal(node.operand)
         if isinstance(inner, (int, float)):
@@ -531,8 +555,23 @@ class _Evaluator:
 
     def _call(self, node: ast.Call) -> Value:
         function = node.func
+        if isinstance(function, ast.Name) and isinstance(self._names.get(function.id), Layer):
+            layer = self._names[function.id]
+            assert isinstance(layer, Layer)
+            if len(node.args) != 1 or node.keywords:
+                raise ArrayError("a layer takes one array")
+            return _apply_layer(layer, self._array(self.value(node.args[0])))
         if isinstance(function, ast.Attribute):
             owner = ast.unparse(function.value)
+            if owner in ("nn", "torch.nn"):
+                return _layer(function.attr, node)
+            if owner in ("F", "torch.nn.functional", "torch") and function.attr in _ACTIVATIONS:
+                arguments = self.arguments(node)
+                keywords = self._keywords(node, {"dim"})
+                if len(arguments) != 1:
+                    raise ArrayError(f"{function.attr} takes one array")
+                dim = keywords.get("dim")
+                return _activate(function.attr, self._array(arguments[0]), dim)
             library = owner.split(".")[0]
             if library in _LIBRARIES and owner in (
                 "np",
@@ -561,6 +600,88 @@ class _Evaluator:
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise ArrayError("*args are not read")
         return [self.value(a) for a in node.args]
+
+
+# Layers and activations
+
+_ACTIVATIONS = frozenset({"relu", "sigmoid", "tanh", "softmax", "gelu", "silu"})
+_SHAPE_KEEPING = frozenset({"ReLU", "GELU", "SiLU", "Tanh", "Sigmoid", "Dropout", "Identity"})
+
+
+def _layer(kind: str, node: ast.Call) -> Layer:
+    """``nn.Linear(512, 256)`` and the other layers read, with their literal sizes."""
+    arguments = [_literal(a) for a in node.args]
+    keywords = {k.arg: k.value for k in node.keywords}
+    if kind in ("Linear", "Embedding"):
+        unknown = set(keywords) - {"bias", "padding_idx", "dtype", "device"}
+        if len(arguments) != 2 or unknown:
+            raise ArrayError(f"nn.{kind} takes two literal sizes")
+        return Layer(kind, _integers(arguments))
+    if kind in ("LayerNorm", "RMSNorm"):
+        if len(arguments) != 1 or set(keywords) - {"eps", "elementwise_affine", "bias"}:
+            raise ArrayError(f"nn.{kind} takes one literal size")
+        return Layer(kind, _integers(arguments))
+    if kind == "Softmax":
+        dim = keywords.get("dim")
+        if arguments or dim is None:
+            raise ArrayError("nn.Softmax takes dim=")
+        return Layer(kind, (_literal(dim),))
+    if kind in _SHAPE_KEEPING:
+        return Layer(kind, ())
+    raise ArrayError(f"nn.{kind} is not read")
+
+
+def _apply_layer(layer: Layer, array: Array) -> Value:
+    shape = array.shape
+    if layer.kind == "Linear":
+        inputs, outputs = layer.sizes
+        if not shape or shape[-1] != inputs:
+            raise ArrayError(f"nn.Linear({inputs}, {outputs}) applied to shape {shape}")
+        return _unknown((*shape[:-1], outputs), True)
+    if layer.kind == "Embedding":
+        count, width = layer.sizes
+        if array.values is not None and (
+            np.any(array.values != np.round(array.values))
+            or np.any(array.values < 0)
+            or np.any(array.values >= count)
+        ):
+            raise ArrayError(f"indices outside nn.Embedding({count}, {width})")
+        return _unknown((*shape, width), True)
+    if layer.kind in ("LayerNorm", "RMSNorm"):
+        if not shape or shape[-1] != layer.sizes[0]:
+            raise ArrayError(f"nn.{layer.kind}({layer.sizes[0]}) applied to shape {shape}")
+        return _unknown(shape, True)
+    if layer.kind == "Softmax":
+        return _activate("softmax", array, layer.sizes[0])
+    if layer.kind in ("Dropout", "Identity") or array.values is None:
+        return _unknown(shape, True) if layer.kind == "Dropout" else array
+    return _activate(layer.kind.lower(), array, None)
+
+
+def _activate(name: str, array: Array, dim: Any) -> Array:
+    """An activation of known values, computed; of random ones, their shape."""
+    if name == "softmax" and dim is None:
+        raise ArrayError("softmax needs dim=")
+    if dim is not None:
+        _axis(dim, len(array.shape))
+    if array.values is None:
+        return array
+    x = array.values
+    with np.errstate(all="ignore"):
+        if name == "relu":
+            result = np.maximum(x, 0.0)
+        elif name == "sigmoid":
+            result = 1.0 / (1.0 + np.exp(-x))
+        elif name == "tanh":
+            result = np.tanh(x)
+        elif name == "silu":
+            result = x / (1.0 + np.exp(-x))
+        elif name == "gelu":
+            result = 0.5 * x * (1.0 + np.vectorize(math.erf)(x / math.sqrt(2.0)))
+        else:
+            shifted = np.exp(x - np.max(x, axis=dim, keepdims=True))
+            result = shifted / np.sum(shifted, axis=dim, keepdims=True)
+    return _array(result, array.torch)
 
 
 # Constructors and functions: (evaluator, call node, torch?) → value

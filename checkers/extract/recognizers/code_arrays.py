@@ -33,7 +33,15 @@ from dataclasses import dataclass, field
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers.code_values import _balance, _split_comment
-from checkers.kinds.arrays import Array, ArrayError, Value, evaluate, read_printed, read_shape
+from checkers.kinds.arrays import (
+    Array,
+    ArrayError,
+    Layer,
+    Value,
+    evaluate,
+    read_printed,
+    read_shape,
+)
 
 __all__ = ["recognize"]
 
@@ -42,7 +50,7 @@ NAME = "code_arrays"
 _PYTHON = frozenset({"", "python", "py", "python3", "ipython", "pycon", "ipython3", "torch"})
 _MAX_BLOCK_LINES = 400
 _MAX_JOINED = 12
-_BUILDS = re.compile(r"\b(?:np|numpy|torch)\.")
+_BUILDS = re.compile(r"\b(?:np|numpy|torch|nn)\.")
 """What a block needs before anything is read: an array library called."""
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
@@ -51,7 +59,11 @@ _PREFIX = re.compile(
     r"is|值为|结果(?:是|为)?|输出|应输出|应为)\s*[:：]?\s*|=>\s*|->\s*|→\s*|==?\s*)*",
     re.IGNORECASE,
 )
-_SHAPE_WORD = re.compile(r"^\s*(?:shape|形状|size)\s*(?:is\s*)?[:：=]?\s*", re.IGNORECASE)
+_SHAPE_WORD = re.compile(
+    r"^\s*(?:(?:shape|形状|size)\s*(?:is\s*)?[:：=]?|(?:reshape[ds]?|add(?:s|ed)?\s+(?:a\s+)?"
+    r"(?:batch\s+)?dimension|becomes|now)\s*(?:to|:)?)\s*",
+    re.IGNORECASE,
+)
 _TIMES_SHAPE = re.compile(
     r"^(?P<shape>\d+\s*[x×]\s*\d+(?:\s*[x×]\s*\d+)*)\s+(?:\w+\s+){0,2}?"
     r"(?:array|matrix|tensor|matrices|arrays|tensors)\b",
@@ -65,7 +77,8 @@ _NAMED = re.compile(
 """A comment line about an array by name: ``# C is [[1, 2], [3, 4]]``, ``# b is now a 3x4
 matrix``, ``# A is 2x3, B is 3x2`` (one clause per name)."""
 _TRAILER = re.compile(
-    r"^\s*(?:$|[(（].*$|[.;,，。]\s*$|[.;,，。]\s+\D.*$|with\s+shape\b.*$)", re.IGNORECASE
+    r"^\s*(?:$|[(（].*$|[.;,，。]\s*$|[.;,，。]\s+\D.*$|with\s+shape\b.*$|[-–—]{1,2}\s+\D.*$)",
+    re.IGNORECASE,
 )
 """What may follow a stated value: nothing, a parenthesis, a clause after punctuation."""
 _VALUE_START = re.compile(r"^(?:tensor\(|array\(|torch\.Size\(|[\[(\-−\d.])")
@@ -102,26 +115,28 @@ class _Session:
 class _Statement:
     code: str
     comment: str | None
-    indented: bool
+    indent: int
+    """Columns of indentation of its first line (``elif``/``else``… count as nested)."""
     line: int
     source: str
 
 
 def _statements(block: Block) -> Iterator[_Statement]:
     pending: list[str] = []
-    indented = False
+    indent = 0
     for line in block.lines:
         code, comment = _split_comment(line.text, ("#",))
         if not pending:
-            indented = line.text[:1] in (" ", "\t") or line.text.lstrip().startswith(
-                ("elif", "else", "except", "finally")
-            )
+            stripped = line.text.lstrip()
+            indent = len(line.text.expandtabs(4)) - len(stripped.expandtabs(4))
+            if stripped.startswith(("elif", "else", "except", "finally")):
+                indent += 1  # the branch of a compound statement: not straight-line code
         pending.append(code.strip())
         joined = " ".join(pending)
         if _balance(joined) > 0 and len(pending) < _MAX_JOINED:
             continue
         pending = []
-        yield _Statement(joined, comment, indented, line.number, line.text)
+        yield _Statement(joined, comment, indent, line.number, line.text)
 
 
 def _mentioned(code: str) -> set[str]:
@@ -197,6 +212,13 @@ def _candidate_ends(text: str) -> Iterator[int]:
     yield len(text)
 
 
+def _about_arrays(session: _Session, expression: str) -> bool:
+    """Whether the expression involves an array (a name holding one, or a library call)."""
+    if _BUILDS.search(expression):
+        return True
+    return any(isinstance(session.values.get(n), Array) for n in _mentioned(expression))
+
+
 def _constructor_only(expression: str) -> bool:
     """True when the expression only builds an array from a literal (``np.array([1, 2])``):
     restating its literal checks nothing."""
@@ -224,10 +246,20 @@ def _read(session: _Session, statement: _Statement) -> tuple[str, Value] | None:
         session.forget(_mentioned(code))
         return None
     node = tree.body[0]
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and _parallel(node):
+        targets, values = node.targets[0], node.value
+        assert isinstance(targets, ast.Tuple) and isinstance(values, ast.Tuple)
+        for target, item in zip(targets.elts, values.elts, strict=True):
+            assert isinstance(target, ast.Name)
+            _assign(session, target.id, ast.unparse(item))
+        return None
     if isinstance(node, ast.Assign) and len(node.targets) == 1:
         target = node.targets[0]
         if not isinstance(target, ast.Name):
-            session.forget(_mentioned(code))  # x[0] = 5, a, b = …: changes what we knew
+            # x[0] = 5, a, b = …: what is assigned to changes; what is read does not
+            session.forget({n.id for n in ast.walk(target) if isinstance(n, ast.Name)})
+            if "_(" in ast.unparse(node.value):
+                session.forget(_mentioned(code))
             return None
         text = ast.unparse(node.value)
         if target.id in _mentioned(text) or "_(" in text:
@@ -278,25 +310,83 @@ def _field(node: ast.expr) -> ast.expr | None:
     return fields[0].value
 
 
+def _parallel(node: ast.Assign) -> bool:
+    """``a, b = 4, 8``: names given values one by one."""
+    targets, values = node.targets[0], node.value
+    return (
+        isinstance(targets, ast.Tuple)
+        and isinstance(values, ast.Tuple)
+        and len(targets.elts) == len(values.elts)
+        and all(isinstance(t, ast.Name) for t in targets.elts)
+        and len({t.id for t in targets.elts if isinstance(t, ast.Name)}) == len(targets.elts)
+        # a, b = b, a: every value is taken before any name changes; not read
+        and not {t.id for t in targets.elts if isinstance(t, ast.Name)}
+        & {n.id for n in ast.walk(values) if isinstance(n, ast.Name)}
+    )
+
+
+def _assign(session: _Session, name: str, text: str) -> Value | None:
+    """Give ``name`` the value of ``text``, or make it unknown; its value, or None."""
+    session.forget({name})
+    if name in _mentioned(text) or "_(" in text:
+        return None
+    try:
+        value = evaluate(text, session.values)
+    except ArrayError:
+        return None
+    session.values[name], session.texts[name] = value, text
+    return value
+
+
 def _is_string(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
-def _block_drafts(document: Document, block: Block, session: _Session) -> Iterator[Draft]:
+def _function_body(session: _Session, header: str) -> _Session | None:
+    """The session a function's body starts with: the names around it, less its parameters;
+    None when ``header`` is not a ``def`` line."""
+    try:
+        tree = ast.parse(header + "\n    pass")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    function = tree.body[0] if len(tree.body) == 1 else None
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    body = _Session(dict(session.values), dict(session.texts))
+    arguments = function.args
+    parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    parameters += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    body.forget({a.arg for a in parameters})
+    return body
+
+
+def _block_drafts(document: Document, block: Block, outer: _Session) -> Iterator[Draft]:
+    body: _Session | None = None  # a function's body being read, straight-line part only
+    body_indent = 0
     for statement in _statements(block):
-        if statement.indented:
-            session.forget(_mentioned(statement.code))
+        session = outer
+        if statement.indent == 0:
+            body = None
+            if statement.code.startswith(("def ", "async def ")):
+                body, body_indent = _function_body(outer, statement.code), 0
+                continue
+        elif body is not None and body_indent in (0, statement.indent):
+            body_indent, session = statement.indent, body
+        else:
+            (body or outer).forget(_mentioned(statement.code))
             continue
         if not statement.code and statement.comment and session.values:
             yield from _named_drafts(session, statement)
-            continue
-        if not session.values and _BUILDS.search(statement.code) is None:
             continue
         read = _read(session, statement)
         comment = statement.comment
         if read is None or comment is None or not any(c.isdigit() for c in comment):
             continue
         expression, value = read
+        if isinstance(value, (Layer, list)) or (
+            isinstance(value, float) and not _about_arrays(session, expression)
+        ):
+            continue  # a layer, or plain arithmetic (code_values reads that)
         claim = _claim(comment, value)
         if claim is None:
             continue
@@ -320,6 +410,8 @@ def _named_drafts(session: _Session, statement: _Statement) -> Iterator[Draft]:
         if name not in session.values:
             continue
         value = session.values[name]
+        if not isinstance(value, Array):
+            continue
         claim = _claim(clause.group("rest"), value, named=True)
         if claim is None:
             continue
