@@ -53,6 +53,7 @@ _MAX_JOINED = 12
 _BUILDS = re.compile(r"\b(?:np|numpy|torch|nn)\.")
 """What a block needs before anything is read: an array library called."""
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_NAME_USE = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
 
 _PREFIX = re.compile(
     r"^\s*(?:(?:result(?:\s+is)?|output|returns?|gives?|prints?|should\s+be|expected|equals|"
@@ -94,6 +95,8 @@ class _Session:
     """Name → the expression that defined it (in assignment order)."""
 
     def forget(self, names: set[str]) -> None:
+        if not self.values:
+            return
         for name in names:
             self.values.pop(name, None)
             self.texts.pop(name, None)
@@ -140,12 +143,9 @@ def _statements(block: Block) -> Iterator[_Statement]:
 
 
 def _mentioned(code: str) -> set[str]:
-    """The names a statement uses (attributes such as ``torch.zeros`` are not names)."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return set(_IDENTIFIER.findall(code))
-    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    """The names a statement uses (attributes such as ``torch.zeros`` are not names; a word in
+    a string may be taken for one, which only forgets more)."""
+    return set(_NAME_USE.findall(code))
 
 
 def _claim(comment: str, value: Value, *, named: bool = False) -> tuple[str, str, str] | None:
@@ -251,17 +251,17 @@ def _read(session: _Session, statement: _Statement) -> tuple[str, Value] | None:
         assert isinstance(targets, ast.Tuple) and isinstance(values, ast.Tuple)
         for target, item in zip(targets.elts, values.elts, strict=True):
             assert isinstance(target, ast.Name)
-            _assign(session, target.id, ast.unparse(item))
+            _assign(session, target.id, _source(code, item))
         return None
     if isinstance(node, ast.Assign) and len(node.targets) == 1:
         target = node.targets[0]
         if not isinstance(target, ast.Name):
             # x[0] = 5, a, b = …: what is assigned to changes; what is read does not
             session.forget({n.id for n in ast.walk(target) if isinstance(n, ast.Name)})
-            if "_(" in ast.unparse(node.value):
+            if "_(" in _source(code, node.value):
                 session.forget(_mentioned(code))
             return None
-        text = ast.unparse(node.value)
+        text = _source(code, node.value)
         if target.id in _mentioned(text) or "_(" in text:
             session.forget(_mentioned(code))
             return None
@@ -288,7 +288,12 @@ def _read(session: _Session, statement: _Statement) -> tuple[str, Value] | None:
             if len(shown.args) == 2 and not _is_string(shown.args[0]):
                 return None
             shown = arguments[0]
-        text = ast.unparse(shown)
+        # An f-string's fields carry no reliable positions before Python 3.12: unparsed.
+        text = (
+            ast.unparse(shown)
+            if shown is not node.value and _in_fstring(node)
+            else _source(code, shown)
+        )
         if "_(" in text:
             session.forget(_mentioned(text))
             return None
@@ -308,6 +313,15 @@ def _field(node: ast.expr) -> ast.expr | None:
     if len(fields) != 1 or fields[0].format_spec is not None or fields[0].conversion != -1:
         return None
     return fields[0].value
+
+
+def _in_fstring(node: ast.stmt) -> bool:
+    return any(isinstance(n, ast.JoinedStr) for n in ast.walk(node))
+
+
+def _source(code: str, node: ast.expr) -> str:
+    """The text of ``node`` as the statement writes it."""
+    return ast.get_source_segment(code, node) or ast.unparse(node)
 
 
 def _parallel(node: ast.Assign) -> bool:
@@ -442,17 +456,26 @@ def _array_draft(
     )
 
 
+_STATED = re.compile(r"#[^\n]*\d")
+"""What a block needs for anything to be stated in it: a comment with a digit."""
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``arrays`` claims for what comments state about arrays built from literals."""
-    session, section = _Session(), -1
-    for block in document.blocks:
-        if block.kind != "fence" or len(block.lines) > _MAX_BLOCK_LINES:
-            continue
-        info = block.info.split()[0].lower() if block.info.split() else ""
-        if info not in _PYTHON:
-            continue
-        if block.section != section:
-            session, section = _Session(), block.section
-        if not session.values and not any(_BUILDS.search(line.text) for line in block.lines):
-            continue
-        yield from _block_drafts(document, block, session)
+    for blocks in document.sections():
+        code = [block for block in blocks if _is_python(block)]
+        texts = ["\n".join(line.text for line in block.lines) for block in code]
+        # Only blocks up to the last one that states something are read (the earlier ones for
+        # the names they assign), and only from the first one that calls an array library.
+        last = max((i for i, text in enumerate(texts) if _STATED.search(text)), default=-1)
+        first = next((i for i, text in enumerate(texts) if _BUILDS.search(text)), last + 1)
+        session = _Session()
+        for block in code[first : last + 1]:
+            yield from _block_drafts(document, block, session)
+
+
+def _is_python(block: Block) -> bool:
+    if block.kind != "fence" or len(block.lines) > _MAX_BLOCK_LINES:
+        return False
+    info = block.info.split()[0].lower() if block.info.split() else ""
+    return info in _PYTHON
