@@ -53,3 +53,15 @@ def test_code_is_never_executed() -> None:
     """A call outside the whitelist is text: nothing is imported or run."""
     text = "```python\nimport numpy as np\nx = np.array(__import__('os').getcwd())  # [1]\n```"
     assert list(code_arrays.recognize(parse_document(text))) == []
+
+
+def test_hostile_statements_are_refused_not_crashed(tmp_path: Path) -> None:
+    """Nesting beyond the evaluator's depth, and statements too long to parse, draft nothing."""
+    deep = "v" + ".T" * 5_000
+    text = (
+        "```python\nimport numpy as np\nv = np.array([1, 2])\n"
+        f"y = {'-' * 1_990}v  # [1, 2]\nz = {deep}  # [1]\n"
+        "u = np.array([3, 4])\nw = u * 2  # [6, 8]\n```"
+    )
+    drafts = list(code_arrays.recognize(parse_document(text)))
+    assert [d.fields["expression"] for d in drafts] == ["u * 2"]

@@ -50,6 +50,8 @@ NAME = "code_arrays"
 _PYTHON = frozenset({"", "python", "py", "python3", "ipython", "pycon", "ipython3", "torch"})
 _MAX_BLOCK_LINES = 400
 _MAX_JOINED = 12
+_MAX_STATEMENT = 2000
+"""Characters of one statement that are parsed (a line of a worked example is far shorter)."""
 _BUILDS = re.compile(r"\b(?:np|numpy|torch|nn)\.")
 """What a block needs before anything is read: an array library called."""
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
@@ -224,7 +226,7 @@ def _constructor_only(expression: str) -> bool:
     restating its literal checks nothing."""
     try:
         tree = ast.parse(expression, mode="eval").body
-    except SyntaxError:
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
     return (
         isinstance(tree, ast.Call)
@@ -237,6 +239,9 @@ def _read(session: _Session, statement: _Statement) -> tuple[str, Value] | None:
     """Interpret one top-level statement: (the expression it shows, its value), updating the
     session; None when it shows nothing readable."""
     code = statement.code
+    if len(code) > _MAX_STATEMENT:
+        session.forget(_mentioned(code))
+        return None
     try:
         tree = ast.parse(code, mode="exec")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
