@@ -1,4 +1,4 @@
-"""Kind arrays: the value or shape a line of NumPy/PyTorch code gives for literal arrays.
+"""Kind ``arrays``: the value or shape a line of NumPy/PyTorch code gives for literal arrays.
 
 YAML fields:
 
@@ -12,8 +12,8 @@ YAML fields:
     arrays, of zeros/ones/eye/arange/full, and of random arrays (``torch.randn(2, 3)``), whose
     values are unknown and only their shape is checked.
 ``claimed``
-    What the lesson states for it, as printed: a number (``110``, ``3.0``), nested brackets
-    (``[4, 6]``, ``[[5, 6], [8, 9]]``, ``tensor([1., 2.])``, numpy's ``[[1 2] [3 4]]``), or a
+    What the lesson states for it, as printed: a number (``14``, ``3.0``), nested brackets
+    (``[3, 6]``, ``[[5, 6], [8, 9]]``, ``tensor([1., 2.])``, numpy's ``[[1 2] [3 4]]``), or a
     shape (``(2, 3)``, ``torch.Size([2, 3])``, ``2x3``).
 ``compare``
     ``value`` (every element at its printed precision) or ``shape`` (the dimensions, exactly).
@@ -30,10 +30,10 @@ Written by hand because no library evaluates array code without running it.
 Example::
 
     kind: arrays
-    quote: "c = a + b  # [4, 6]"
-    expression: a + b
-    where: {a: "np.array([1, 2])", b: "np.array([3, 4])"}
-    claimed: "[4, 6]"
+    quote: "s = p + q  # [3, 6]"
+    expression: p + q
+    where: {p: "np.array([2, 5])", q: "np.array([1, 1])"}
+    claimed: "[3, 6]"
     compare: value
 """
 
@@ -202,7 +202,7 @@ _NUMBER = re.compile(r"[-−]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf|-inf"
 
 
 def read_printed(text: str) -> tuple[tuple[int, ...], list[str]] | None:
-    """A printed value as (shape, element texts in order): ``110``, ``[4, 6]``,
+    """A printed value as (shape, element texts in order): ``14``, ``[3, 6]``,
     ``[[1 2] [3 4]]`` (numpy), ``tensor([1., 2.])``; None when it is not one."""
     wrapped = _TENSOR_WRAP.match(text)
     body = wrapped.group("inner") if wrapped else text

@@ -8,10 +8,10 @@ running them) and keeps, for every name assigned an array the code builds from l
 from such arrays (``C = A + B``, ``y = x.view(2, -1).transpose(0, 1)``), the expression that
 defines it. Recognises a comment on such a statement that states its result:
 
-* a value: ``c = a + b  # [4, 6]``, ``np.dot(x, y)  # 110``, ``print(A.T)  # [[1, 3], [2, 4]]``,
-  ``# Result is 6``, ``# => tensor([3., 7.])``;
+* a value: ``r = p + q  # [4, 1, 7]``, ``np.dot(p, q)  # 13``, ``print(M.T)  # [[2, 1], [0, 3]]``,
+  ``# Result is 24``, ``# => tensor([3., 7.])``;
 * a shape: ``print(x.shape)  # (5,)``, ``y = A @ B  # Shape: (32, 256)``, ``# torch.Size([2,
-  512, 10])``, ``np.ones((2, 3))  # 2x3 array of ones``.
+  512, 10])``, ``torch.zeros(5, 2)  # 5x2 tensor of zeros``.
 
 → ``arrays`` claims: the expression, the definitions of the names it uses (``where``), the
 printed value or shape. The comment must be the value alone (after ``=``, ``→``, ``Result is``,
@@ -77,8 +77,8 @@ _NAMED = re.compile(
     r"(?P<name>[A-Za-z_]\w*)(?:\.shape)?\s+(?:is\s+(?:now\s+)?(?:an?\s+)?|has\s+shape\s+)"
     r"(?P<rest>.+?)(?=,\s+[A-Za-z_]\w*(?:\.shape)?\s+(?:is|has)\b|$)"
 )
-"""A comment line about an array by name: ``# C is [[1, 2], [3, 4]]``, ``# b is now a 3x4
-matrix``, ``# A is 2x3, B is 3x2`` (one clause per name)."""
+"""A comment line about an array by name: ``# C is [[1, 2], [3, 4]]``, ``# D is now a 2x5
+matrix``, ``# P is 4x6, Q is 6x2`` (one clause per name)."""
 _TRAILER = re.compile(
     r"^\s*(?:$|[(（].*$|[.;,，。]\s*$|[.;,，。]\s+\D.*$|with\s+shape\b.*$|[-–—]{1,2}\s+\D.*$)",
     re.IGNORECASE,
@@ -152,7 +152,7 @@ def _mentioned(code: str) -> set[str]:
 
 def _claim(comment: str, value: Value, *, named: bool = False) -> tuple[str, str, str] | None:
     """(compare, claimed text, matched text) when the comment states the value or shape;
-    ``named``: the comment names the array (``b is 3x4``), so a bare ``NxM`` is its shape."""
+    ``named``: the comment names the array (``D is 2x5``), so a bare ``NxM`` is its shape."""
     rest = _PREFIX.sub("", comment, count=1)
     start = len(comment) - len(rest)
     bare = _BARE_TIMES.match(rest) if named else None
