@@ -32,7 +32,10 @@ from checkers.runner import run_file
 __all__ = ["SHAPES", "main", "shape_of"]
 
 SHAPES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("shape tuple or .shape", re.compile(r"torch\.Size|\.shape\b|\(\s*\d+\s*,\s*\d+[\d, ]*\)")),
+    (
+        "a shape: .shape, torch.Size, a tuple in a comment",
+        re.compile(r"torch\.Size|\.shape\b|(?:#|//)[^\n]*[(\[]\s*\d+\s*,\s*\d+"),
+    ),
     ("comment with a digit", re.compile(r"(?:#|//)[^\n]*\d")),
     ("print call", re.compile(r"\bprint\s*\(")),
     ("assignment of a literal", re.compile(r"^\s*[\w.]+\s*[:=]\s*[-\d.e_]+\s*[,;]?\s*$")),

@@ -697,6 +697,8 @@ def _construct(evaluator: _Evaluator, node: ast.Call, torch: bool) -> Value:
 def _filled(fill: float | None) -> Callable[[_Evaluator, ast.Call, bool], Value]:
     def build(evaluator: _Evaluator, node: ast.Call, torch: bool) -> Value:
         evaluator._keywords(node, {"dtype", "requires_grad", "device"})
+        if not torch and len(node.args) != 1:
+            raise ArrayError("numpy takes the shape as one argument: np.zeros((3, 4))")
         shape = _integers([_literal(a) for a in node.args])
         if fill is None or math.prod(shape) > MAX_ELEMENTS:
             return _unknown(shape, torch)
