@@ -33,6 +33,10 @@ KINDS: dict[str, KindEntry] = {
         "checkers.kinds.activation",
         "Kind activation: an activation function's values on stated inputs.",
     ),
+    "arrays": KindEntry(
+        "checkers.kinds.arrays",
+        "Kind arrays: the value or shape a line of NumPy/PyTorch code gives for literal arrays.",
+    ),
     "arithmetic": KindEntry(
         "checkers.kinds.arithmetic",
         "Kind arithmetic: an expression, or an equation chain, equals the printed value.",

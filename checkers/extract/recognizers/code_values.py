@@ -75,13 +75,17 @@ _MAX_BLOCK_LINES = 400
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 _ASSIGNMENT = re.compile(
     r"^(?:(?:const|let|var|auto|int|long|float|double|size_t|final|static|constexpr)\s+)*"
-    rf"(?P<name>{_NAME})\s*(?::\s*[A-Za-z_][\w\[\], ]*)?\s*=(?!=)\s*(?P<value>.+?)\s*[;,]?\s*$"
+    rf"(?P<name>{_NAME})(?:\[\s*(?P<q>['\"])(?P<key>[\w .+\-/]{{1,60}})(?P=q)\s*\])?"
+    r"\s*(?::\s*[A-Za-z_][\w\[\], ]*)?\s*=(?!=)\s*(?P<value>.+?)\s*[;,]?\s*$"
 )
+"""``name = …``, or ``name['key'] = …`` (an entry of a dict)."""
 _TUPLE_ASSIGNMENT = re.compile(
     r"^\(?(?P<names>[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\s*,?\)?\s*=(?!=)\s*\(?(?P<values>[^()]*"
     r"(?:\([^()]*\)[^()]*)*?)\)?\s*;?$"
 )
 _DICT_OPEN = re.compile(rf"^(?P<name>{_NAME})\s*(?::\s*[\w\[\], ]+)?\s*=\s*(?:dict\()?\{{\s*$")
+_NESTED_OPEN = re.compile(r"""^(?P<q>['"])[\w .+\-/]{1,60}(?P=q)\s*:\s*\{\s*$""")
+"""An entry of a dict literal whose value is a dict of its own (``'fp16': {``)."""
 _DICT_ENTRY = re.compile(
     r"""^(?P<q>['"])(?P<key>[\w .+\-/]{1,60})(?P=q)\s*:\s*(?P<value>.+?)\s*,?\s*$"""
 )
@@ -137,6 +141,8 @@ class _Scope:
     arrays: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Name → (its arithmetic, the range name it is built over): ``theta = 10000 ** (-2 * i /
     d)`` over ``i``."""
+    nested: int = 0
+    """How many dicts inside it are open (their entries are read for their comments only)."""
 
 
 @dataclass(frozen=True)
@@ -419,7 +425,11 @@ def _statements(block: Block) -> Iterator[_Statement]:
         pending.append(code.strip())
         joined = " ".join(pending)
         # A dict literal's opening line stands alone: its entries are statements of their own.
-        opens_dict = len(pending) == 1 and "{" in joined and _DICT_OPEN.match(joined) is not None
+        opens_dict = (
+            len(pending) == 1
+            and joined.endswith("{")
+            and (_DICT_OPEN.match(joined) is not None or _NESTED_OPEN.match(joined) is not None)
+        )
         if _balance(joined) > 0 and len(pending) < _MAX_JOINED and not opens_dict:
             continue
         pending = []
@@ -435,7 +445,7 @@ def _quote(source: str, stated: str) -> str:
 def _block_drafts(
     document: Document, block: Block, following: Block | None, scope: _Scope
 ) -> Iterator[Draft]:
-    scope.open_dict = None
+    scope.open_dict, scope.nested = None, 0
     # (value, before, after, statement), or the fields of an f-string of array elements
     printed: list[tuple[_Value, str, str, _Statement] | _Fields] = []
     prints = 0
@@ -451,13 +461,22 @@ def _block_drafts(
                 yield _draft(document, expected, stated[0], statement.line, quote, 0.8)
         if scope.open_dict is not None:
             if code.startswith("}"):
-                scope.open_dict = None
+                if scope.nested:
+                    scope.nested -= 1
+                else:
+                    scope.open_dict = None
+                continue
+            if _NESTED_OPEN.match(code):
+                # Its entries are not the outer dict's values: no sum of the outer dict is read.
+                scope.nested += 1
+                scope.dicts.pop(scope.open_dict, None)
                 continue
             entry = _DICT_ENTRY.match(code)
             if entry is not None:
                 value = _read(entry.group("value"), scope)
                 if value is not None:
-                    scope.dicts[scope.open_dict][entry.group("key")] = value.value
+                    if not scope.nested and scope.open_dict in scope.dicts:
+                        scope.dicts[scope.open_dict][entry.group("key")] = value.value
                     yield from _commented(document, value, entry.group("value"), statement)
             continue
         # Each pattern below is tried only when the statement holds what it cannot match
@@ -520,15 +539,23 @@ def _block_drafts(
                 scope.arrays.pop(changed.group("name"), None)
                 scope.ranges.pop(changed.group("name"), None)
             continue
-        name = assignment.group("name")
+        name, key = assignment.group("name"), assignment.group("key")
         value = _read(assignment.group("value"), scope)
-        scope.ranges.pop(name, None)
-        scope.arrays.pop(name, None)
-        if value is None:
-            scope.values.pop(name, None)  # reassigned to something we cannot read
-            _array(name, assignment.group("value"), scope)
-            continue
-        scope.values[name] = value.value
+        if key is not None:  # d['k'] = …: the dict's entries change with it
+            if value is None or name not in scope.dicts:
+                scope.dicts.pop(name, None)
+            else:
+                scope.dicts[name][key] = value.value
+            if value is None:
+                continue
+        else:
+            scope.ranges.pop(name, None)
+            scope.arrays.pop(name, None)
+            if value is None:
+                scope.values.pop(name, None)  # reassigned to something we cannot read
+                _array(name, assignment.group("value"), scope)
+                continue
+            scope.values[name] = value.value
         yield from _commented(document, value, assignment.group("value"), statement)
     if printed and following is not None and prints == len(printed):
         yield from _outputs(document, printed, following)
