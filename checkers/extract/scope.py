@@ -49,7 +49,8 @@ role               spellings
 ``peak_flops``     N TFLOPS, N TFLOP/s, N PFLOPS (throughput)
 ``memory``         a size printed with a byte unit (14 GB, 512 KiB, 4096 字节)
 ``gpus``           N GPUs, N 张卡/N 块 GPU, N 卡, N × A100/H100
-``lora_rank``      rank (r) N, LoRA rank N, r = N on a line that names LoRA or rank, 秩 N;
+``lora_rank``      rank (r) N, LoRA rank N, r = N on a line that names LoRA or rank (or in a
+                   section that names LoRA and writes r · (d_in + d_out) or r × d_in), 秩 N;
                    lora_r, lora_rank
 ``experts``        N experts, N 个专家, N routed experts; num_experts, num_local_experts,
                    n_routed_experts
@@ -1047,10 +1048,19 @@ def _source_lines(document: Document) -> list[str]:
 _LINES: dict[int, tuple[Document, list[str]]] = {}
 
 
+_LORA_R = re.compile(r"(?<![A-Za-z\\_])r\s*(?:\\cdot|\\times|[·×*(]|\s)\s*\(?\s*d_?\{?(?:in|out)\b")
+"""LoRA's ``r`` in the formula of its parameters (``r · (d_in + d_out)``, ``r(d_{in} + …)``,
+``r × d_in``): in a section that names LoRA and writes it, ``r = 16`` is the rank."""
+
+
 def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quantity, ...]:
     """Every quantity the blocks of one section name, in lesson order (see the module
     docstring for what is read and how)."""
     defined = _letters(blocks)
+    section_text = " ".join(line.text for block in blocks for line in block.lines)
+    lora = bool(re.search(r"lora|低秩|adapter", section_text, re.IGNORECASE))
+    if lora and "r" not in defined and _LORA_R.search(section_text):
+        defined["r"] = "lora_rank"  # Hu et al.'s letter, where the section writes its formula
     letters = (
         re.compile(
             r"(?<![\w$])\$?("
@@ -1060,8 +1070,6 @@ def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quan
         if defined
         else None
     )
-    section_text = " ".join(line.text for block in blocks for line in block.lines)
-    lora = bool(re.search(r"lora|低秩|adapter", section_text, re.IGNORECASE))
     found: list[Quantity] = []
     for block in blocks:
         source = _source_of(block)

@@ -35,14 +35,16 @@ def recognize(document: Document) -> Iterator[Draft]:
     heading = ""
     recent: list[str] = []  # the section's last lines, for what a statement is about
     section = -1
+    lead_in = ""  # the last line of the paragraph just before, for a display formula
     for block in document.blocks:
         if block.section != section:
-            section, recent, heading = block.section, [], ""
+            section, recent, heading, lead_in = block.section, [], "", ""
         if block.kind == "heading":
             heading = " ".join(line.text for line in block.lines)
         if block.table is not None:  # a row is about what its header names
             recent = [*recent, block.table.row_source(block.table.header)][-_TOPIC_LINES:]
         previous_line = chain = ""
+        opening = lead_in if block.kind == "math" else ""
         for source, number in _statements(block):
             # LaTeX is read as a reader sees it ("2\ \text{字节}" is "2 字节"), and a draft's
             # quote is mapped back to the source.
@@ -57,7 +59,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     section=block.section,
                     topic=" ".join([heading, *recent]),
                     byte_prefixes=document.byte_prefixes,
-                    before=previous_line if block.kind == "paragraph" else chain,
+                    before=previous_line if block.kind == "paragraph" else chain or opening,
                 )
                 scope = cast(Scope, _Deferred(document, block.section))
                 for relation in offered:
@@ -69,6 +71,8 @@ def recognize(document: Document) -> Iterator[Draft]:
             # three lines ("So per / token and per layer … / = 512 bytes") starts in it.
             previous_line = f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
             chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
+            opening = ""
+        lead_in = _lead_in(block)
 
 
 def _quoted(draft: Draft, text: str, source: str, where: list[int]) -> Draft:
@@ -122,6 +126,18 @@ def _offered(text: str) -> list[Relation]:
         if cue.search(lowered if reads_lowered else text)
     ]
 
+
+def _lead_in(block: Block) -> str:
+    """The sentence a paragraph leaves open for the display formula after it ("The MLP of
+    one block holds", "so the attention has:"): its last line when that does not end a
+    sentence; "" for any other block."""
+    if block.kind != "paragraph" or not block.lines:
+        return ""
+    last = block.lines[-1].text.rstrip()
+    return "" if _CLOSED.search(last) else last
+
+
+_CLOSED = re.compile(r"[.!?。！？]\s*\**\s*$")
 
 _CONTINUES = re.compile(r"^\s*(?:=|≈|＝)")
 """A line of a worked calculation that continues the one above (``= 524,288 bytes``)."""

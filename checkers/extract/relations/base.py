@@ -19,10 +19,12 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from pydantic import ValidationError
 
+from checkers.extract.latex import plain, widened
 from checkers.extract.scope import Quantity, Scope
 from checkers.kinds import ALL_KINDS
 from checkers.kinds.base import Context
@@ -70,7 +72,31 @@ class Statement:
     ``decimal`` when it does (:attr:`checkers.extract.document.Document.byte_prefixes`)."""
     before: str = ""
     """The paragraph's text before this line, its last few hundred characters ("" for a
-    block's first line): a sentence soft-wrapped across lines starts there."""
+    block's first line): a sentence soft-wrapped across lines starts there. For a display
+    formula, the last line of the paragraph that leads into it ("The MLP of one block holds"
+    before ``$$ … $$``)."""
+
+    @cached_property
+    def _plain(self) -> tuple[str, list[int]]:
+        return plain(self.text)
+
+    @property
+    def plain(self) -> str:
+        """The line with inline LaTeX made plain (``$64 \\times 4096 = 262{,}144$`` reads
+        ``64 × 4096 = 262,144``, ``11.7\\text{B}`` reads ``11.7B``): what a relation that reads
+        LaTeX statements searches; :meth:`quote` maps its offsets back to the line."""
+        return self._plain[0]
+
+    def quote(self, end: int) -> str:
+        """The line as written up to offset ``end`` of :attr:`plain` (brace groups kept
+        whole), for a draft's quote."""
+        text, where = self._plain
+        if text == self.text:
+            return self.text[:end].strip()
+        if end <= 0 or not where:
+            return ""
+        stop = where[min(end, len(where)) - 1] + 1
+        return self.text[slice(*widened(self.text, 0, stop))].strip()
 
 
 @dataclass(frozen=True)
@@ -177,14 +203,16 @@ _SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")
 (``**GQA is the win.** MHA …``), or at a Chinese one."""
 
 
-def sentence(statement: Statement, end: int) -> str:
+def sentence(statement: Statement, end: int, *, latex: bool = False) -> str:
     """The sentence of the statement that runs up to offset ``end`` of its line, from its start
-    on the previous line of the paragraph when the line continues it."""
-    start = sentence_start(statement.text, end)
+    on the previous line of the paragraph when the line continues it. With ``latex``, ``end``
+    is an offset of :attr:`Statement.plain` and the sentence is read plain too."""
+    text = statement.plain if latex else statement.text
+    start = sentence_start(text, end)
     if start == 0 and statement.before:
-        previous = statement.before
-        return previous[sentence_start(previous, len(previous)) :] + " " + statement.text[:end]
-    return statement.text[start:end]
+        previous = plain(statement.before)[0] if latex else statement.before
+        return previous[sentence_start(previous, len(previous)) :] + " " + text[:end]
+    return text[start:end]
 
 
 def sentence_start(text: str, end: int) -> int:
