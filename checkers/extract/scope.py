@@ -271,6 +271,42 @@ class Scope:
         """Keys of the models named in the section, in order of first mention."""
         return tuple(dict.fromkeys(q.model for q in self.quantities if q.model))
 
+    def printed_models(self) -> tuple[str, ...]:
+        """Keys of the published models whose configuration the lesson prints as its own: at
+        least three of its layers, hidden, heads, d_ff, expert_d_ff and vocab assigned with the
+        model's values (``hidden_size: 7168``, ``intermediate_size: 18432``, …). A lesson that
+        prints DeepSeek-V3's config follows DeepSeek-V3's conventions (a gated FFN) in every
+        section, named there or not; the roles themselves are still read from the keys."""
+        if self.configuration is None:
+            return ()
+        values: dict[str, set[float]] = {}
+        for q in self.configuration():
+            values.setdefault(q.role, set()).add(q.value)
+        stated = {role: next(iter(v)) for role, v in values.items() if len(v) == 1}
+        if len(stated) < _PRINTED_MATCHES:
+            return ()
+        found: list[tuple[int, str]] = []
+        for spec in model_table().models:
+            published = {
+                "layers": spec.layers,
+                "hidden": spec.hidden,
+                "heads": spec.heads,
+                "d_ff": spec.d_ff,
+                "expert_d_ff": spec.moe_d_ff,
+                "vocab": spec.vocab,
+            }
+            same = sum(
+                1 for role, v in published.items() if v is not None and stated.get(role) == v
+            )
+            if same >= _PRINTED_MATCHES:
+                found.append((-same, spec.key))
+        return tuple(key for _, key in sorted(found))  # the closest match first
+
+
+_PRINTED_MATCHES = 3
+"""Configured values that must equal a model's published ones for the lesson to be printing
+that model's configuration (one or two coincide between models: 4096 wide, 32 layers)."""
+
 
 # --- spellings ------------------------------------------------------------------------------
 

@@ -51,7 +51,10 @@ def recognize(document: Document) -> Iterator[Draft]:
             text, where = plain(source) if "$" in source or "\\" in source else (source, None)
             if not _CONTINUES.match(text):
                 chain = ""
-            offered = _offered(text) if _DIGIT.search(text) else []
+            # a display formula's subject is in the sentence that leads into it
+            offered = (
+                _offered(f"{opening} {text}" if opening else text) if _DIGIT.search(text) else []
+            )
             if offered:
                 statement = Statement(
                     text=text,

@@ -8,17 +8,24 @@ Shazeer 2020, "GLU Variants Improve Transformer" (SwiGLU); Touvron et al. 2023 (
 biases); Fedus et al. 2022 (experts as FFN blocks). The checking kind is ``ffn``.
 
 Roles read (:mod:`checkers.extract.scope`): ``hidden`` and ``d_ff`` (for an expert
-``expert_d_ff``), as the section's configuration or text states them, else as a named model
-publishes them; whether the block is gated from the section's words (SwiGLU, GeGLU, gate_proj,
-gated) or a named model's published activation.
+``expert_d_ff``), as the section's configuration or text states them, else as the lesson's
+printed configuration (``hidden_size: 7168`` in another section) or a named model publishes
+them; whether the block is gated from the section's words (SwiGLU, GeGLU, gate_proj, gated), a
+model it names, or the published model whose configuration the lesson prints
+(:meth:`~checkers.extract.scope.Scope.printed_models`, when every such model agrees).
 
-The statement: a line that claims a parameter count (``≈ 260M``, ``45 million parameters``) of
-one FFN block or one expert it names before the count: ``dense MLP``, ``FFN block``,
-``the feed-forward layer``, ``前馈层``; ``each expert``, ``per expert``, ``每个专家``. A count
-of several layers, of all experts or of the whole model is left alone.
+The statement (LaTeX read plain): a line that claims a parameter count of one FFN block or one
+expert it names: the count its sentence ends with (``The dense MLP block holds ≈ 35M``, a
+display formula whose lead-in names the block: ``The MLP of one block holds $$2 · d · d_ff =
+N$$``), or a size in brackets right after the part, read with the part's own clause of a sum
+(``dense MLP (~260M per block)``, ``256 experts each (30M apiece)``). Names: ``dense MLP``,
+``FFN block``, ``the feed-forward layer``, ``前馈层``; ``each expert``, ``per expert``,
+``experts each``, ``每个专家``. A count of several layers, of all experts or of the whole model
+is left alone; a bare number (no M/B) counts only as a product's result of at least 10^5.
 
-Readings accepted: gated or plain when the section says neither; with or without biases for a
-plain block; the count at its printed precision, or its significant figures under ``≈``.
+Readings accepted: gated or plain when nothing says which; with or without biases for a plain
+block; the count at its printed precision, or its significant figures under ``≈``/``~``. The
+message names what decided gated or plain.
 """
 
 from __future__ import annotations
@@ -29,13 +36,16 @@ from typing import Any
 from checkers.data import model_table
 from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
+    Claimed,
     Reading,
     Statement,
     claimed_value,
     describe,
     first_holding,
+    sentence,
 )
 from checkers.extract.scope import Scope
+from checkers.numbers import NumberError, parse_printed
 
 __all__ = ["CUE", "relate"]
 
@@ -44,9 +54,10 @@ NAME = "ffn_params"
 CUE = re.compile(r"MLP|FFN|feed[\s-]*forward|前馈|expert|专家", re.IGNORECASE)
 """A statement this relation may concern names an FFN block or an expert."""
 
-_COUNT = re.compile(r"[KMBT]|万|亿|million|billion|thousand", re.IGNORECASE)
+_COUNT = re.compile(r"[KMBT]|万|亿|million|billion|thousand|", re.IGNORECASE)
 _EXPERT = re.compile(
-    r"(?:each|per|every|one|a\s+single|single)\s+(?:routed\s+)?expert\b|每个专家|单个专家|一个专家",
+    r"(?:each|per|every|one|a\s+single|single)\s+(?:routed\s+)?expert\b|\bexperts?\s+(?:each|apiece)\b"
+    r"|每个专家|单个专家|一个专家",
     re.IGNORECASE,
 )
 _DENSE = re.compile(
@@ -67,20 +78,61 @@ _PLAIN = re.compile(r"\bGELU\b|\bReLU\b|two\s+matrices|2\s+matrices", re.I)
 
 def relate(statement: Statement, scope: Scope) -> Draft | None:
     """An ``ffn`` claim for a statement that gives one FFN block's or expert's parameters."""
-    text = statement.text
+    for claimed, head in _claims(statement):
+        draft = _draft(statement, scope, claimed, head)
+        if draft is not None:
+            return draft
+    return None
+
+
+def _claims(statement: Statement) -> list[tuple[Claimed, str]]:
+    """The counts the statement gives, each with the words that say what it counts: the
+    count its sentence ends with (``the dense MLP block holds ≈ 35M parameters``, ``The MLP of
+    one block holds $$2 · 4096 · 11008 = 90{,}177{,}536$$``), and the sizes it puts in brackets
+    after a part (``dense MLP (~260M per block)``, ``256 experts each (30M apiece)``), whose
+    words are the part's own clause."""
+    text = statement.plain
+    found: list[tuple[Claimed, str]] = []
+    for match in _BRACKETED.finditer(text):
+        try:
+            printed = parse_printed(match.group("count").lstrip("~≈约 "))
+        except NumberError:
+            continue
+        clause = text[_clause_start(text, match.start()) : match.start()]
+        written = match.group("count").strip()
+        written = "≈ " + written.lstrip("~≈约 ") if written[0] in "~≈约" else written
+        found.append((Claimed(printed, written, match.start("count"), match.end("count")), clause))
+    if found:
+        return found
     claimed = claimed_value(text, _COUNT)
-    if claimed is None or claimed.printed.value < 1000:
+    if claimed is None:
+        return []
+    if claimed.printed.unit is None and not _BARE_COUNT.search(text[: claimed.start]):
+        return []  # a bare number is a count only as a product's result: 2 · d · d_ff = N
+    return [(claimed, sentence(statement, claimed.start, latex=True))]
+
+
+def _clause_start(text: str, end: int) -> int:
+    """Where the clause that names the part before offset ``end`` starts: after the last
+    ``+``, comma, colon or semicolon (a sum of parts lists one part per term)."""
+    cut = max(text.rfind(mark, 0, end) for mark in ("+", ",", ":", ";", "，", "：", "；"))
+    return cut + 1
+
+
+def _draft(statement: Statement, scope: Scope, claimed: Claimed, head: str) -> Draft | None:
+    if claimed.printed.value < 1000 or (
+        claimed.printed.unit is None and claimed.printed.value < 1e5
+    ):
         return None
-    head = text[: claimed.start]
     expert = _EXPERT.search(head)
-    if not (expert or _DENSE.search(head)) or _MANY.search(head):
+    if not (expert or _DENSE.search(head)) or _MANY.search(_EXPERT.sub("", head)):
         return None
     line = statement.line
     hidden = scope.value("hidden", before=line)
     width = scope.value("expert_d_ff" if expert else "d_ff", before=line)
     if hidden is None or width is None:
         return None
-    variants = _variants(scope, statement)
+    variants, why = _variants(scope)
     readings: list[Reading] = []
     for variant in variants:
         for bias in (False, True) if variant == "standard" else (False,):
@@ -92,6 +144,8 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
                 "parameters": claimed.text,
             }
             what = f"{'gated (3 matrices)' if variant != 'standard' else 'plain (2 matrices)'}"
+            if why:
+                what += f": {why}"
             readings.append(
                 Reading(fields, describe([hidden, width], what + (", biases" if bias else "")))
             )
@@ -100,7 +154,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     return Draft(
         kind="ffn",
-        quote=text[: claimed.end].strip(),
+        quote=statement.quote(claimed.end),
         line=line,
         fields=dict(chosen.fields),
         confidence=0.5,
@@ -110,16 +164,33 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     )
 
 
-def _variants(scope: Scope, statement: Statement) -> list[str]:
-    """Gated, plain, or both, as the section (or a named model) says."""
+_BRACKETED = re.compile(
+    r"\(\s*(?P<count>(?:[~≈约]\s*)?\d+(?:\.\d+)?\s*(?:[KMB]|million|billion)(?![A-Za-z]))"
+    r"\s*(?:per\s+(?:block|layer|expert)|apiece|each|parameters|params)?\s*\)",
+    re.IGNORECASE,
+)
+_BARE_COUNT = re.compile(r"\d\s*[×·*x]\s*\d[\d,\s×·*x()+]*[=≈]\s*$")
+
+
+def _variants(scope: Scope) -> tuple[list[str], str]:
+    """Gated, plain, or both, as the section, a model it names, or a published model whose
+    configuration the lesson prints (:meth:`Scope.printed_models`, when all agree) says; with
+    what said so ("" when nothing did)."""
     words = scope.text
-    gated = bool(_GATED.search(words))
+    said = _GATED.search(words)
+    if said:
+        return ["swiglu"], f"the section says {said.group(0)}"
     for key in scope.models():
         spec = model_table().by_key(key)
-        if spec is not None:
-            gated = gated or spec.gated_ffn
-    if gated:
-        return ["swiglu"]
-    if _PLAIN.search(words):
-        return ["standard"]
-    return ["standard", "swiglu"]
+        if spec is not None and spec.gated_ffn:
+            return ["swiglu"], f"{spec.name}, named in the section, has a gated FFN"
+    printed = [spec for key in scope.printed_models() if (spec := model_table().by_key(key))]
+    gating = {spec.gated_ffn for spec in printed}
+    if gating == {True}:
+        return ["swiglu"], f"the lesson prints {printed[0].name}'s configuration, a gated FFN"
+    plain = _PLAIN.search(words)
+    if plain:
+        return ["standard"], f"the section says {plain.group(0)}"
+    if gating == {False}:
+        return ["standard"], f"the lesson prints {printed[0].name}'s configuration, a plain FFN"
+    return ["standard", "swiglu"], ""
