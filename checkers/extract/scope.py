@@ -274,7 +274,9 @@ class Scope:
     def printed_models(self) -> tuple[str, ...]:
         """Keys of the published models whose configuration the lesson prints as its own: at
         least three of its layers, hidden, heads, d_ff, expert_d_ff and vocab assigned with the
-        model's values (``hidden_size: 7168``, ``intermediate_size: 18432``, …). A lesson that
+        model's values (``hidden_size: 7168``, ``intermediate_size: 18432``, …), and of those
+        the ones that match the most (GPT-3 6.7B shares three values with LLaMA-2 7B; a lesson
+        that prints LLaMA-2 7B's d_ff and vocab too prints LLaMA's). A lesson that
         prints DeepSeek-V3's config follows DeepSeek-V3's conventions (a gated FFN) in every
         section, named there or not; the roles themselves are still read from the keys."""
         if self.configuration is None:
@@ -300,7 +302,8 @@ class Scope:
             )
             if same >= _PRINTED_MATCHES:
                 found.append((-same, spec.key))
-        return tuple(key for _, key in sorted(found))  # the closest match first
+        best = min((count for count, _ in found), default=0)
+        return tuple(key for count, key in found if count == best)  # the closest matches
 
 
 _PRINTED_MATCHES = 3

@@ -62,6 +62,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     section=block.section,
                     topic=" ".join([heading, *recent]),
                     byte_prefixes=document.byte_prefixes,
+                    header=block.table.header if block.table is not None else (),
                     before=previous_line if block.kind == "paragraph" else chain or opening,
                 )
                 scope = cast(Scope, _Deferred(document, block.section))

@@ -28,6 +28,7 @@ from typing import Protocol
 
 from checkers.extract.draft import Draft
 from checkers.extract.relations import (
+    attention_params,
     chinchilla,
     ffn_params,
     flops,
@@ -65,6 +66,7 @@ ALL_RELATIONS: dict[str, Relation] = {
     "weights_memory": weights_memory,
     "training_memory": training_memory,
     "ffn_params": ffn_params,
+    "attention_params": attention_params,
     "lora": lora,
     "model_params": model_params,
     "moe_active": moe_active,

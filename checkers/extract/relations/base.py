@@ -34,8 +34,10 @@ __all__ = [
     "BYTE_UNIT",
     "SIZE_CUE",
     "Claimed",
+    "Part",
     "Reading",
     "Statement",
+    "bracketed_counts",
     "claimed_value",
     "describe",
     "first_holding",
@@ -70,6 +72,8 @@ class Statement:
     byte_prefixes: str
     """``either`` when the lesson never writes KiB/GiB (a GB may be 10^9 or 2^30 bytes),
     ``decimal`` when it does (:attr:`checkers.extract.document.Document.byte_prefixes`)."""
+    header: tuple[str, ...] = ()
+    """For a table row: its table's header cells (what each column holds); () otherwise."""
     before: str = ""
     """The paragraph's text before this line, its last few hundred characters ("" for a
     block's first line): a sentence soft-wrapped across lines starts there. For a display
@@ -198,6 +202,51 @@ _CELL_VALUE = re.compile(
     r"(?![\w])",
     re.IGNORECASE,
 )
+
+
+@dataclass(frozen=True)
+class Part:
+    """A size a statement gives in brackets right after the part it counts."""
+
+    claimed: Claimed
+    """The size, offsets in :attr:`Statement.plain` (``~`` read as ``≈``)."""
+    clause: str
+    """The part's own words: the statement's text from the last ``+``, comma, colon or
+    semicolon before the bracket (``dense MLP``, ``256 experts each``)."""
+    qualifier: str
+    """What the bracket adds after the size (``per block``, ``apiece``), "" if nothing."""
+
+
+_BRACKETED = re.compile(
+    r"\(\s*(?P<count>(?:[~≈约]\s*)?\d+(?:\.\d+)?\s*(?:[KMB]|million|billion)(?![A-Za-z]))"
+    r"\s*(?P<qualifier>per\s+(?:block|layer|expert)|apiece|each|parameters|params)?\s*\)",
+    re.IGNORECASE,
+)
+_CLAUSE_MARKS = ("+", ",", ":", ";", "，", "：", "；")
+
+
+def bracketed_counts(statement: Statement) -> list[Part]:
+    """The sizes the statement puts in brackets after the parts it sums (``attention with MLA
+    (~144M per block) + dense MLP (~260M per block)``, ``256 experts each (30M apiece)``): each
+    part's count belongs to the part's own clause, not to the whole line."""
+    text = statement.plain
+    if "(" not in text:
+        return []
+    found = []
+    for match in _BRACKETED.finditer(text):
+        count = match.group("count")
+        bare = count.lstrip("~≈约 ")
+        try:
+            printed = parse_printed(bare)
+        except NumberError:
+            continue
+        start = max(text.rfind(mark, 0, match.start()) for mark in _CLAUSE_MARKS) + 1
+        written = "≈ " + bare if count[0] in "~≈约" else count.strip()
+        claimed = Claimed(printed, written, match.start("count"), match.end("count"))
+        found.append(Part(claimed, text[start : match.start()], match.group("qualifier") or ""))
+    return found
+
+
 _SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")
 """A sentence ends at a full stop (or !, ?, ;) before a space, closing markup allowed
 (``**GQA is the win.** MHA …``), or at a Chinese one."""

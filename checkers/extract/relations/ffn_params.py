@@ -39,13 +39,13 @@ from checkers.extract.relations.base import (
     Claimed,
     Reading,
     Statement,
+    bracketed_counts,
     claimed_value,
     describe,
     first_holding,
     sentence,
 )
 from checkers.extract.scope import Scope
-from checkers.numbers import NumberError, parse_printed
 
 __all__ = ["CUE", "relate"]
 
@@ -87,36 +87,19 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
 
 def _claims(statement: Statement) -> list[tuple[Claimed, str]]:
     """The counts the statement gives, each with the words that say what it counts: the
-    count its sentence ends with (``the dense MLP block holds ≈ 35M parameters``, ``The MLP of
-    one block holds $$2 · 4096 · 11008 = 90{,}177{,}536$$``), and the sizes it puts in brackets
-    after a part (``dense MLP (~260M per block)``, ``256 experts each (30M apiece)``), whose
-    words are the part's own clause."""
-    text = statement.plain
-    found: list[tuple[Claimed, str]] = []
-    for match in _BRACKETED.finditer(text):
-        try:
-            printed = parse_printed(match.group("count").lstrip("~≈约 "))
-        except NumberError:
-            continue
-        clause = text[_clause_start(text, match.start()) : match.start()]
-        written = match.group("count").strip()
-        written = "≈ " + written.lstrip("~≈约 ") if written[0] in "~≈约" else written
-        found.append((Claimed(printed, written, match.start("count"), match.end("count")), clause))
+    sizes it puts in brackets after a part (:func:`bracketed_counts`), else the count its
+    sentence ends with (``the dense MLP block holds ≈ 35M parameters``, ``The MLP of one block
+    holds $$2 · 4096 · 11008 = 90{,}177{,}536$$``)."""
+    found = [(part.claimed, part.clause) for part in bracketed_counts(statement)]
     if found:
         return found
+    text = statement.plain
     claimed = claimed_value(text, _COUNT)
     if claimed is None:
         return []
     if claimed.printed.unit is None and not _BARE_COUNT.search(text[: claimed.start]):
         return []  # a bare number is a count only as a product's result: 2 · d · d_ff = N
     return [(claimed, sentence(statement, claimed.start, latex=True))]
-
-
-def _clause_start(text: str, end: int) -> int:
-    """Where the clause that names the part before offset ``end`` starts: after the last
-    ``+``, comma, colon or semicolon (a sum of parts lists one part per term)."""
-    cut = max(text.rfind(mark, 0, end) for mark in ("+", ",", ":", ";", "，", "：", "；"))
-    return cut + 1
 
 
 def _draft(statement: Statement, scope: Scope, claimed: Claimed, head: str) -> Draft | None:
@@ -164,11 +147,6 @@ def _draft(statement: Statement, scope: Scope, claimed: Claimed, head: str) -> D
     )
 
 
-_BRACKETED = re.compile(
-    r"\(\s*(?P<count>(?:[~≈约]\s*)?\d+(?:\.\d+)?\s*(?:[KMB]|million|billion)(?![A-Za-z]))"
-    r"\s*(?:per\s+(?:block|layer|expert)|apiece|each|parameters|params)?\s*\)",
-    re.IGNORECASE,
-)
 _BARE_COUNT = re.compile(r"\d\s*[×·*x]\s*\d[\d,\s×·*x()+]*[=≈]\s*$")
 
 

@@ -45,15 +45,16 @@ def test_counts_of_many_blocks_are_left_alone(scan: Scan) -> None:
 # printed in one section, the accounting in another that never names the model or SwiGLU.
 PRINTED = (
     "# Walkthrough\n\n## The config\n\n```\nhidden_size: 4096\nintermediate_size: 14336\n"
-    "num_hidden_layers: 32\nvocab_size: 32000\n```\n\n## Accounting\n\n"
+    "num_hidden_layers: 32\nnum_attention_heads: 32\nnum_key_value_heads: 8\nvocab_size: 32000\n```"
+    "\n\n## Accounting\n\n"
 )
 # gated 3 × 4096 × 14336 = 176,160,768; two matrices would be 117,440,512
 
 
 def test_a_size_in_brackets_after_the_part_it_counts(scan: Scan) -> None:
     good = "- Each block: attention (~42M per block) + dense MLP (~176M per block) + norms.\n"
-    assert _verdicts(scan, PRINTED + good) == ["pass"]
-    (wrong,) = scan(PRINTED + good.replace("~176M", "~117M"))
+    assert _verdicts(scan, PRINTED + good) == ["pass", "pass"]  # the attention's and the MLP's
+    (wrong,) = [f for f in scan(PRINTED + good.replace("~176M", "~117M")) if f.verdict != "pass"]
     assert wrong.verdict == "fail"
     assert "3·4096·14336" in wrong.message
     assert "the lesson prints Mistral 7B's configuration, a gated FFN" in wrong.message
@@ -76,6 +77,7 @@ def test_a_display_formula_takes_its_subject_from_the_sentence_before(scan: Scan
 
 def test_bare_numbers_and_other_parts_are_not_block_counts(scan: Scan) -> None:
     assert scan(CONFIG + "The FFN block has d_ff = 5632.\n") == []
-    assert scan(PRINTED + "- attention with GQA (~42M per block) + norms.\n") == []
+    attention = scan(PRINTED + "- attention with GQA (~42M per block) + norms.\n")
+    assert [f.id for f in attention if "ffn" in f.id] == []
     # a bare number that is not a product's result: no count of parameters
     assert scan(CONFIG + "The dense MLP block width is 1,048,576 in total.\n") == []
