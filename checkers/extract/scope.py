@@ -44,6 +44,8 @@ role               spellings
 ``params``         N parameters/params, a 7B model, N 参数, 参数量 N, 70 亿参数; n_params,
                    num_params
 ``active_params``  N active (parameters), 激活参数 N
+``shared_params``  N shared parameters (what every token uses in a mixture of experts:
+                   attention, embeddings, router), shared parameters N, 共享参数 N
 ``tokens``         N tokens, N 个 token (not a vocabulary or context, not tokens per second)
 ``flops``          N FLOPs (a FLOP unit printed with the number)
 ``peak_flops``     N TFLOPS, N TFLOP/s, N PFLOPS (throughput)
@@ -116,6 +118,7 @@ ROLES: tuple[str, ...] = (
     "bytes_per_value",
     "params",
     "active_params",
+    "shared_params",
     "tokens",
     "flops",
     "peak_flops",
@@ -361,6 +364,7 @@ _AFTER_ROLES: tuple[tuple[str, str], ...] = (
     ("top_k", r"experts?\s+(?:per\s+token|active|are\s+active|activated)\b"),
     ("experts", r"[\s-]*(?:routed\s+|MoE\s+)?experts?\b|个?\s*(?:路由)?专家"),
     ("active_params", r"(?:active|activated)(?:\s+param(?:eter)?s)?\b(?!\s+experts?)|激活参数"),
+    ("shared_params", r"shared\s+param(?:eter)?s\b|个?共享参数"),
     ("params", r"[\s-]*(?:parameters?|params?|个?参数|参数量)\b|[\s-]*(?:model|模型)\b"),
     ("vocab", r"[\s-]*(?:token\s+)?vocab(?:ulary)?\b|(?:个\s*)?词(?:表|汇表)"),
     ("context", r"[\s-]*(?:tokens?[\s-]+)?(?:context|上下文)"),
@@ -392,6 +396,7 @@ _BEFORE_ROLES: tuple[tuple[str, str], ...] = (
     ("lora_rank", r"(?:LoRA\s+)?rank(?:\s+r)?|秩"),
     ("params", r"参数量|参数规模|parameter\s+count|total\s+parameters"),
     ("active_params", r"激活参数(?:量)?|active\s+parameters"),
+    ("shared_params", r"shared\s+param(?:eter)?s(?:\s+of)?|共享参数(?:量)?"),
     ("top_k", r"top[\s_-]*k|routed\s+to|激活"),
     ("expert_params", r"experts?\s+of\s+(?:size\s+)?|each\s+expert\s+(?:has|is|of)\s+|每个专家"),
     ("experts", r"number\s+of\s+experts|专家数(?:量)?"),
@@ -547,6 +552,8 @@ _BEFORE_WORDS = (
     "rank",
     "param",
     "active",
+    "shared",
+    "共享",
     "top",
     "routed",
     "expert",
@@ -919,7 +926,9 @@ _SCALES = frozenset(
     {"K", "k", "M", "B", "T", "亿", "万", "万亿", "千", "thousand", "million", "billion"}
     | {"trillion"}
 )
-_SCALED_ROLES = frozenset({"params", "active_params", "tokens", "context", "vocab"})
+_SCALED_ROLES = frozenset(
+    {"params", "active_params", "shared_params", "tokens", "context", "vocab"}
+)
 
 
 def _model_quantities(line: Line, source: Source, column0: int) -> Iterator[Quantity]:

@@ -51,9 +51,12 @@ def recognize(document: Document) -> Iterator[Draft]:
             text, where = plain(source) if "$" in source or "\\" in source else (source, None)
             if not _CONTINUES.match(text):
                 chain = ""
+            before = previous_line if block.kind == "paragraph" else chain or opening
             # a display formula's subject is in the sentence that leads into it
             offered = (
-                _offered(f"{opening} {text}" if opening else text) if _DIGIT.search(text) else []
+                _offered(f"{opening} {text}" if opening else text, before)
+                if _DIGIT.search(text)
+                else []
             )
             if offered:
                 statement = Statement(
@@ -63,7 +66,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     topic=" ".join([heading, *recent]),
                     byte_prefixes=document.byte_prefixes,
                     header=block.table.header if block.table is not None else (),
-                    before=previous_line if block.kind == "paragraph" else chain or opening,
+                    before=before,
                 )
                 scope = cast(Scope, _Deferred(document, block.section))
                 for relation in offered:
@@ -117,17 +120,24 @@ def _lowered(cue: re.Pattern[str]) -> tuple[re.Pattern[str], bool]:
     return cue, False
 
 
-_CUES = [(relation, *_lowered(relation.CUE)) for relation in ALL_RELATIONS.values()]
-"""Each relation with the cue it is offered a line by."""
+_CUES = [
+    (relation, *_lowered(relation.CUE), getattr(relation, "CUE_BEFORE", False))
+    for relation in ALL_RELATIONS.values()
+]
+"""Each relation with the cue it is offered a line by, and whether the cue may be in the line
+before (a sentence wrapped across lines: "… the active count per token is" / "$9.2 × 2/16 ≈
+1.15$B")."""
 
 
-def _offered(text: str) -> list[Relation]:
-    """The relations whose cue the line matches."""
+def _offered(text: str, before: str) -> list[Relation]:
+    """The relations whose cue the line matches (or the line before, for those that say so)."""
     lowered = text.lower()
+    lowered_before = before.lower() if before else ""
     return [
         relation
-        for relation, cue, reads_lowered in _CUES
+        for relation, cue, reads_lowered, reads_before in _CUES
         if cue.search(lowered if reads_lowered else text)
+        or (reads_before and before and cue.search(lowered_before if reads_lowered else before))
     ]
 
 

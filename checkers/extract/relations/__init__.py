@@ -8,6 +8,10 @@ accepts, and two names:
     A compiled pattern every statement the relation may concern matches (a byte unit, a
     parameter count…): the recogniser offers the relation only those lines, and reads a
     section's scope only when one is offered.
+``CUE_BEFORE`` (optional, default False)
+    True when the cue may be on the line before the statement instead (a sentence that wraps:
+    "… the active count per token is" / "$9.2 × 2/16 ≈ 1.15$B"): the relation reads
+    :attr:`~checkers.extract.relations.base.Statement.before` itself.
 ``relate(statement, scope) -> Draft | None``
     Given a :class:`~checkers.extract.relations.base.Statement` (one line of a section) and the
     section's :class:`~checkers.extract.scope.Scope`: derive which quantity the statement gives
@@ -37,6 +41,7 @@ from checkers.extract.relations import (
     lora,
     model_params,
     moe_active,
+    moe_params,
     perplexity,
     training_memory,
     weights_memory,
@@ -70,6 +75,7 @@ ALL_RELATIONS: dict[str, Relation] = {
     "lora": lora,
     "model_params": model_params,
     "moe_active": moe_active,
+    "moe_params": moe_params,
     "flops": flops,
     "chinchilla": chinchilla,
     "perplexity": perplexity,

@@ -19,8 +19,9 @@ attention (``attention``, ``attn``, ``注意力``) and one layer (``per layer``,
 a relation mark (``attention per layer: 2·4096² + 2·4096·1024 = 41,943,040``) or is the
 parameters cell of a table row whose first cell names attention (``| attention total | $4d^2$ |
 67,108,864 |`` under ``parameters``; a header's ``(M)`` or ``(millions)`` scales the cell).
-Multi-head latent attention (MLA), one projection (``W_Q``, ``K``), the KV cache, FLOPs or
-bytes are other quantities and are left alone.
+Multi-head latent attention (MLA), one projection (``W_Q``, ``K``), the KV cache, FLOPs,
+bytes, and what LoRA adds to the projections (LoRA or rank in the statement or its lead-in)
+are other quantities and are left alone.
 
 Readings accepted: without biases (LLaMA-style), with biases (GPT-style); the count at its
 printed precision or its significant figures under ``≈``. The message names n_kv and where it
@@ -66,6 +67,7 @@ _OTHER = re.compile(
     r"all\s+(?:\d+\s+)?layers|\d+\s+layers|\d+\s*[×x*]\s*attention|total\s+model|whole\s+model",
     re.IGNORECASE,
 )
+_ADAPTER = re.compile(r"LoRA|adapter|低秩|适配器|\brank\b", re.IGNORECASE)
 _GQA_WORDS = re.compile(
     r"GQA|MQA|grouped|multi[\s-]query|KV\s+heads?|key[\s-]value\s+heads?|KV\s*头"
 )
@@ -82,8 +84,10 @@ _BARE_COUNT = re.compile(r"\d\s*[×·*x^]\s*\d[\d,\s×·*x()+^]*[=≈]\s*$|[=≈
 
 def relate(statement: Statement, scope: Scope) -> Draft | None:
     """An ``arithmetic`` claim of one layer's attention weights from d, h, n_kv and d_head."""
+    if _ADAPTER.search(statement.topic):
+        return None  # "4 attention projections: 4 × r × 2d": what LoRA adds to them
     for claimed, head, layer_words, quote_end in _claims(statement):
-        if not _ATTENTION.search(head) or _OTHER.search(head):
+        if not _ATTENTION.search(head) or _OTHER.search(head) or _ADAPTER.search(head):
             continue
         if _SCALED_UP.search(head):
             continue  # "144M per layer × 61 = 8.8B": the count of every layer

@@ -47,7 +47,7 @@ from checkers.extract.relations.base import (
 )
 from checkers.extract.scope import Quantity, Scope
 
-__all__ = ["CUE", "relate"]
+__all__ = ["CUE", "Get", "llama_readings", "models_fit", "relate", "styles"]
 
 NAME = "model_params"
 
@@ -83,7 +83,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     if _BOUND.search(head):
         return None  # "anything under 1B parameters": a threshold, not this model's count
-    if not _models_fit(scope, claimed.printed.value, claimed.printed.half_width):
+    if not models_fit(scope, claimed.printed.value, claimed.printed.half_width):
         return None
     later = [
         q
@@ -100,10 +100,10 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     per_layer = bool(_PER_LAYER.search(head))
     active = bool(_ACTIVE.search(head) or _ACTIVE.search(tail))
-    styles = _styles(scope)
+    allowed = styles(scope)
     readings: list[Reading] = []
-    for style in styles:
-        readings += (_llama if style == "llama" else _gpt)(get, per_layer, active, head)
+    for style in allowed:
+        readings += (llama_readings if style == "llama" else _gpt)(get, per_layer, active, head)
     if not readings:
         return None
     readings = [Reading({**r.fields, "claimed": claimed.text}, r.assumed) for r in readings]
@@ -139,7 +139,7 @@ _BOUND = re.compile(
 _BYTES_AFTER = re.compile(r"\s*(?:bytes?|字节|[KMGT]i?B)\b", re.IGNORECASE)
 
 
-def _models_fit(scope: Scope, value: float, half_width: float) -> bool:
+def models_fit(scope: Scope, value: float, half_width: float) -> bool:
     """False when a named model's published size labels include the count (GPT-2's paper
     prints 117M for the 124M checkpoint: a published fact, not a formula's), or a named model
     has an architecture the formulas here do not count (latent attention, shared experts,
@@ -178,7 +178,9 @@ def _lookup(statement: Statement, scope: Scope) -> Get:
     return get
 
 
-def _styles(scope: Scope) -> list[str]:
+def styles(scope: Scope) -> list[str]:
+    """The counting styles the section allows: a named model's, else its words' (SwiGLU,
+    RMSNorm, LLaMA… against GPT, BERT, GELU…), else both."""
     for key in scope.models():
         spec = model_table().by_key(key)
         if spec is not None and spec.style in ("gpt", "bert", "llama"):
@@ -255,7 +257,9 @@ def _gpt(get: Get, per_layer: bool, active: bool, head: str) -> list[Reading]:
     return _embedding_readings(readings, head, vocab)
 
 
-def _llama(get: Get, per_layer: bool, active: bool, head: str) -> list[Reading]:
+def llama_readings(get: Get, per_layer: bool, active: bool, head: str) -> list[Reading]:
+    """The LLaMA-style readings (SwiGLU, GQA; MoE experts of width ``expert_d_ff`` with a
+    d × E router, k of them when ``active``) of a count: untied, tied, without embeddings."""
     layers, hidden, d_ff, vocab = get("layers"), get("hidden"), get("d_ff"), get("vocab")
     heads, kv_heads, head_dim = get("heads"), get("kv_heads"), get("head_dim")
     experts, top_k, expert_ff = get("experts"), get("top_k"), get("expert_d_ff")

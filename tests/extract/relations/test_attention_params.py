@@ -65,3 +65,9 @@ def test_a_per_layer_count_times_the_layers_and_latent_attention_are_left_alone(
         "vocab_size: 129280\n```\n\n"
     )
     assert scan(mla + "Attention per layer: 2.1M parameters.\n") == []
+
+
+def test_what_lora_adds_to_the_attention_projections_is_not_their_weights(scan: Scan) -> None:
+    lora = "# LoRA\n\nhidden size 4096; LoRA adds r(d_in + d_out) per matrix, r = 64.\n\n"
+    findings = scan(lora + "- per layer, 4 attention projections: 4 × 64 × 8192 = 2,097,152\n")
+    assert [f.id for f in findings if "attention" in f.id] == []
