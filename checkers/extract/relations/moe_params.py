@@ -19,14 +19,17 @@ statement's line) names publishes them.
 The statement (LaTeX read plain, the sentence from the line before when it wraps): a count of
 the model's ``active`` / ``activated`` / ``per token`` / ``激活`` parameters, or its ``total``
 / ``总参数`` ones, in a section with experts; the word nearest before the count (or
-``active``/``per token`` right after it) says which. In code, an assignment whose name says
-which and whose comment gives the value (``total = L * (…) + 2 * V * d  # 42.9B``). A count of
-one part (the experts, attention, embeddings), bytes or FLOPs is not the model's.
+``active``/``per token`` right after it) says which, and it must lead to the count (``the active count is …
+=``, ``has 12.9B active parameters``). In code, an assignment whose name says which and whose
+comment gives the value (``total = L * (…) + 2 * V * d  # 42.9B``). A count of one part (the
+experts, attention, embeddings, a list item labelled ``MLP active:``), of one layer or block,
+a threshold (``above ~6B active params``), bytes or FLOPs is not the model's.
 
 Readings accepted: with S and X stated, only S + k·X (S + E·X); from a configuration, untied,
 tied or without embeddings; the count at its printed precision or its significant figures
 under ``≈``. Models the configuration formula does not count (latent attention, shared
-experts, dense first layers) are left alone.
+experts, dense first layers: named, printed as the lesson's configuration, or said in the
+section) are left alone.
 """
 
 from __future__ import annotations
@@ -67,6 +70,9 @@ _PART = re.compile(
 )
 _AFTER_ACTIVE = re.compile(r"\s*(?:active|activated|per[\s-]token|激活)", re.IGNORECASE)
 _AFTER_OTHER = re.compile(r"\s*(?:bytes?|字节|[KMGT]i?B\b|FLOP|tokens?\b|GPU)", re.IGNORECASE)
+_UNCOUNTED = re.compile(
+    r"shared\s+experts?|共享专家|\bMLA\b|latent\s+attention|first_k_dense", re.I
+)
 _CODE = re.compile(
     r"^\s*(?P<name>[A-Za-z_]\w*)\s*=\s*[^#]*#\s*(?P<value>~?\s*\d+(?:\.\d+)?\s*[MB])\s*$"
 )
@@ -125,23 +131,50 @@ def _claimed(statement: Statement) -> tuple[Claimed, bool, int] | None:
     claimed = claimed_value(text, _COUNT)
     if claimed is None or claimed.printed.value < 1e6:
         return None
-    if _AFTER_OTHER.match(text, claimed.end):
+    if _AFTER_OTHER.match(text, claimed.end) or _PER_LAYER.match(text, claimed.end):
         return None
     head = sentence(statement, claimed.start, latex=True)
-    active_at = [m.end() for m in _ACTIVE.finditer(head)]
-    total_at = [m.end() for m in _TOTAL.finditer(head)]
-    if _AFTER_ACTIVE.match(text, claimed.end):
-        is_active = True
-    elif active_at or total_at:
-        is_active = max(active_at, default=-1) > max(total_at, default=-1)
-    else:
+    label = _LABEL.match(text)
+    if label is not None and _PART.search(label.group(1)):
+        return None  # "- MLP active: … Total: … = ~15.9B": the item counts a part
+    if _PER_LAYER.search(head) or _BOUND.search(head[-48:]):
+        return None  # one layer's count, or a threshold ("above ~6B active params")
+    lead = text[max(0, claimed.start - 24) : claimed.start]
+    if _AFTER_ACTIVE.match(text, claimed.end) and (claimed.text[0] in "≈~" or _STATED.search(lead)):
+        return claimed, True, claimed.end  # "has 12.9B active parameters", "≈ 11.7B per token"
+    marks = list(_ACTIVE.finditer(head)) + list(_TOTAL.finditer(head))
+    if not marks:
         return None
-    marks = [m for m in (_ACTIVE if is_active else _TOTAL).finditer(head)]
-    if marks:
-        near = head[max(0, marks[-1].start() - 16) : marks[-1].end() + 12]
-        if _PART.search(near) or _PART.match(head, marks[-1].end()):
-            return None  # "the experts' total", "active experts": a part, not the model
-    return claimed, is_active, claimed.end
+    mark = max(marks, key=lambda m: m.end())
+    if not _GIVES.match(head, mark.end()):
+        return None  # the word does not lead to this count ("active …, so the total …")
+    near = head[max(0, mark.start() - 16) : mark.end() + 12]
+    if _PART.search(near):
+        return None  # "the experts' total", "active experts": a part, not the model
+    return claimed, bool(_ACTIVE.fullmatch(mark.group(0))), claimed.end
+
+
+_PER_LAYER = re.compile(
+    r"\s*(?:per[\s-](?:layer|block)|each\s+(?:layer|block)|每层|单层)|.*\b(?:per[\s-]"
+    r"(?:layer|block)|each\s+(?:layer|block))\b.*[=≈:]\s*$",
+    re.IGNORECASE,
+)
+_LABEL = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*\**([^:：*]{1,40}?)\**\s*[:：]")
+_BOUND = re.compile(
+    r"\b(?:threshold|above|below|under|over|beyond|at\s+(?:least|most)|up\s+to|more\s+than"
+    r"|less\s+than)\b|[<>≤≥]|超过|低于|不到|以上|以下",
+    re.IGNORECASE,
+)
+_STATED = re.compile(
+    r"(?:[=≈:：]|\b(?:is|are|has|have|uses?|with|only|just|about|roughly)\b|为|约|是|有)\s*[~≈]?\s*$",
+    re.IGNORECASE,
+)
+_GIVES = re.compile(
+    r"\s*(?:count|param(?:eter)?s|parameter\s+count|number\s+of\s+param(?:eter)?s|参数量?|参数)?"
+    r"\s*(?:per[\s-]token)?\s*(?:\(\w+\))?\s*(?:is|are|would\s+be|comes\s+to|[=≈~:：]|为|约|是)"
+    r"\s*(?:simply|just|only|then|about|roughly|approximately|约)?[\s\d.,×x*/+\-−()·BMK≈=~]*$",
+    re.IGNORECASE,
+)
 
 
 def _shared_readings(scope: Scope, line: int, active: bool, claimed: Claimed) -> list[Reading]:
@@ -172,6 +205,12 @@ def _configured_readings(
 ) -> list[Reading]:
     """The LLaMA-style readings from the configuration (:func:`llama_readings`)."""
     if not models_fit(scope, claimed.printed.value, claimed.printed.half_width):
+        return []
+    for key in scope.printed_models():
+        spec = model_table().by_key(key)
+        if spec is not None and (spec.is_mla or spec.shared_experts or spec.dense_layers):
+            return []  # latent attention, shared experts, dense layers: not this formula
+    if _UNCOUNTED.search(scope.text):
         return []
     get = _lookup(statement, scope)
     if get("layers") is None or get("hidden") is None or get("experts") is None:

@@ -64,3 +64,18 @@ def test_parts_other_quantities_and_dense_models_are_left_alone(scan: Scan) -> N
         _verdicts(scan, "# Dense\n\n32 layers, hidden size 4096.\n\nThe active count is 6.7B.\n")
         == []
     )
+
+
+def test_thresholds_layers_labelled_parts_and_uncounted_designs_are_left_alone(
+    scan: Scan,
+) -> None:
+    assert _verdicts(scan, TOY + "MoE only pays off above a threshold (~6B active params).\n") == []
+    per_block = (
+        MIXTRAL_LIKE + "- MoE blocks: attention + 8 experts + norm. Total ~1.45B per block.\n"
+    )
+    assert _verdicts(scan, per_block) == []
+    part = MIXTRAL_LIKE + "- MLP active: 2 experts per layer. Total: 32 × 352M = ~11.3B.\n"
+    assert _verdicts(scan, part) == []
+    # shared experts and latent attention: the configuration formula does not count them
+    shared = MIXTRAL_LIKE + "Each layer adds 1 shared expert. The active count is ≈ 14.1B.\n"
+    assert _verdicts(scan, shared) == []
