@@ -73,6 +73,12 @@ _OTHER = re.compile(r"total\s+model|full\s+fine|base\s+model|frozen|冻结|全�
 
 def relate(statement: Statement, scope: Scope) -> Draft | None:
     """An ``arithmetic`` claim r·(d_in + d_out)·M·L for a LoRA parameter count, or None."""
+    if not (
+        _LORA.search(statement.text)
+        or _LORA.search(statement.before)
+        or _LORA.search(statement.topic)
+    ):
+        return None  # cheap: most lines counting parameters are not about LoRA
     text = statement.plain
     claimed = claimed_value(text, _COUNT)
     if claimed is None or (claimed.printed.unit is None and claimed.printed.value < 100):

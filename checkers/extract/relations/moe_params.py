@@ -17,13 +17,13 @@ configuration ``layers``, ``hidden``, ``heads``, ``kv_heads``, ``head_dim``, ``d
 statement's line) names publishes them.
 
 The statement (LaTeX read plain, the sentence from the line before when it wraps): a count of
-the model's ``active`` / ``activated`` / ``per token`` / ``激活`` parameters, or its ``total``
-/ ``总参数`` ones, in a section with experts; the word nearest before the count (or
-``active``/``per token`` right after it) says which, and it must lead to the count (``the active count is …
-=``, ``has 12.9B active parameters``). In code, an assignment whose name says which and whose
-comment gives the value (``total = L * (…) + 2 * V * d  # 42.9B``). A count of one part (the
-experts, attention, embeddings, a list item labelled ``MLP active:``), of one layer or block,
-a threshold (``above ~6B active params``), bytes or FLOPs is not the model's.
+the model's ``active`` / ``activated`` / ``per token`` / ``激活`` parameters, or its ``total`` /
+``总参数`` ones, in a section with experts; the word nearest before the count (or ``active``/``per
+token`` right after it) says which, and it must lead to the count (``the active count is … =``,
+``has 12.9B active parameters``). In code, an assignment whose name says which and whose comment
+gives the value (``total = L * (…) + 2 * V * d # 42.9B``). A count of one part (the experts,
+attention, embeddings, a list item labelled ``MLP active:``), of one layer or block, a threshold
+(``above ~6B active params``), bytes or FLOPs is not the model's.
 
 Readings accepted: with S and X stated, only S + k·X (S + E·X); from a configuration, untied,
 tied or without embeddings; the count at its printed precision or its significant figures
@@ -70,6 +70,10 @@ _PART = re.compile(
 )
 _AFTER_ACTIVE = re.compile(r"\s*(?:active|activated|per[\s-]token|激活)", re.IGNORECASE)
 _AFTER_OTHER = re.compile(r"\s*(?:bytes?|字节|[KMGT]i?B\b|FLOP|tokens?\b|GPU)", re.IGNORECASE)
+_SCALED = re.compile(
+    r"\d(?:\s|\$|\\text\{|\\mathrm\{)*(?:[MBT](?![a-z])|million|billion|trillion|亿)",
+    re.IGNORECASE,
+)
 _UNCOUNTED = re.compile(
     r"shared\s+experts?|共享专家|\bMLA\b|latent\s+attention|first_k_dense", re.I
 )
@@ -80,6 +84,8 @@ _CODE = re.compile(
 
 def relate(statement: Statement, scope: Scope) -> Draft | None:
     """An ``arithmetic`` claim of an MoE's active or total parameters, or None."""
+    if not _SCALED.search(statement.text):
+        return None  # cheap: no count in millions or billions on the line
     found = _claimed(statement)
     if found is None:
         return None
