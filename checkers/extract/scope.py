@@ -276,10 +276,10 @@ class Scope:
 
     def printed_models(self) -> tuple[str, ...]:
         """Keys of the published models whose configuration the lesson prints as its own: at
-        least three of its layers, hidden, heads, d_ff, expert_d_ff and vocab assigned with the
+        least four of its layers, hidden, heads, d_ff, expert_d_ff and vocab assigned with the
         model's values (``hidden_size: 7168``, ``intermediate_size: 18432``, …), and of those
-        the ones that match the most (GPT-3 6.7B shares three values with LLaMA-2 7B; a lesson
-        that prints LLaMA-2 7B's d_ff and vocab too prints LLaMA's). A lesson that
+        the ones that match the most (a lesson that prints LLaMA-2 7B's d_ff and vocab besides
+        the three values GPT-3 6.7B shares with it prints LLaMA's). A lesson that
         prints DeepSeek-V3's config follows DeepSeek-V3's conventions (a gated FFN) in every
         section, named there or not; the roles themselves are still read from the keys."""
         if self.configuration is None:
@@ -309,9 +309,10 @@ class Scope:
         return tuple(key for count, key in found if count == best)  # the closest matches
 
 
-_PRINTED_MATCHES = 3
+_PRINTED_MATCHES = 4
 """Configured values that must equal a model's published ones for the lesson to be printing
-that model's configuration (one or two coincide between models: 4096 wide, 32 layers)."""
+that model's configuration (up to three coincide between models of different designs: GPT-3
+6.7B and LLaMA-2 7B are both 32 layers of width 4096 with 32 heads)."""
 
 
 # --- spellings ------------------------------------------------------------------------------

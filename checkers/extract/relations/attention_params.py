@@ -23,9 +23,10 @@ Multi-head latent attention (MLA), one projection (``W_Q``, ``K``), the KV cache
 bytes, and what LoRA adds to the projections (LoRA or rank in the statement or its lead-in)
 are other quantities and are left alone.
 
-Readings accepted: without biases (LLaMA-style), with biases (GPT-style); the count at its
-printed precision or its significant figures under ``≈``. The message names n_kv and where it
-was read, so a count of 4·d² under GQA shows which heads it forgot.
+Readings accepted: without biases (LLaMA-style), with biases (GPT-style), with biases and the
+LayerNorm in front of the attention (2·d, as a framework's per-module count has it); the count
+at its printed precision or its significant figures under ``≈``. The message names n_kv and
+where it was read, so a count of 4·d² under GQA shows which heads it forgot.
 """
 
 from __future__ import annotations
@@ -140,6 +141,14 @@ def _draft(statement: Statement, scope: Scope, claimed: Claimed, quote_end: int)
                 "claimed": claimed.text,
             },
             describe(used, f"{kind}, with biases"),
+        ),
+        Reading(
+            {
+                "expression": f"{weights} + h × d_head + 2 × n_kv × d_head + 3 × d",
+                "where": where,
+                "claimed": claimed.text,
+            },
+            describe(used, f"{kind}, with biases and the block's LayerNorm (2·d)"),
         ),
     ]
     chosen = first_holding("arithmetic", readings)

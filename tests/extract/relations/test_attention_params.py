@@ -71,3 +71,14 @@ def test_what_lora_adds_to_the_attention_projections_is_not_their_weights(scan: 
     lora = "# LoRA\n\nhidden size 4096; LoRA adds r(d_in + d_out) per matrix, r = 64.\n\n"
     findings = scan(lora + "- per layer, 4 attention projections: 4 × 64 × 8192 = 2,097,152\n")
     assert [f.id for f in findings if "attention" in f.id] == []
+
+
+def test_published_configurations_from_first_principles(scan: Scan) -> None:
+    # LLaMA-2 70B (Touvron et al. 2023): d 8192, 64 heads of 128, 8 KV heads
+    # 2 × 8192 × 8192 + 2 × 8192 × 1024 = 150,994,944
+    llama = "# LLaMA-2 70B\n\nhidden size 8192, 64 heads, 8 KV heads.\n\n"
+    assert _verdicts(scan, llama + "Attention per layer: ≈ 151M parameters.\n") == ["pass"]
+    assert _verdicts(scan, llama + "Attention per layer: ≈ 268M parameters.\n") == ["fail"]  # 4·d²
+    # BERT-base (Devlin et al. 2019): 4 × 768² + 4 × 768 = 2,362,368; + LayerNorm 2,363,904
+    bert = "# BERT-base\n\nhidden size 768 and 12 heads.\n\n"
+    assert _verdicts(scan, bert + "One layer's attention: 2,363,904 parameters.\n") == ["pass"]
