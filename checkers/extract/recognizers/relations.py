@@ -45,6 +45,7 @@ def recognize(document: Document) -> Iterator[Draft]:
             recent = [*recent, block.table.row_source(block.table.header)][-_TOPIC_LINES:]
         previous_line = chain = ""
         opening = lead_in if block.kind == "math" else ""
+        header = " ".join(block.table.header) if block.table is not None else ""
         for source, number in _statements(block):
             # LaTeX is read as a reader sees it ("2\ \text{字节}" is "2 字节"), and a draft's
             # quote is mapped back to the source.
@@ -54,7 +55,7 @@ def recognize(document: Document) -> Iterator[Draft]:
             before = previous_line if block.kind == "paragraph" else chain or opening
             # a display formula's subject is in the sentence that leads into it
             offered = (
-                _offered(f"{opening} {text}" if opening else text, before)
+                _offered(f"{opening} {text}" if opening else text, before, header)
                 if _DIGIT.search(text)
                 else []
             )
@@ -121,24 +122,34 @@ def _lowered(cue: re.Pattern[str]) -> tuple[re.Pattern[str], bool]:
 
 
 _CUES = [
-    (relation, *_lowered(relation.CUE), getattr(relation, "CUE_BEFORE", False))
+    (
+        relation,
+        *_lowered(relation.CUE),
+        getattr(relation, "CUE_BEFORE", False),
+        getattr(relation, "CUE_HEADER", False),
+    )
     for relation in ALL_RELATIONS.values()
 ]
-"""Each relation with the cue it is offered a line by, and whether the cue may be in the line
+"""Each relation with the cue it is offered a line by, whether the cue may be in the line
 before (a sentence wrapped across lines: "… the active count per token is" / "$9.2 × 2/16 ≈
-1.15$B")."""
+1.15$B"), and whether it may be in a table row's header ("params (non-embedding)")."""
 
 
-def _offered(text: str, before: str) -> list[Relation]:
-    """The relations whose cue the line matches (or the line before, for those that say so)."""
+def _offered(text: str, before: str, header: str) -> list[Relation]:
+    """The relations whose cue the line matches (or the line before, or the row's header, for
+    those that say so)."""
     lowered = text.lower()
     lowered_before = before.lower() if before else ""
-    return [
-        relation
-        for relation, cue, reads_lowered, reads_before in _CUES
-        if cue.search(lowered if reads_lowered else text)
-        or (reads_before and before and cue.search(lowered_before if reads_lowered else before))
-    ]
+    lowered_header = header.lower() if header else ""
+    offered = []
+    for relation, cue, reads_lowered, reads_before, reads_header in _CUES:
+        if (
+            cue.search(lowered if reads_lowered else text)
+            or (reads_before and before and cue.search(lowered_before if reads_lowered else before))
+            or (reads_header and header and cue.search(lowered_header if reads_lowered else header))
+        ):
+            offered.append(relation)
+    return offered
 
 
 def _lead_in(block: Block) -> str:

@@ -12,6 +12,9 @@ accepts, and two names:
     True when the cue may be on the line before the statement instead (a sentence that wraps:
     "… the active count per token is" / "$9.2 × 2/16 ≈ 1.15$B"): the relation reads
     :attr:`~checkers.extract.relations.base.Statement.before` itself.
+``CUE_HEADER`` (optional, default False)
+    True when a table row is offered if its table's header matches the cue (a ``params``
+    column whose rows print only numbers).
 ``relate(statement, scope) -> Draft | None``
     Given a :class:`~checkers.extract.relations.base.Statement` (one line of a section) and the
     section's :class:`~checkers.extract.scope.Scope`: derive which quantity the statement gives
