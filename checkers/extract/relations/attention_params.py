@@ -44,10 +44,10 @@ from checkers.extract.relations.base import (
     claimed_value,
     describe,
     first_holding,
+    parameters_cell,
     sentence,
 )
 from checkers.extract.scope import Quantity, Scope
-from checkers.numbers import NumberError, parse_printed
 
 __all__ = ["CUE", "relate"]
 
@@ -72,9 +72,6 @@ _ADAPTER = re.compile(r"LoRA|adapter|低秩|适配器|\brank\b", re.IGNORECASE)
 _GQA_WORDS = re.compile(
     r"GQA|MQA|grouped|multi[\s-]query|KV\s+heads?|key[\s-]value\s+heads?|KV\s*头"
 )
-_PARAM_HEADER = re.compile(r"param(?:eter)?s|weights|参数|count", re.IGNORECASE)
-_HEADER_SCALE = re.compile(r"\(\s*(M|B|millions?|billions?|百万|亿)\s*\)", re.IGNORECASE)
-_SCALES = {"m": "M", "million": "M", "millions": "M", "百万": "M", "b": "B", "billion": "B"}
 _SCALED_UP = re.compile(
     r"(?:per[\s-](?:layer|block)|每层)\s*\)?\s*[×x*]\s*\(?\s*\d|\d\s*[×x*]\s*\d+\s*(?:layers|层)",
     re.I,
@@ -179,7 +176,7 @@ def _claims(statement: Statement) -> list[tuple[Claimed, str, str, int]]:
             (p.claimed, p.clause, f"{sentence_words} {p.qualifier}", p.claimed.end) for p in parts
         ]
     if statement.header and text.lstrip().startswith("|"):
-        cell = _cell(statement)
+        cell = parameters_cell(statement)
         return [(cell[0], cell[1], cell[1], 0)] if cell is not None else []
     claimed = claimed_value(text, _COUNT)
     if claimed is None or claimed.printed.value < 1000:
@@ -191,26 +188,3 @@ def _claims(statement: Statement) -> list[tuple[Claimed, str, str, int]]:
         return []
     head = sentence(statement, claimed.start, latex=True)
     return [(claimed, head, head, claimed.end)]
-
-
-def _cell(statement: Statement) -> tuple[Claimed, str] | None:
-    """The parameters cell of a table row (scaled by its header's ``(M)``), with the row's
-    label cell and the header as what it counts."""
-    cells = [c.strip() for c in statement.plain.strip().strip("|").split("|")]
-    header = statement.header
-    if len(cells) != len(header) or len(cells) < 2:
-        return None
-    columns = [i for i, name in enumerate(header) if _PARAM_HEADER.search(name)]
-    if len(columns) != 1 or columns[0] == 0:
-        return None
-    written = cells[columns[0]].strip("* ")
-    scale = _HEADER_SCALE.search(header[columns[0]])
-    if scale is not None:
-        written += _SCALES.get(scale.group(1).lower(), "")
-    try:
-        printed = parse_printed(written)
-    except NumberError:
-        return None
-    if printed.value < 1000:
-        return None
-    return Claimed(printed, written, 0, 0), f"{cells[0]} ({' '.join(header)})"

@@ -42,6 +42,7 @@ __all__ = [
     "describe",
     "first_holding",
     "on_line",
+    "parameters_cell",
     "sentence",
     "sentence_start",
     "statement_value",
@@ -245,6 +246,37 @@ def bracketed_counts(statement: Statement) -> list[Part]:
         claimed = Claimed(printed, written, match.start("count"), match.end("count"))
         found.append(Part(claimed, text[start : match.start()], match.group("qualifier") or ""))
     return found
+
+
+_PARAMETERS_HEADER = re.compile(r"param(?:eter)?s|weights|参数|count", re.IGNORECASE)
+_HEADER_SCALE = re.compile(r"[(（]\s*(M|B|millions?|billions?|百万|亿)\s*[)）]", re.IGNORECASE)
+_HEADER_UNITS = {"m": "M", "million": "M", "millions": "M", "百万": "M", "b": "B"}
+_HEADER_UNITS |= {"billion": "B", "billions": "B", "亿": " 亿"}
+
+
+def parameters_cell(statement: Statement) -> tuple[Claimed, str] | None:
+    """The count in a table row's one parameters column (``parameters``, ``weights``,
+    ``参数``; a header's ``(M)``, ``(millions)`` or ``(亿)`` is the cells' scale), with the row's
+    label cell and the header, the words that say what it counts; None for any other row.
+    The count's offsets are 0: the row is quoted whole."""
+    cells = [c.strip() for c in statement.plain.strip().strip("|").split("|")]
+    header = statement.header
+    if len(cells) != len(header) or len(cells) < 2:
+        return None
+    columns = [i for i, name in enumerate(header) if _PARAMETERS_HEADER.search(name)]
+    if len(columns) != 1 or columns[0] == 0:
+        return None
+    written = cells[columns[0]].strip("* ")
+    scale = _HEADER_SCALE.search(header[columns[0]])
+    if scale is not None:
+        written += _HEADER_UNITS[scale.group(1).lower()]
+    try:
+        printed = parse_printed(written)
+    except NumberError:
+        return None
+    if printed.value < 1000:
+        return None
+    return Claimed(printed, written, 0, 0), f"{cells[0]} ({' '.join(header)})"
 
 
 _SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")

@@ -21,7 +21,9 @@ N$$``), or a size in brackets right after the part, read with the part's own cla
 (``dense MLP (~260M per block)``, ``256 experts each (30M apiece)``). Names: ``dense MLP``,
 ``FFN block``, ``the feed-forward layer``, ``前馈层``; ``each expert``, ``per expert``,
 ``experts each``, ``每个专家``. A count of several layers, of all experts or of the whole model
-is left alone; a bare number (no M/B) counts only as a product's result of at least 10^5.
+is left alone; a bare number (no M/B) counts only as a product's result of at least 10^5. A
+table row: its parameters cell (:func:`~checkers.extract.relations.base.parameters_cell`) when
+its label names the block (``MLP (gate, up, down)``) in a table of one layer, or one expert.
 
 Readings accepted: gated or plain when nothing says which; with or without biases for a plain
 block; the count at its printed precision, or its significant figures under ``≈``/``~``. The
@@ -43,6 +45,7 @@ from checkers.extract.relations.base import (
     claimed_value,
     describe,
     first_holding,
+    parameters_cell,
     sentence,
 )
 from checkers.extract.scope import Scope
@@ -94,12 +97,44 @@ def _claims(statement: Statement) -> list[tuple[Claimed, str]]:
     if found:
         return found
     text = statement.plain
+    if statement.header and text.lstrip().startswith("|"):
+        return _row(statement)
     claimed = claimed_value(text, _COUNT)
     if claimed is None:
         return []
     if claimed.printed.unit is None and not _BARE_COUNT.search(text[: claimed.start]):
         return []  # a bare number is a count only as a product's result: 2 · d · d_ff = N
     return [(claimed, sentence(statement, claimed.start, latex=True))]
+
+
+def _row(statement: Statement) -> list[tuple[Claimed, str]]:
+    """A table row's parameters cell (:func:`parameters_cell`) when its label names the FFN
+    block or one expert (``MLP (gate, up, down)``, ``one expert``) and the row is of one layer
+    (its header or the section says ``one layer`` / ``per layer``); the words returned name
+    the block as the statement's own words would."""
+    cell = parameters_cell(statement)
+    if cell is None:
+        return []
+    claimed, label = cell
+    name = label.split("(")[0]
+    if _MULTIPLIED.search(name):
+        return []  # "32 × MLP": every layer's blocks
+    if _ROW_EXPERT.match(name):
+        return [(claimed, "each expert")]
+    if _ROW_BLOCK.match(name) and (_ONE_LAYER.search(label) or _ONE_LAYER.search(statement.topic)):
+        return [(claimed, "one FFN block")]
+    return []
+
+
+_ROW_BLOCK = re.compile(r"\W*(?:dense\s+)?(?:MLP|FFN|feed[\s-]*forward|前馈)", re.IGNORECASE)
+_ROW_EXPERT = re.compile(
+    r"\W*(?:one\s+|each\s+|per\s+|a\s+single\s+)?(?:routed\s+)?expert\b|每个专家", re.I
+)
+_MULTIPLIED = re.compile(r"\d+\s*[×x*]|[×x*]\s*\d+|all\b|total|全部|所有", re.IGNORECASE)
+_ONE_LAYER = re.compile(
+    r"per[\s-](?:layer|block)|(?:one|each|a\s+single|single)\s+(?:layer|block)|每层|单层|一层",
+    re.IGNORECASE,
+)
 
 
 def _draft(statement: Statement, scope: Scope, claimed: Claimed, head: str) -> Draft | None:
@@ -137,7 +172,7 @@ def _draft(statement: Statement, scope: Scope, claimed: Claimed, head: str) -> D
         return None
     return Draft(
         kind="ffn",
-        quote=statement.quote(claimed.end),
+        quote=statement.quote(claimed.end) if claimed.end else statement.text.strip(),
         line=line,
         fields=dict(chosen.fields),
         confidence=0.5,

@@ -81,3 +81,15 @@ def test_bare_numbers_and_other_parts_are_not_block_counts(scan: Scan) -> None:
     assert [f.id for f in attention if "ffn" in f.id] == []
     # a bare number that is not a product's result: no count of parameters
     assert scan(CONFIG + "The dense MLP block width is 1,048,576 in total.\n") == []
+
+
+def test_a_table_row_of_one_layers_blocks(scan: Scan) -> None:
+    table = (
+        "| piece (one layer) | shape | parameters |\n|---|---|--:|\n| MLP (gate, up, down) | {} |\n"
+    )
+    rows = CONFIG + table.format("3 × 2048 × 5632 | 34,603,008")
+    assert _verdicts(scan, rows) == ["pass"]
+    (wrong,) = scan(CONFIG + table.format("2 × 2048 × 5632 | 23,068,672"))
+    assert wrong.verdict == "fail" and "34,603,008" in wrong.message
+    every = "| piece | parameters (M) |\n|---|--:|\n| 24 × MLP | 830.5 |\n"
+    assert scan(CONFIG + every) == []
