@@ -78,6 +78,8 @@ _SCIENTIFIC = re.compile(
 _APPROXIMATE = re.compile(r"(?:≈|~|∼|约|大约|about|roughly|approximately|around)\s*$", re.I)
 
 
+_CLAUSE_CUT = re.compile(r"[,;]\s|[，；。]|\.\s")
+_FLOP_AMOUNT = re.compile(r"\d\s*[KMGTP]?FLOPs?\b", re.IGNORECASE)
 _PREFIXED = re.compile(
     r"(?:[=≈~∼:：]|\bis\b|为|约|about|roughly|around)\s*(?:about\s+|roughly\s+|约\s*)?"
     r"(?P<number>\d+(?:\.\d+)?\s*[KMGTP]FLOPs?)\b"
@@ -137,7 +139,11 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     claimed = _claimed(text)
     if claimed is None:
         return None
-    claimed_text, _, end = claimed
+    claimed_text, start, end = claimed
+    cuts = [m.end() for m in _CLAUSE_CUT.finditer(text, 0, start)]
+    clause = text[cuts[-1] if cuts else 0 : start]
+    if _FLOP_AMOUNT.search(clause):
+        return None  # "14 GFLOPs × 1,000 tokens = 14 TFLOPs": from another FLOPs figure, not N
     if not CUE.search(text[:end]) and not CUE.match(text[end : end + 12].strip()):
         return None
     line = statement.line

@@ -66,3 +66,10 @@ def test_a_published_size_that_is_only_a_name_is_not_a_count(scan: Scan) -> None
         scan("# Dense\n\n- Mistral 7B: $2 \\times 7.2\\text{B} \\approx 14.4$ GFLOPs / token\n")
         == []
     )
+
+
+def test_a_total_from_another_flops_figure_is_not_per_token(scan: Scan) -> None:
+    # 2 × 7B = 14 GFLOPs per token; 1,000 tokens are 14 TFLOPs, a product of that figure
+    text = "# Inference\n\nA 7B model: 14 GFLOPs per token, and 14 GFLOPs × 1,000 tokens"
+    text += " = 14 TFLOPs.\n"
+    assert [f for f in scan(text) if "tflops" in f.id.lower()] == []
