@@ -158,7 +158,7 @@ def _lead_in(block: Block) -> str:
     sentence; "" for any other block."""
     if block.kind != "paragraph" or not block.lines:
         return ""
-    last = block.lines[-1].text.rstrip()
+    last = plain(block.lines[-1].text)[0].rstrip()  # read as the statements are
     return "" if _CLOSED.search(last) else last
 
 

@@ -121,7 +121,7 @@ def _implicit(text: str, variables: set[str]) -> str:
         if out and operand and (out[-1][0].isalnum() or out[-1] == ")") and out[-2:-1] != ["^"]:
             out.append("×")
         out.append(token)
-    return " ".join(out)
+    return " ".join(out) if "×" in out else text  # nothing juxtaposed: the header as written
 
 
 def _scaled(text: str, variables: set[str]) -> str:

@@ -153,7 +153,7 @@ def _draft(statement: Statement, scope: Scope, claimed: Claimed, quote_end: int)
         return None
     return Draft(
         kind="arithmetic",
-        quote=statement.quote(quote_end) if quote_end else statement.text.strip(),
+        quote=statement.text[:quote_end].strip() if quote_end else statement.text.strip(),
         line=line,
         fields=dict(chosen.fields),
         confidence=0.5,
@@ -168,10 +168,10 @@ def _claims(statement: Statement) -> list[tuple[Claimed, str, str, int]]:
     words that may say it is one layer's, and where the quote ends (0: the whole row). Sizes in
     brackets after the parts of a sum (:func:`bracketed_counts`) come first; else a table
     row's parameters cell, else the count the statement ends with."""
-    text = statement.plain
+    text = statement.text
     parts = bracketed_counts(statement)
     if parts:
-        sentence_words = sentence(statement, parts[0].claimed.start, latex=True)
+        sentence_words = sentence(statement, parts[0].claimed.start)
         return [
             (p.claimed, p.clause, f"{sentence_words} {p.qualifier}", p.claimed.end) for p in parts
         ]
@@ -186,5 +186,5 @@ def _claims(statement: Statement) -> list[tuple[Claimed, str, str, int]]:
         return []  # a bare number counts weights only as a product's result or so named
     if bare and claimed.printed.value < 1e5:
         return []
-    head = sentence(statement, claimed.start, latex=True)
+    head = sentence(statement, claimed.start)
     return [(claimed, head, head, claimed.end)]

@@ -19,12 +19,10 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from pydantic import ValidationError
 
-from checkers.extract.latex import plain, widened
 from checkers.extract.scope import Quantity, Scope
 from checkers.kinds import ALL_KINDS
 from checkers.kinds.base import Context
@@ -80,28 +78,6 @@ class Statement:
     block's first line): a sentence soft-wrapped across lines starts there. For a display
     formula, the last line of the paragraph that leads into it ("The MLP of one block holds"
     before ``$$ … $$``)."""
-
-    @cached_property
-    def _plain(self) -> tuple[str, list[int]]:
-        return plain(self.text)
-
-    @property
-    def plain(self) -> str:
-        """The line with inline LaTeX made plain (``$64 \\times 4096 = 262{,}144$`` reads
-        ``64 × 4096 = 262,144``, ``11.7\\text{B}`` reads ``11.7B``): what a relation that reads
-        LaTeX statements searches; :meth:`quote` maps its offsets back to the line."""
-        return self._plain[0]
-
-    def quote(self, end: int) -> str:
-        """The line as written up to offset ``end`` of :attr:`plain` (brace groups kept
-        whole), for a draft's quote."""
-        text, where = self._plain
-        if text == self.text:
-            return self.text[:end].strip()
-        if end <= 0 or not where:
-            return ""
-        stop = where[min(end, len(where)) - 1] + 1
-        return self.text[slice(*widened(self.text, 0, stop))].strip()
 
 
 @dataclass(frozen=True)
@@ -210,7 +186,7 @@ class Part:
     """A size a statement gives in brackets right after the part it counts."""
 
     claimed: Claimed
-    """The size, offsets in :attr:`Statement.plain` (``~`` read as ``≈``)."""
+    """The size, offsets in the statement's text (``~`` read as ``≈``)."""
     clause: str
     """The part's own words: the statement's text from the last ``+``, comma, colon or
     semicolon before the bracket (``dense MLP``, ``256 experts each``)."""
@@ -230,7 +206,7 @@ def bracketed_counts(statement: Statement) -> list[Part]:
     """The sizes the statement puts in brackets after the parts it sums (``attention with MLA
     (~144M per block) + dense MLP (~260M per block)``, ``256 experts each (30M apiece)``): each
     part's count belongs to the part's own clause, not to the whole line."""
-    text = statement.plain
+    text = statement.text
     if "(" not in text:
         return []
     found = []
@@ -259,7 +235,7 @@ def parameters_cell(statement: Statement) -> tuple[Claimed, str] | None:
     ``参数``; a header's ``(M)``, ``(millions)`` or ``(亿)`` is the cells' scale), with the row's
     label cell and the header, the words that say what it counts; None for any other row.
     The count's offsets are 0: the row is quoted whole."""
-    cells = [c.strip() for c in statement.plain.strip().strip("|").split("|")]
+    cells = [c.strip() for c in statement.text.strip().strip("|").split("|")]
     header = statement.header
     if len(cells) != len(header) or len(cells) < 2:
         return None
@@ -284,14 +260,13 @@ _SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")
 (``**GQA is the win.** MHA …``), or at a Chinese one."""
 
 
-def sentence(statement: Statement, end: int, *, latex: bool = False) -> str:
+def sentence(statement: Statement, end: int) -> str:
     """The sentence of the statement that runs up to offset ``end`` of its line, from its start
-    on the previous line of the paragraph when the line continues it. With ``latex``, ``end``
-    is an offset of :attr:`Statement.plain` and the sentence is read plain too."""
-    text = statement.plain if latex else statement.text
+    on the previous line of the paragraph when the line continues it."""
+    text = statement.text
     start = sentence_start(text, end)
     if start == 0 and statement.before:
-        previous = plain(statement.before)[0] if latex else statement.before
+        previous = statement.before
         return previous[sentence_start(previous, len(previous)) :] + " " + text[:end]
     return text[start:end]
 

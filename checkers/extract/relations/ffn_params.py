@@ -96,7 +96,7 @@ def _claims(statement: Statement) -> list[tuple[Claimed, str]]:
     found = [(part.claimed, part.clause) for part in bracketed_counts(statement)]
     if found:
         return found
-    text = statement.plain
+    text = statement.text
     if statement.header and text.lstrip().startswith("|"):
         return _row(statement)
     claimed = claimed_value(text, _COUNT)
@@ -104,7 +104,7 @@ def _claims(statement: Statement) -> list[tuple[Claimed, str]]:
         return []
     if claimed.printed.unit is None and not _BARE_COUNT.search(text[: claimed.start]):
         return []  # a bare number is a count only as a product's result: 2 · d · d_ff = N
-    return [(claimed, sentence(statement, claimed.start, latex=True))]
+    return [(claimed, sentence(statement, claimed.start))]
 
 
 def _row(statement: Statement) -> list[tuple[Claimed, str]]:
@@ -172,7 +172,7 @@ def _draft(statement: Statement, scope: Scope, claimed: Claimed, head: str) -> D
         return None
     return Draft(
         kind="ffn",
-        quote=statement.quote(claimed.end) if claimed.end else statement.text.strip(),
+        quote=statement.text[: claimed.end].strip() if claimed.end else statement.text.strip(),
         line=line,
         fields=dict(chosen.fields),
         confidence=0.5,

@@ -133,7 +133,7 @@ def _number(quantity: Quantity) -> str:
 
 def relate(statement: Statement, scope: Scope) -> Draft | None:
     """An ``arithmetic`` claim for a statement that gives forward or training FLOPs, or None."""
-    text = statement.plain
+    text = statement.text
     if _THROUGHPUT.search(text) or _SYMBOLIC.search(text):
         return None
     claimed = _claimed(text)
@@ -185,7 +185,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         what += "; N is the active parameters: a token computes with its k routed experts only"
     return Draft(
         kind="arithmetic",
-        quote=statement.quote(end),
+        quote=statement.text[:end].strip(),
         line=line,
         fields=dict(chosen.fields),
         confidence=0.55,

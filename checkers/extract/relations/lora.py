@@ -79,11 +79,11 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         or _LORA.search(statement.topic)
     ):
         return None  # cheap: most lines counting parameters are not about LoRA
-    text = statement.plain
+    text = statement.text
     claimed = claimed_value(text, _COUNT)
     if claimed is None or (claimed.printed.unit is None and claimed.printed.value < 100):
         return None
-    head = sentence(statement, claimed.start, latex=True)
+    head = sentence(statement, claimed.start)
     if not (_LORA.search(head) or _LORA.search(statement.topic)) or _OTHER.search(head):
         return None
     if _FFN.search(head):
@@ -145,7 +145,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     return Draft(
         kind="arithmetic",
-        quote=statement.quote(claimed.end),
+        quote=statement.text[: claimed.end].strip(),
         line=line,
         fields=dict(chosen.fields),
         confidence=0.5,

@@ -102,7 +102,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     what = "active (per token)" if active else "total"
     return Draft(
         kind="arithmetic",
-        quote=statement.quote(quote_end),
+        quote=statement.text[:quote_end].strip(),
         line=line,
         fields=dict(chosen.fields),
         confidence=0.5,
@@ -116,7 +116,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
 def _claimed(statement: Statement) -> tuple[Claimed, bool, int] | None:
     """The count, whether it is the active one, and where its quote ends; None when the
     statement does not say it counts the model's active or total parameters."""
-    text = statement.plain
+    text = statement.text
     code = _CODE.match(text)
     if code is not None:
         name = code.group("name").lower()
@@ -139,7 +139,7 @@ def _claimed(statement: Statement) -> tuple[Claimed, bool, int] | None:
         return None
     if _AFTER_OTHER.match(text, claimed.end) or _PER_LAYER.match(text, claimed.end):
         return None
-    head = sentence(statement, claimed.start, latex=True)
+    head = sentence(statement, claimed.start)
     label = _LABEL.match(text)
     if label is not None and _PART.search(label.group(1)):
         return None  # "- MLP active: … Total: … = ~15.9B": the item counts a part
