@@ -44,12 +44,15 @@ role               spellings
 ``params``         N parameters/params, a 7B model, N 参数, 参数量 N, 70 亿参数; n_params,
                    num_params
 ``active_params``  N active (parameters), 激活参数 N
+``shared_params``  N shared parameters (what every token uses in a mixture of experts:
+                   attention, embeddings, router), shared parameters N, 共享参数 N
 ``tokens``         N tokens, N 个 token (not a vocabulary or context, not tokens per second)
 ``flops``          N FLOPs (a FLOP unit printed with the number)
 ``peak_flops``     N TFLOPS, N TFLOP/s, N PFLOPS (throughput)
 ``memory``         a size printed with a byte unit (14 GB, 512 KiB, 4096 字节)
 ``gpus``           N GPUs, N 张卡/N 块 GPU, N 卡, N × A100/H100
-``lora_rank``      rank (r) N, LoRA rank N, r = N on a line that names LoRA or rank, 秩 N;
+``lora_rank``      rank (r) N, LoRA rank N, r = N on a line that names LoRA or rank (or in a
+                   section that names LoRA and writes r · (d_in + d_out) or r × d_in), 秩 N;
                    lora_r, lora_rank
 ``experts``        N experts, N 个专家, N routed experts; num_experts, num_local_experts,
                    n_routed_experts
@@ -115,6 +118,7 @@ ROLES: tuple[str, ...] = (
     "bytes_per_value",
     "params",
     "active_params",
+    "shared_params",
     "tokens",
     "flops",
     "peak_flops",
@@ -270,6 +274,46 @@ class Scope:
         """Keys of the models named in the section, in order of first mention."""
         return tuple(dict.fromkeys(q.model for q in self.quantities if q.model))
 
+    def printed_models(self) -> tuple[str, ...]:
+        """Keys of the published models whose configuration the lesson prints as its own: at
+        least four of its layers, hidden, heads, d_ff, expert_d_ff and vocab assigned with the
+        model's values (``hidden_size: 7168``, ``intermediate_size: 18432``, …), and of those
+        the ones that match the most (a lesson that prints LLaMA-2 7B's d_ff and vocab besides
+        the three values GPT-3 6.7B shares with it prints LLaMA's). A lesson that
+        prints DeepSeek-V3's config follows DeepSeek-V3's conventions (a gated FFN) in every
+        section, named there or not; the roles themselves are still read from the keys."""
+        if self.configuration is None:
+            return ()
+        values: dict[str, set[float]] = {}
+        for q in self.configuration():
+            values.setdefault(q.role, set()).add(q.value)
+        stated = {role: next(iter(v)) for role, v in values.items() if len(v) == 1}
+        if len(stated) < _PRINTED_MATCHES:
+            return ()
+        found: list[tuple[int, str]] = []
+        for spec in model_table().models:
+            published = {
+                "layers": spec.layers,
+                "hidden": spec.hidden,
+                "heads": spec.heads,
+                "d_ff": spec.d_ff,
+                "expert_d_ff": spec.moe_d_ff,
+                "vocab": spec.vocab,
+            }
+            same = sum(
+                1 for role, v in published.items() if v is not None and stated.get(role) == v
+            )
+            if same >= _PRINTED_MATCHES:
+                found.append((-same, spec.key))
+        best = min((count for count, _ in found), default=0)
+        return tuple(key for count, key in found if count == best)  # the closest matches
+
+
+_PRINTED_MATCHES = 4
+"""Configured values that must equal a model's published ones for the lesson to be printing
+that model's configuration (up to three coincide between models of different designs: GPT-3
+6.7B and LLaMA-2 7B are both 32 layers of width 4096 with 32 heads)."""
+
 
 # --- spellings ------------------------------------------------------------------------------
 
@@ -321,6 +365,7 @@ _AFTER_ROLES: tuple[tuple[str, str], ...] = (
     ("top_k", r"experts?\s+(?:per\s+token|active|are\s+active|activated)\b"),
     ("experts", r"[\s-]*(?:routed\s+|MoE\s+)?experts?\b|个?\s*(?:路由)?专家"),
     ("active_params", r"(?:active|activated)(?:\s+param(?:eter)?s)?\b(?!\s+experts?)|激活参数"),
+    ("shared_params", r"shared\s+param(?:eter)?s\b|个?共享参数"),
     ("params", r"[\s-]*(?:parameters?|params?|个?参数|参数量)\b|[\s-]*(?:model|模型)\b"),
     ("vocab", r"[\s-]*(?:token\s+)?vocab(?:ulary)?\b|(?:个\s*)?词(?:表|汇表)"),
     ("context", r"[\s-]*(?:tokens?[\s-]+)?(?:context|上下文)"),
@@ -352,6 +397,7 @@ _BEFORE_ROLES: tuple[tuple[str, str], ...] = (
     ("lora_rank", r"(?:LoRA\s+)?rank(?:\s+r)?|秩"),
     ("params", r"参数量|参数规模|parameter\s+count|total\s+parameters"),
     ("active_params", r"激活参数(?:量)?|active\s+parameters"),
+    ("shared_params", r"shared\s+param(?:eter)?s(?:\s+of)?|共享参数(?:量)?"),
     ("top_k", r"top[\s_-]*k|routed\s+to|激活"),
     ("expert_params", r"experts?\s+of\s+(?:size\s+)?|each\s+expert\s+(?:has|is|of)\s+|每个专家"),
     ("experts", r"number\s+of\s+experts|专家数(?:量)?"),
@@ -507,6 +553,8 @@ _BEFORE_WORDS = (
     "rank",
     "param",
     "active",
+    "shared",
+    "共享",
     "top",
     "routed",
     "expert",
@@ -879,7 +927,9 @@ _SCALES = frozenset(
     {"K", "k", "M", "B", "T", "亿", "万", "万亿", "千", "thousand", "million", "billion"}
     | {"trillion"}
 )
-_SCALED_ROLES = frozenset({"params", "active_params", "tokens", "context", "vocab"})
+_SCALED_ROLES = frozenset(
+    {"params", "active_params", "shared_params", "tokens", "context", "vocab"}
+)
 
 
 def _model_quantities(line: Line, source: Source, column0: int) -> Iterator[Quantity]:
@@ -1047,10 +1097,19 @@ def _source_lines(document: Document) -> list[str]:
 _LINES: dict[int, tuple[Document, list[str]]] = {}
 
 
+_LORA_R = re.compile(r"(?<![A-Za-z\\_])r\s*(?:\\cdot|\\times|[·×*(]|\s)\s*\(?\s*d_?\{?(?:in|out)\b")
+"""LoRA's ``r`` in the formula of its parameters (``r · (d_in + d_out)``, ``r(d_{in} + …)``,
+``r × d_in``): in a section that names LoRA and writes it, ``r = 16`` is the rank."""
+
+
 def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quantity, ...]:
     """Every quantity the blocks of one section name, in lesson order (see the module
     docstring for what is read and how)."""
     defined = _letters(blocks)
+    section_text = " ".join(line.text for block in blocks for line in block.lines)
+    lora = bool(re.search(r"lora|低秩|adapter", section_text, re.IGNORECASE))
+    if lora and "r" not in defined and _LORA_R.search(section_text):
+        defined["r"] = "lora_rank"  # Hu et al.'s letter, where the section writes its formula
     letters = (
         re.compile(
             r"(?<![\w$])\$?("
@@ -1060,8 +1119,6 @@ def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quan
         if defined
         else None
     )
-    section_text = " ".join(line.text for block in blocks for line in block.lines)
-    lora = bool(re.search(r"lora|低秩|adapter", section_text, re.IGNORECASE))
     found: list[Quantity] = []
     for block in blocks:
         source = _source_of(block)

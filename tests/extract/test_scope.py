@@ -239,9 +239,18 @@ def test_roles_are_the_documented_ones() -> None:
         "expert_d_ff",
         "expert_params",
         "active_params",
+        "shared_params",
         "flops",
         "peak_flops",
     }
+
+
+def test_shared_parameters_of_a_mixture_of_experts() -> None:
+    found = _scope("16 experts of 0.5B each and 1.2B shared parameters; 共享参数 12 亿.\n")
+    shared = [q.printed.text for q in found.quantities if q.role == "shared_params"]
+    assert shared == ["1.2B", "12 亿"]
+    # a count that is not said to be shared is the model's
+    assert [q.role for q in _scope("1.2B parameters\n").quantities] == ["params"]
 
 
 def test_quantity_is_frozen() -> None:

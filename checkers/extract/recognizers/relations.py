@@ -35,21 +35,30 @@ def recognize(document: Document) -> Iterator[Draft]:
     heading = ""
     recent: list[str] = []  # the section's last lines, for what a statement is about
     section = -1
+    lead_in = ""  # the last line of the paragraph just before, for a display formula
     for block in document.blocks:
         if block.section != section:
-            section, recent, heading = block.section, [], ""
+            section, recent, heading, lead_in = block.section, [], "", ""
         if block.kind == "heading":
             heading = " ".join(line.text for line in block.lines)
         if block.table is not None:  # a row is about what its header names
             recent = [*recent, block.table.row_source(block.table.header)][-_TOPIC_LINES:]
         previous_line = chain = ""
+        opening = lead_in if block.kind == "math" else ""
+        header = " ".join(block.table.header) if block.table is not None else ""
         for source, number in _statements(block):
             # LaTeX is read as a reader sees it ("2\ \text{字节}" is "2 字节"), and a draft's
             # quote is mapped back to the source.
             text, where = plain(source) if "$" in source or "\\" in source else (source, None)
             if not _CONTINUES.match(text):
                 chain = ""
-            offered = _offered(text) if _DIGIT.search(text) else []
+            before = previous_line if block.kind == "paragraph" else chain or opening
+            # a display formula's subject is in the sentence that leads into it
+            offered = (
+                _offered(f"{opening} {text}" if opening else text, before, header)
+                if _DIGIT.search(text)
+                else []
+            )
             if offered:
                 statement = Statement(
                     text=text,
@@ -57,7 +66,8 @@ def recognize(document: Document) -> Iterator[Draft]:
                     section=block.section,
                     topic=" ".join([heading, *recent]),
                     byte_prefixes=document.byte_prefixes,
-                    before=previous_line if block.kind == "paragraph" else chain,
+                    header=block.table.header if block.table is not None else (),
+                    before=before,
                 )
                 scope = cast(Scope, _Deferred(document, block.section))
                 for relation in offered:
@@ -69,6 +79,8 @@ def recognize(document: Document) -> Iterator[Draft]:
             # three lines ("So per / token and per layer … / = 512 bytes") starts in it.
             previous_line = f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
             chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
+            opening = ""
+        lead_in = _lead_in(block)
 
 
 def _quoted(draft: Draft, text: str, source: str, where: list[int]) -> Draft:
@@ -109,25 +121,58 @@ def _lowered(cue: re.Pattern[str]) -> tuple[re.Pattern[str], bool]:
     return cue, False
 
 
-_CUES = [(relation, *_lowered(relation.CUE)) for relation in ALL_RELATIONS.values()]
-"""Each relation with the cue it is offered a line by."""
+_CUES = [
+    (
+        relation,
+        *_lowered(relation.CUE),
+        getattr(relation, "CUE_BEFORE", False),
+        getattr(relation, "CUE_HEADER", False),
+    )
+    for relation in ALL_RELATIONS.values()
+]
+"""Each relation with the cue it is offered a line by, whether the cue may be in the line
+before (a sentence wrapped across lines: "… the active count per token is" / "$9.2 × 2/16 ≈
+1.15$B"), and whether it may be in a table row's header ("params (non-embedding)")."""
 
 
-_DISTINCT_CUES = tuple(dict.fromkeys((cue, reads_lowered) for _, cue, reads_lowered in _CUES))
+_DISTINCT_CUES = tuple(dict.fromkeys((cue, reads_lowered) for _, cue, reads_lowered, _, _ in _CUES))
 """Each cue once: relations share cues (the three memory relations read one byte-size cue),
 and every line with a digit was searched with it once per relation."""
 
 
-def _offered(text: str) -> list[Relation]:
-    """The relations whose cue the line matches."""
+def _offered(text: str, before: str, header: str) -> list[Relation]:
+    """The relations whose cue the line matches (or the line before, or the row's header, for
+    those that say so)."""
     lowered = text.lower()
     matched = {
         (cue, reads_lowered)
         for cue, reads_lowered in _DISTINCT_CUES
         if cue.search(lowered if reads_lowered else text)
     }
-    return [relation for relation, cue, reads_lowered in _CUES if (cue, reads_lowered) in matched]
+    lowered_before = before.lower() if before else ""
+    lowered_header = header.lower() if header else ""
+    offered = []
+    for relation, cue, reads_lowered, reads_before, reads_header in _CUES:
+        if (
+            (cue, reads_lowered) in matched
+            or (reads_before and before and cue.search(lowered_before if reads_lowered else before))
+            or (reads_header and header and cue.search(lowered_header if reads_lowered else header))
+        ):
+            offered.append(relation)
+    return offered
 
+
+def _lead_in(block: Block) -> str:
+    """The sentence a paragraph leaves open for the display formula after it ("The MLP of
+    one block holds", "so the attention has:"): its last line when that does not end a
+    sentence; "" for any other block."""
+    if block.kind != "paragraph" or not block.lines:
+        return ""
+    last = plain(block.lines[-1].text)[0].rstrip()  # read as the statements are
+    return "" if _CLOSED.search(last) else last
+
+
+_CLOSED = re.compile(r"[.!?。！？]\s*\**\s*$")
 
 _CONTINUES = re.compile(r"^\s*(?:=|≈|＝)")
 """A line of a worked calculation that continues the one above (``= 524,288 bytes``)."""

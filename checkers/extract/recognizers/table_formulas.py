@@ -11,6 +11,9 @@ guess. A whole number in a variable cell is exact (a count, a chosen input: ``d_
 decimal (``0.01``, ``0.866``) may itself be a rounding of the value the author computed the
 column from, so it is read as the rounding it is (``carried``), and the cell fails only when no
 value that rounds to it gives the printed result.
+Several columns may enter one formula (``$12Ld^2$`` over columns ``$L$`` and ``$d$``: a product
+written by juxtaposition, as formulas are), and a scale after a formula (``(millions)``,
+``(M)``, ``(亿)``) says the cells' unit: the expression then divides by it.
 """
 
 from __future__ import annotations
@@ -96,8 +99,47 @@ def _formula(text: str, variables: set[str]) -> Node | None:
     return tree if free and free <= variables else None
 
 
+_SCALE = re.compile(
+    r"\s*[(（]\s*(?P<scale>millions?|billions?|thousands?|M|B|K|百万|亿|万|千)\s*[)）]\s*$", re.I
+)
+_SCALES = {
+    "thousand": 10**3, "k": 10**3, "千": 10**3, "万": 10**4, "million": 10**6, "m": 10**6,
+    "百万": 10**6, "亿": 10**8, "billion": 10**9, "b": 10**9,
+}  # fmt: skip
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?|\S")
+
+
+def _implicit(text: str, variables: set[str]) -> str:
+    """``12Ld^2`` as ``12 × L × d^2``: the products of named columns a header writes by
+    juxtaposition, as a lesson's formula does, made explicit; only when every letter in it is
+    a column's variable (so ``GELU(x)`` and ``exp`` keep their names)."""
+    tokens = _TOKEN.findall(text.replace(" ", ""))
+    letters = [t for t in tokens if t[0].isalpha()]
+    if not letters or any(t not in variables for t in letters):
+        return text
+    out: list[str] = []
+    for token in tokens:
+        operand = token[0].isalnum() or token == "("
+        if out and operand and (out[-1][0].isalnum() or out[-1] == ")") and out[-2:-1] != ["^"]:
+            out.append("×")
+        out.append(token)
+    return " ".join(out) if "×" in out else text  # nothing juxtaposed: the header as written
+
+
+def _scaled(text: str, variables: set[str]) -> str:
+    """A header's formula with its juxtaposed products made explicit, divided by the scale
+    written after it (``12Ld^2 (millions)`` → ``(12 × L × d ^ 2) / 1000000``)."""
+    scale = _SCALE.search(text)
+    formula = _implicit(text[: scale.start()] if scale else text, variables)
+    if scale is None:
+        return formula
+    return f"({formula}) / {_SCALES[scale.group('scale').lower().rstrip('s')]}"
+
+
 def _columns(table: Table) -> tuple[dict[int, str], dict[int, str]]:
-    """(variable columns: index → name, formula columns: index → expression text)."""
+    """(variable columns: index → name, formula columns: index → expression text). A
+    formula header may end in a scale (``$12Ld^2$ (millions)``): its cells are then in that
+    unit, and the expression divides by it."""
     readings = [_header_texts(h) for h in table.header]
     named = [_variable_text(h) for h in table.header]
     variables = {
@@ -108,7 +150,8 @@ def _columns(table: Table) -> tuple[dict[int, str], dict[int, str]]:
     for i, texts in enumerate(readings):
         if i in variables:
             continue
-        formula = next((t for t in texts if _formula(t, names_) is not None), None)
+        scaled = (_scaled(t, names_) for t in texts)
+        formula = next((f for f in scaled if _formula(f, names_) is not None), None)
         if formula is not None:
             formulas[i] = formula
     return variables, formulas

@@ -8,6 +8,13 @@ accepts, and two names:
     A compiled pattern every statement the relation may concern matches (a byte unit, a
     parameter count…): the recogniser offers the relation only those lines, and reads a
     section's scope only when one is offered.
+``CUE_BEFORE`` (optional, default False)
+    True when the cue may be on the line before the statement instead (a sentence that wraps:
+    "… the active count per token is" / "$9.2 × 2/16 ≈ 1.15$B"): the relation reads
+    :attr:`~checkers.extract.relations.base.Statement.before` itself.
+``CUE_HEADER`` (optional, default False)
+    True when a table row is offered if its table's header matches the cue (a ``params``
+    column whose rows print only numbers).
 ``relate(statement, scope) -> Draft | None``
     Given a :class:`~checkers.extract.relations.base.Statement` (one line of a section) and the
     section's :class:`~checkers.extract.scope.Scope`: derive which quantity the statement gives
@@ -28,6 +35,7 @@ from typing import Protocol
 
 from checkers.extract.draft import Draft
 from checkers.extract.relations import (
+    attention_params,
     chinchilla,
     ffn_params,
     flops,
@@ -36,6 +44,7 @@ from checkers.extract.relations import (
     lora,
     model_params,
     moe_active,
+    moe_params,
     perplexity,
     training_memory,
     weights_memory,
@@ -65,9 +74,11 @@ ALL_RELATIONS: dict[str, Relation] = {
     "weights_memory": weights_memory,
     "training_memory": training_memory,
     "ffn_params": ffn_params,
+    "attention_params": attention_params,
     "lora": lora,
     "model_params": model_params,
     "moe_active": moe_active,
+    "moe_params": moe_params,
     "flops": flops,
     "chinchilla": chinchilla,
     "perplexity": perplexity,

@@ -32,12 +32,15 @@ __all__ = [
     "BYTE_UNIT",
     "SIZE_CUE",
     "Claimed",
+    "Part",
     "Reading",
     "Statement",
+    "bracketed_counts",
     "claimed_value",
     "describe",
     "first_holding",
     "on_line",
+    "parameters_cell",
     "sentence",
     "sentence_start",
     "statement_value",
@@ -68,9 +71,13 @@ class Statement:
     byte_prefixes: str
     """``either`` when the lesson never writes KiB/GiB (a GB may be 10^9 or 2^30 bytes),
     ``decimal`` when it does (:attr:`checkers.extract.document.Document.byte_prefixes`)."""
+    header: tuple[str, ...] = ()
+    """For a table row: its table's header cells (what each column holds); () otherwise."""
     before: str = ""
     """The paragraph's text before this line, its last few hundred characters ("" for a
-    block's first line): a sentence soft-wrapped across lines starts there."""
+    block's first line): a sentence soft-wrapped across lines starts there. For a display
+    formula, the last line of the paragraph that leads into it ("The MLP of one block holds"
+    before ``$$ … $$``)."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +179,82 @@ _CELL_VALUE = re.compile(
     r"(?![\w])",
     re.IGNORECASE,
 )
+
+
+@dataclass(frozen=True)
+class Part:
+    """A size a statement gives in brackets right after the part it counts."""
+
+    claimed: Claimed
+    """The size, offsets in the statement's text (``~`` read as ``≈``)."""
+    clause: str
+    """The part's own words: the statement's text from the last ``+``, comma, colon or
+    semicolon before the bracket (``dense MLP``, ``256 experts each``)."""
+    qualifier: str
+    """What the bracket adds after the size (``per block``, ``apiece``), "" if nothing."""
+
+
+_BRACKETED = re.compile(
+    r"\(\s*(?P<count>(?:[~≈约]\s*)?\d+(?:\.\d+)?\s*(?:[KMB]|million|billion)(?![A-Za-z]))"
+    r"\s*(?P<qualifier>per\s+(?:block|layer|expert)|apiece|each|parameters|params)?\s*\)",
+    re.IGNORECASE,
+)
+_CLAUSE_MARKS = ("+", ",", ":", ";", "，", "：", "；")
+
+
+def bracketed_counts(statement: Statement) -> list[Part]:
+    """The sizes the statement puts in brackets after the parts it sums (``attention with MLA
+    (~144M per block) + dense MLP (~260M per block)``, ``256 experts each (30M apiece)``): each
+    part's count belongs to the part's own clause, not to the whole line."""
+    text = statement.text
+    if "(" not in text:
+        return []
+    found = []
+    for match in _BRACKETED.finditer(text):
+        count = match.group("count")
+        bare = count.lstrip("~≈约 ")
+        try:
+            printed = parse_printed(bare)
+        except NumberError:
+            continue
+        start = max(text.rfind(mark, 0, match.start()) for mark in _CLAUSE_MARKS) + 1
+        written = "≈ " + bare if count[0] in "~≈约" else count.strip()
+        claimed = Claimed(printed, written, match.start("count"), match.end("count"))
+        found.append(Part(claimed, text[start : match.start()], match.group("qualifier") or ""))
+    return found
+
+
+_PARAMETERS_HEADER = re.compile(r"param(?:eter)?s|weights|参数|count", re.IGNORECASE)
+_HEADER_SCALE = re.compile(r"[(（]\s*(M|B|millions?|billions?|百万|亿)\s*[)）]", re.IGNORECASE)
+_HEADER_UNITS = {"m": "M", "million": "M", "millions": "M", "百万": "M", "b": "B"}
+_HEADER_UNITS |= {"billion": "B", "billions": "B", "亿": " 亿"}
+
+
+def parameters_cell(statement: Statement) -> tuple[Claimed, str] | None:
+    """The count in a table row's one parameters column (``parameters``, ``weights``,
+    ``参数``; a header's ``(M)``, ``(millions)`` or ``(亿)`` is the cells' scale), with the row's
+    label cell and the header, the words that say what it counts; None for any other row.
+    The count's offsets are 0: the row is quoted whole."""
+    cells = [c.strip() for c in statement.text.strip().strip("|").split("|")]
+    header = statement.header
+    if len(cells) != len(header) or len(cells) < 2:
+        return None
+    columns = [i for i, name in enumerate(header) if _PARAMETERS_HEADER.search(name)]
+    if len(columns) != 1 or columns[0] == 0:
+        return None
+    written = cells[columns[0]].strip("* ")
+    scale = _HEADER_SCALE.search(header[columns[0]])
+    if scale is not None:
+        written += _HEADER_UNITS[scale.group(1).lower()]
+    try:
+        printed = parse_printed(written)
+    except NumberError:
+        return None
+    if printed.value < 1000:
+        return None
+    return Claimed(printed, written, 0, 0), f"{cells[0]} ({' '.join(header)})"
+
+
 _SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")
 """A sentence ends at a full stop (or !, ?, ;) before a space, closing markup allowed
 (``**GQA is the win.** MHA …``), or at a Chinese one."""
@@ -180,11 +263,12 @@ _SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")
 def sentence(statement: Statement, end: int) -> str:
     """The sentence of the statement that runs up to offset ``end`` of its line, from its start
     on the previous line of the paragraph when the line continues it."""
-    start = sentence_start(statement.text, end)
+    text = statement.text
+    start = sentence_start(text, end)
     if start == 0 and statement.before:
         previous = statement.before
-        return previous[sentence_start(previous, len(previous)) :] + " " + statement.text[:end]
-    return statement.text[start:end]
+        return previous[sentence_start(previous, len(previous)) :] + " " + text[:end]
+    return text[start:end]
 
 
 def sentence_start(text: str, end: int) -> int:

@@ -11,10 +11,13 @@ Source: Kaplan et al. 2020, "Scaling Laws for Neural Language Models", §2.1 and
 Hoffmann et al. 2022, "Training Compute-Optimal Large Language Models", §3.
 
 Roles read (:mod:`checkers.extract.scope`): ``params`` (N; the statement's own line first, then
-the section), ``tokens`` (D, for a training total), and for the other readings ``vocab``,
-``hidden``, ``layers``, ``context``.
+the section; for a mixture-of-experts model the line names, its published ``active_params``:
+per-token compute runs through the k routed experts only — Fedus et al. 2022 §2 — so ``2 ×
+46.7B`` for Mixtral 8x7B is the mistake, 2 × 12.9B the FLOPs), ``tokens`` (D, for a training
+total), and for the other readings ``vocab``, ``hidden``, ``layers``, ``context``.
 
-The statement: a line that claims a number of FLOPs (``≈ 250M FLOPs``, ``= 1.2e21 FLOPs``,
+The statement (LaTeX read plain): a line that claims a number of FLOPs (``≈ 250M FLOPs``,
+``≈ 93.4 GFLOPs / token``, ``= 1.2e21 FLOPs``,
 ``FLOPs per token ≈ 6M``, ``计算量约 3.1e23 FLOPs``) and says which compute it is: ``forward``
 / ``前向`` / ``inference`` / ``推理`` with ``per token`` / ``每个 token`` (2·N), ``training`` /
 ``训练`` / ``forward and backward`` with ``per token`` (6·N), FLOPs ``per token`` that say
@@ -75,13 +78,22 @@ _SCIENTIFIC = re.compile(
 _APPROXIMATE = re.compile(r"(?:≈|~|∼|约|大约|about|roughly|approximately|around)\s*$", re.I)
 
 
+_CLAUSE_CUT = re.compile(r"[,;]\s|[，；。]|\.\s")
+_FLOP_AMOUNT = re.compile(r"\d\s*[KMGTP]?FLOPs?\b", re.IGNORECASE)
+_PREFIXED = re.compile(
+    r"(?:[=≈~∼:：]|\bis\b|为|约|about|roughly|around)\s*(?:about\s+|roughly\s+|约\s*)?"
+    r"(?P<number>\d+(?:\.\d+)?\s*[KMGTP]FLOPs?)\b"
+)
+
+
 def _claimed(text: str) -> tuple[str, int, int] | None:
-    """The claimed FLOPs as the arithmetic kind reads them (``≈ 6M``, ``8.4e22``), with where
-    the number starts and ends; an approximate value keeps its ``≈`` (judged at its figures)."""
-    found = list(_SCIENTIFIC.finditer(text))
+    """The claimed FLOPs as the arithmetic kind reads them (``≈ 6M``, ``8.4e22``, ``93.4
+    GFLOPs``), with where the number starts and ends; an approximate value keeps its ``≈``
+    (judged at its figures)."""
+    found = list(_SCIENTIFIC.finditer(text)) or list(_PREFIXED.finditer(text))
     if found:
         start, end = found[-1].start("number"), found[-1].end("number")
-        written = found[-1].group("number")
+        written = " ".join(found[-1].group("number").split())
     else:
         claimed = claimed_value(text, _MAGNITUDE)
         if claimed is None or claimed.printed.value < 1e3:
@@ -101,6 +113,20 @@ def _value(scope: Scope, role: str, line: int) -> Quantity | None:
     return _one(on_line(scope, role, line)) or scope.value(role, before=line)
 
 
+def _figures(quantity: Quantity) -> int:
+    """Significant figures of a printed count (``7B`` 1, ``12.9B`` 3, ``70B`` 1)."""
+    return len(re.sub(r"\D", "", quantity.printed.text).strip("0"))
+
+
+def _routed(scope: Scope, line: int) -> Quantity | None:
+    """The active (per-token) parameters of the one mixture-of-experts model the statement's
+    line names, as published (Mixtral 8x7B: 12.9B of 46.7B), or None: a token's FLOPs count
+    only the parameters it is routed through (Fedus et al. 2022 §2), whatever total the line
+    multiplies."""
+    found = [q for q in scope.of("active_params") if q.line == line and q.published]
+    return found[0] if len({q.model for q in found}) == 1 else None
+
+
 def _number(quantity: Quantity) -> str:
     return f"{quantity.value:.6g}"
 
@@ -114,12 +140,18 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     if claimed is None:
         return None
     claimed_text, start, end = claimed
-    if not CUE.search(text[:start]) and not CUE.match(text[end : end + 12].strip()):
+    cuts = [m.end() for m in _CLAUSE_CUT.finditer(text, 0, start)]
+    clause = text[cuts[-1] if cuts else 0 : start]
+    if _FLOP_AMOUNT.search(clause):
+        return None  # "14 GFLOPs × 1,000 tokens = 14 TFLOPs": from another FLOPs figure, not N
+    if not CUE.search(text[:end]) and not CUE.match(text[end : end + 12].strip()):
         return None
     line = statement.line
-    params = _value(scope, "params", line)
-    if params is None or params.value < 1e6:
-        return None
+    params, active = _routed(scope, line), True
+    if params is None:
+        params, active = _value(scope, "params", line), False
+    if params is None or params.value < 1e6 or (params.published and _figures(params) < 2):
+        return None  # a published "7B" is the model's name, not its count to two figures
     per_token = bool(_PER_TOKEN.search(text))
     training = bool(_TRAINING.search(text))
     if _BACKWARD.search(text) and not training:
@@ -149,9 +181,11 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     what = "training" if factor == TRAINING_FLOPS_PER_PARAMETER else "forward"
     if len(factors) > 1:
         what += " (the line says neither forward nor training: both tried)"
+    if active:
+        what += "; N is the active parameters: a token computes with its k routed experts only"
     return Draft(
         kind="arithmetic",
-        quote=text[:end].strip(),
+        quote=statement.text[:end].strip(),
         line=line,
         fields=dict(chosen.fields),
         confidence=0.55,

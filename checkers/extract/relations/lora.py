@@ -12,13 +12,18 @@ Roles read (:mod:`checkers.extract.scope`): ``lora_rank`` (r), ``hidden`` (d), `
 statement, else its section, prints (``q_proj``/``W_q``/``query``, ``k``, ``v``, ``o``; "all
 attention matrices" is four).
 
-The statement: a line that claims a parameter count and says it is LoRA's (``LoRA``,
-``adapter``, ``低秩``, ``trainable``/``可训练``) on its line or in its lead-in. Qualifiers: ``per
-matrix`` / ``each matrix`` / ``每个矩阵`` (M = L = 1), ``per layer`` / ``每层`` (L = 1).
+The statement: a line that claims a parameter count (LaTeX read plain: ``$64 \\times 4096 =
+262{,}144$``) and says it is LoRA's (``LoRA``, ``adapter``, ``低秩``, ``trainable``/``可训练``)
+in its sentence or its lead-in. Qualifiers: ``per matrix`` / ``each matrix`` / ``a single
+adapted matrix`` / ``每个矩阵`` / ``一个 … 矩阵`` (M = L = 1; the matrix is the ``d_in × d_out``
+its sentence prints, else d × d), ``per layer`` / ``每层`` (L = 1). A count of FFN matrices
+(``FFN``, ``MLP``, ``gate_proj``…: d × d_ff) is left alone, and so is a statement whose
+matrices only the section names when the section adapts FFN matrices too.
 
 Readings accepted: without a qualifier, the total (M · L), one layer (M) or one matrix; the
-count at its printed precision or its significant figures under ``≈``. The note names the
-matrices counted and where r and d were read.
+count at its printed precision or its significant figures under ``≈``. Only A or only B is not
+a reading (both are trained: ``r · d_in`` alone is the mistake the message names). The note
+names the matrices counted and where r and d were read.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from checkers.extract.relations.base import (
     claimed_value,
     describe,
     first_holding,
+    sentence,
 )
 from checkers.extract.scope import Quantity, Scope
 
@@ -40,12 +46,17 @@ __all__ = ["CUE", "relate"]
 
 NAME = "lora"
 
-CUE = re.compile(r"LoRA|adapter|低秩|trainable|可训练", re.IGNORECASE)
-"""A statement this relation may concern says the count is LoRA's (or is trainable)."""
+CUE = re.compile(r"LoRA|adapter|低秩|trainable|可训练|param(?:eter)?s|参数", re.IGNORECASE)
+"""A statement this relation may concern says the count is LoRA's (or is trainable), or
+counts parameters in a section whose lead-in says they are LoRA's."""
 
 _COUNT = re.compile(r"[KMBT]|万|亿|million|billion|thousand|", re.IGNORECASE)
 _LORA = re.compile(r"LoRA|adapter|低秩|适配器", re.IGNORECASE)
-_PER_MATRIX = re.compile(r"per\s+(?:adapted\s+)?matrix|each\s+matrix|每个矩阵|单个矩阵", re.I)
+_PER_MATRIX = re.compile(
+    r"per\s+(?:adapted\s+)?matrix|(?:each|one|a\s+single|a)\s+(?:adapted\s+)?"
+    r"(?:weight\s+)?matrix|(?:每个|单个|一个)[^，,。；;：:]{0,32}?矩阵",
+    re.I,
+)
 _PER_LAYER = re.compile(r"per[\s-]layer|each\s+layer|每层", re.IGNORECASE)
 _MATRIX_NAMES = {
     "q": re.compile(r"\bq_proj\b|\bW_?\{?q\}?\b|\bquery\b|\bQ\b", re.IGNORECASE),
@@ -53,55 +64,76 @@ _MATRIX_NAMES = {
     "v": re.compile(r"\bv_proj\b|\bW_?\{?v\}?\b|\bvalue\b|\bV\b", re.IGNORECASE),
     "o": re.compile(r"\bo_proj\b|\bW_?\{?o\}?\b|\boutput\s+projection\b", re.IGNORECASE),
 }
-_ALL_ATTENTION = re.compile(r"all\s+(?:four\s+|4\s+)?attention\s+(?:matrices|projections)", re.I)
+_ALL_ATTENTION = re.compile(
+    r"all\s+(?:four\s+|4\s+)?attention\s+(?:matrices|projections)|(?:4|四)\s*个\s*注意力(?:投影|矩阵)",
+    re.I,
+)
 _OTHER = re.compile(r"total\s+model|full\s+fine|base\s+model|frozen|冻结|全量", re.I)
 
 
 def relate(statement: Statement, scope: Scope) -> Draft | None:
     """An ``arithmetic`` claim r·(d_in + d_out)·M·L for a LoRA parameter count, or None."""
+    if not (
+        _LORA.search(statement.text)
+        or _LORA.search(statement.before)
+        or _LORA.search(statement.topic)
+    ):
+        return None  # cheap: most lines counting parameters are not about LoRA
     text = statement.text
     claimed = claimed_value(text, _COUNT)
     if claimed is None or (claimed.printed.unit is None and claimed.printed.value < 100):
         return None
-    head = text[: claimed.start]
+    head = sentence(statement, claimed.start)
     if not (_LORA.search(head) or _LORA.search(statement.topic)) or _OTHER.search(head):
         return None
+    if _FFN.search(head):
+        return None  # the FFN's matrices are d × d_ff: their widths are another statement's
     line = statement.line
     rank = scope.value("lora_rank", before=line)
     hidden = scope.value("hidden", before=line)
-    if rank is None or hidden is None:
+    one = _PER_MATRIX.search(head) is not None
+    shape = _shape(head) if one else None  # a matrix's shape, only where one matrix is meant
+    if rank is None or (hidden is None and shape is None):
         return None
-    matrices = _matrices(head) or _matrices(scope.text)
-    if not matrices:
-        return None
-    layers = scope.value("layers", before=line)
-    narrow = _kv_width(matrices, hidden, scope, line)
-    shapes = ", ".join(f"W_{name}" for name in matrices)
-    if _PER_MATRIX.search(head):
-        counts = [(["q"], False, "one matrix (the statement)")]
-    elif _PER_LAYER.search(head):
-        counts = [(matrices, False, f"{shapes} in one layer (the statement)")]
+    if one:
+        assert shape is not None or hidden is not None
+        d_in, d_out = shape or (round(hidden.value), round(hidden.value))  # type: ignore[union-attr]
+        width = f"{d_in} × {d_out}" + (", the shape the statement prints" if shape else "")
+        counts = [(["q"], False, f"one matrix ({width})")]
+        matrices = ["q"]
     else:
-        counts = [(matrices, True, f"{shapes} in each of the layers")] if layers else []
-        counts += [(matrices, False, f"{shapes} in one layer"), (["q"], False, "one matrix")]
+        assert hidden is not None
+        d_in = d_out = round(hidden.value)
+        matrices = _matrices(head) or (_matrices(scope.text) if not _FFN.search(scope.text) else [])
+        if not matrices:
+            return None
+        shapes = ", ".join(f"W_{name}" for name in matrices)
+        if _PER_LAYER.search(head):
+            counts = [(matrices, False, f"{shapes} in one layer (the statement)")]
+        else:
+            layers = scope.value("layers", before=line)
+            counts = [(matrices, True, f"{shapes} in each of the layers")] if layers else []
+            counts += [(matrices, False, f"{shapes} in one layer"), (["q"], False, "one matrix")]
+    layers = scope.value("layers", before=line)
+    narrow = _kv_width(matrices, hidden, scope, line) if hidden and shape is None else None
     readings: list[Reading] = []
     for names, every_layer, what in counts:
         for kv_width in [None, narrow] if narrow is not None else [None]:
             square = len(names) if kv_width is None else sum(n in ("q", "o") for n in names)
             where: dict[str, Any] = {
                 "rank": rank.printed.text,
-                "d_in": f"{round(hidden.value)}",
-                "d_out": f"{round(hidden.value)}",
+                "d_in": f"{d_in}",
+                "d_out": f"{d_out}",
                 "square": f"{square}",
             }
             expression = "rank × (d_in + d_out) × square"
-            width_note = "square d × d matrices"
+            width_note = "A (r × d_in) and B (d_out × r) both count"
             if kv_width is not None:
                 where["d_kv"] = f"{kv_width}"
                 where["narrow"] = f"{len(names) - square}"
                 expression = "rank × ((d_in + d_out) × square + (d_in + d_kv) × narrow)"
-                width_note = f"K and V of width n_kv · d_head = {kv_width} (GQA)"
-            used: list[Quantity | None] = [rank, hidden]
+                width_note += f"; K and V of width n_kv · d_head = {kv_width} (GQA)"
+            used: list[Quantity | None] = [rank, hidden if shape is None else None]
             if every_layer and layers is not None:
                 expression = f"({expression}) × layers"
                 where["layers"] = f"{round(layers.value)}"
@@ -113,7 +145,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     return Draft(
         kind="arithmetic",
-        quote=text[: claimed.end].strip(),
+        quote=statement.text[: claimed.end].strip(),
         line=line,
         fields=dict(chosen.fields),
         confidence=0.5,
@@ -121,6 +153,22 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         slug=f"lora-{claimed.text}",
         note=f"LoRA r·(d_in + d_out) per matrix (Hu et al. 2021): {chosen.assumed}",
     )
+
+
+_SHAPE = re.compile(
+    r"(?<![\d.,×*x])\b(\d{2,6})\s*[×x*]\s*(\d{2,6})\b(?!\s*(?:[=≈×*x+]|\d))", re.IGNORECASE
+)
+_FFN = re.compile(
+    r"FFN|MLP|feed[\s-]*forward|前馈|gate_proj|up_proj|down_proj|\bW_?\{?[123]\b", re.I
+)
+
+
+def _shape(head: str) -> tuple[int, int] | None:
+    """The ``d_in × d_out`` shape of the one adapted matrix the sentence prints (``a 4096 ×
+    4096 projection``, ``(4096 × 4096 each)``), not a product it computes (``16 × 4096 =``):
+    None when it prints none or several."""
+    found = {(int(m.group(1)), int(m.group(2))) for m in _SHAPE.finditer(head)}
+    return found.pop() if len(found) == 1 else None
 
 
 def _matrices(text: str) -> list[str]:

@@ -21,7 +21,10 @@ published style.
 The statement: a line that claims a parameter count of the model (``124M parameters``, ``参数量
 约 70 亿``, ``total params ≈ 6.7B``, ``14B active``); ``per layer`` / ``每层`` counts one layer
 without embeddings; ``active`` / ``per token`` / ``激活`` the parameters used per token. A count of
-one part (attention, FFN, an expert, embeddings, LoRA) is another relation's or none.
+one part (attention, FFN, an expert, embeddings, LoRA) is another relation's or none. A table
+row (offered by its header, ``CUE_HEADER``): the count with its scale (``85M``) in the one
+column headed ``params`` / ``parameters (non-embedding)`` / ``参数量``, the header saying what
+it counts, the row's own layers and width its configuration.
 
 Readings accepted: GPT style with or without the position table, biases and norms, untied
 output; without embeddings (the 12·L·d² of scaling-law papers); LLaMA style tied or untied;
@@ -38,6 +41,7 @@ from typing import Any
 from checkers.data import model_table, parse_count
 from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
+    Claimed,
     Reading,
     Statement,
     claimed_value,
@@ -46,13 +50,16 @@ from checkers.extract.relations.base import (
     sentence,
 )
 from checkers.extract.scope import Quantity, Scope
+from checkers.numbers import NumberError, parse_printed
 
-__all__ = ["CUE", "relate"]
+__all__ = ["CUE", "CUE_HEADER", "Get", "llama_readings", "models_fit", "relate", "styles"]
 
 NAME = "model_params"
 
 CUE = re.compile(r"param(?:eter)?s|参数", re.IGNORECASE)
-"""A statement this relation may concern says it counts parameters."""
+"""A statement this relation may concern says it counts parameters (a row: its header)."""
+CUE_HEADER = True
+"""A table row is offered when its header names a parameters column."""
 
 _COUNT = re.compile(r"[KMBT]|万|亿|million|billion|thousand", re.IGNORECASE)
 _PART = re.compile(
@@ -71,19 +78,25 @@ _NON_EMBEDDING = re.compile(r"non[\s-]embedding|excluding\s+embeddings|不含嵌
 def relate(statement: Statement, scope: Scope) -> Draft | None:
     """An ``arithmetic`` claim of the model's parameter count from its configuration."""
     text = statement.text
-    claimed = claimed_value(text, _COUNT)
-    if claimed is None or claimed.printed.value < 1e5:
+    claimed = _row_count(statement) if statement.header else None
+    if claimed is not None:  # a row's count under its table's parameters header
+        head, tail = _header_of(statement), ""
+    else:
+        claimed = claimed_value(text, _COUNT)
+        if claimed is None:
+            return None
+        mark = re.match(r"[≈~∼约]?\s*", text[claimed.start :])
+        head = sentence(statement, claimed.start + (mark.end() if mark else 0))  # keeps "≈ "
+        tail = text[claimed.end : claimed.end + 24]
+        if not (_NAMED_BEFORE.search(head) or _NAMED_AFTER.match(tail)):
+            return None  # the count does not say it is the model's parameters
+    if claimed.printed.value < 1e5:
         return None
-    mark = re.match(r"[≈~∼约]?\s*", text[claimed.start :])
-    head = sentence(statement, claimed.start + (mark.end() if mark else 0))  # keeps "≈ "
-    tail = text[claimed.end : claimed.end + 24]
-    if not (_NAMED_BEFORE.search(head) or _NAMED_AFTER.match(tail)):
-        return None  # the count does not say it is the model's parameters
     if _PART.search(_NON_EMBEDDING.sub("", head)) or _BYTES_AFTER.match(tail):
         return None
     if _BOUND.search(head):
         return None  # "anything under 1B parameters": a threshold, not this model's count
-    if not _models_fit(scope, claimed.printed.value, claimed.printed.half_width):
+    if not models_fit(scope, claimed.printed.value, claimed.printed.half_width):
         return None
     later = [
         q
@@ -100,10 +113,10 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     per_layer = bool(_PER_LAYER.search(head))
     active = bool(_ACTIVE.search(head) or _ACTIVE.search(tail))
-    styles = _styles(scope)
+    allowed = styles(scope)
     readings: list[Reading] = []
-    for style in styles:
-        readings += (_llama if style == "llama" else _gpt)(get, per_layer, active, head)
+    for style in allowed:
+        readings += (llama_readings if style == "llama" else _gpt)(get, per_layer, active, head)
     if not readings:
         return None
     readings = [Reading({**r.fields, "claimed": claimed.text}, r.assumed) for r in readings]
@@ -122,6 +135,37 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     )
 
 
+def _row_count(statement: Statement) -> Claimed | None:
+    """The count in a table row's one parameters column (``params``, ``parameters (non-
+    embedding)``, ``参数量``), printed with its scale (``85M``, ``1.2B``); None otherwise."""
+    cells = [c.strip() for c in statement.text.strip().strip("|").split("|")]
+    if len(cells) != len(statement.header):
+        return None
+    columns = [i for i, name in enumerate(statement.header) if _PARAMS_HEADER.search(name)]
+    if len(columns) != 1 or columns[0] == 0:
+        return None
+    written = cells[columns[0]].strip("* ~≈")
+    try:
+        printed = parse_printed(written)
+    except NumberError:
+        return None
+    if printed.unit is None or printed.unit.family != "count":
+        return None  # "12" under params is no count without its scale
+    start = statement.text.find(written)
+    return Claimed(printed, written, start, start + len(written)) if start >= 0 else None
+
+
+def _header_of(statement: Statement) -> str:
+    """The parameters header of a row's count, the words that say what it counts."""
+    return next((h for h in statement.header if _PARAMS_HEADER.search(h)), "")
+
+
+_PARAMS_HEADER = re.compile(
+    r"^\W*(?:(?:non[\s-]embedding|total)\s+)?(?:param(?:eter)?s|参数量?|总参数量?)\b"
+    r"(?!\s*(?:memory|bytes|GB|显存))",
+    re.IGNORECASE,
+)
+
 _NAMED_AFTER = re.compile(
     r"\s*(?:\)|）)?\s*(?:total\s+|trainable\s+)?(?:param(?:eter)?s|个?参数)", re.IGNORECASE
 )
@@ -139,7 +183,7 @@ _BOUND = re.compile(
 _BYTES_AFTER = re.compile(r"\s*(?:bytes?|字节|[KMGT]i?B)\b", re.IGNORECASE)
 
 
-def _models_fit(scope: Scope, value: float, half_width: float) -> bool:
+def models_fit(scope: Scope, value: float, half_width: float) -> bool:
     """False when a named model's published size labels include the count (GPT-2's paper
     prints 117M for the 124M checkpoint: a published fact, not a formula's), or a named model
     has an architecture the formulas here do not count (latent attention, shared experts,
@@ -178,7 +222,9 @@ def _lookup(statement: Statement, scope: Scope) -> Get:
     return get
 
 
-def _styles(scope: Scope) -> list[str]:
+def styles(scope: Scope) -> list[str]:
+    """The counting styles the section allows: a named model's, else its words' (SwiGLU,
+    RMSNorm, LLaMA… against GPT, BERT, GELU…), else both."""
     for key in scope.models():
         spec = model_table().by_key(key)
         if spec is not None and spec.style in ("gpt", "bert", "llama"):
@@ -255,7 +301,9 @@ def _gpt(get: Get, per_layer: bool, active: bool, head: str) -> list[Reading]:
     return _embedding_readings(readings, head, vocab)
 
 
-def _llama(get: Get, per_layer: bool, active: bool, head: str) -> list[Reading]:
+def llama_readings(get: Get, per_layer: bool, active: bool, head: str) -> list[Reading]:
+    """The LLaMA-style readings (SwiGLU, GQA; MoE experts of width ``expert_d_ff`` with a
+    d × E router, k of them when ``active``) of a count: untied, tied, without embeddings."""
     layers, hidden, d_ff, vocab = get("layers"), get("hidden"), get("d_ff"), get("vocab")
     heads, kv_heads, head_dim = get("heads"), get("kv_heads"), get("head_dim")
     experts, top_k, expert_ff = get("experts"), get("top_k"), get("expert_d_ff")

@@ -39,3 +39,57 @@ def test_counts_of_many_blocks_are_left_alone(scan: Scan) -> None:
     assert scan(CONFIG + "All 24 layers' FFN blocks hold 830M parameters.\n") == []
     assert scan(CONFIG + "The experts in total hold 1.3B parameters.\n") == []
     assert scan("# x\n\nThe dense MLP block holds 35M parameters.\n") == []  # no config
+
+
+# Mistral 7B's released config.json (hidden 4096, intermediate 14336, 32 layers, vocab 32000),
+# printed in one section, the accounting in another that never names the model or SwiGLU.
+PRINTED = (
+    "# Walkthrough\n\n## The config\n\n```\nhidden_size: 4096\nintermediate_size: 14336\n"
+    "num_hidden_layers: 32\nnum_attention_heads: 32\nnum_key_value_heads: 8\nvocab_size: 32000\n```"
+    "\n\n## Accounting\n\n"
+)
+# gated 3 × 4096 × 14336 = 176,160,768; two matrices would be 117,440,512
+
+
+def test_a_size_in_brackets_after_the_part_it_counts(scan: Scan) -> None:
+    good = "- Each block: attention (~42M per block) + dense MLP (~176M per block) + norms.\n"
+    assert _verdicts(scan, PRINTED + good) == ["pass", "pass"]  # the attention's and the MLP's
+    (wrong,) = [f for f in scan(PRINTED + good.replace("~176M", "~117M")) if f.verdict != "pass"]
+    assert wrong.verdict == "fail"
+    assert "3·4096·14336" in wrong.message
+    assert "the lesson prints Mistral 7B's configuration, a gated FFN" in wrong.message
+
+
+def test_experts_each_in_brackets(scan: Scan) -> None:
+    moe = CONFIG + "- MoE blocks: attention + 64 experts each (8.7M apiece) + norm.\n"
+    assert _verdicts(scan, moe) == ["pass"]
+    assert _verdicts(scan, moe.replace("8.7M apiece", "5.8M apiece")) == ["fail"]
+
+
+def test_a_display_formula_takes_its_subject_from_the_sentence_before(scan: Scan) -> None:
+    lead = "# Block\n\nWith hidden size 2048 and FFN size 5632, using SwiGLU. "
+    lead += "The MLP of one block holds\n\n$$\n"
+    assert _verdicts(scan, lead + "3 \\cdot 2048 \\cdot 5632 = 34{,}603{,}008\n$$\n") == ["pass"]
+    (wrong,) = scan(lead + "2 \\cdot 2048 \\cdot 5632 = 23{,}068{,}672\n$$\n")
+    assert wrong.verdict == "fail" and "34,603,008" in wrong.message
+    assert "the section says SwiGLU" in wrong.message
+
+
+def test_bare_numbers_and_other_parts_are_not_block_counts(scan: Scan) -> None:
+    assert scan(CONFIG + "The FFN block has d_ff = 5632.\n") == []
+    attention = scan(PRINTED + "- attention with GQA (~42M per block) + norms.\n")
+    assert [f.id for f in attention if "ffn" in f.id] == []
+    # a bare number that is not a product's result: no count of parameters
+    assert scan(CONFIG + "The dense MLP block width is 1,048,576 in total.\n") == []
+
+
+def test_a_table_row_of_one_layers_blocks(scan: Scan) -> None:
+    table = (
+        "| piece (one layer) | shape | parameters |\n|---|---|--:|\n| MLP (gate, up, down) | {} |\n"
+    )
+    rows = CONFIG + table.format("3 × 2048 × 5632 | 34,603,008")
+    assert _verdicts(scan, rows) == ["pass"]
+    (wrong,) = scan(CONFIG + table.format("2 × 2048 × 5632 | 23,068,672"))
+    assert wrong.verdict == "fail" and "34,603,008" in wrong.message
+    every = "| piece | parameters (M) |\n|---|--:|\n| 24 × MLP | 830.5 |\n"
+    assert scan(CONFIG + every) == []

@@ -46,3 +46,30 @@ def test_flops_per_token_that_name_neither_pass_are_read_both_ways(scan: Scan) -
     assert [f.verdict for f in scan(SMALL + "每个 token 的 FLOP ≈ 700M\n")] == ["pass"]  # 2·N
     (finding,) = scan(SMALL + "Total FLOP per token ≈ 6M FLOP\n")
     assert finding.verdict == "fail" and "both tried" in finding.message
+
+
+def test_a_mixture_of_experts_computes_with_its_active_parameters(scan: Scan) -> None:
+    # Mixtral 8x7B: 46.7B total, 12.9B active (Jiang et al. 2024): 2 × 12.9B = 25.8 GFLOPs
+    good = (
+        "# MoE compute\n\n- Mixtral 8x7B: $2 \\times 12.9\\text{B} \\approx 25.8$ GFLOPs / token\n"
+    )
+    (finding,) = scan(good)
+    assert finding.verdict == "pass"
+    (wrong,) = scan(good.replace("12.9", "46.7").replace("25.8", "93.4"))
+    assert wrong.verdict == "fail" and "25.8 GFLOPs" in wrong.message
+    assert "active parameters" in wrong.message and "active_params 12.9B" in wrong.message
+
+
+def test_a_published_size_that_is_only_a_name_is_not_a_count(scan: Scan) -> None:
+    # "Mistral 7B" has 7.24B parameters; its name's 7B is not N to three figures
+    assert (
+        scan("# Dense\n\n- Mistral 7B: $2 \\times 7.2\\text{B} \\approx 14.4$ GFLOPs / token\n")
+        == []
+    )
+
+
+def test_a_total_from_another_flops_figure_is_not_per_token(scan: Scan) -> None:
+    # 2 × 7B = 14 GFLOPs per token; 1,000 tokens are 14 TFLOPs, a product of that figure
+    text = "# Inference\n\nA 7B model: 14 GFLOPs per token, and 14 GFLOPs × 1,000 tokens"
+    text += " = 14 TFLOPs.\n"
+    assert [f for f in scan(text) if "tflops" in f.id.lower()] == []

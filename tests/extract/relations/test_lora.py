@@ -41,3 +41,46 @@ def test_grouped_query_attention_narrows_k_and_v(scan: Scan) -> None:
 def test_not_drafted_without_rank_width_or_lora_words(scan: Scan) -> None:
     assert scan("# x\n\nhidden size 1024 on q_proj.\n\nLoRA trains 1.57M parameters.\n") == []
     assert scan(BASE + "The base model has 350M parameters.\n") == []
+
+
+# The section defines r only through LoRA's formula; widths from "hidden size".
+FORMULA = (
+    "# Adapters\n\nLoRA adds B (d_out × r) and A (r × d_in) to a frozen weight, so "
+    "r · (d_in + d_out) parameters per matrix.\nThe model has hidden size 2048. Take r = 32.\n\n"
+)
+# one 2048 × 2048 matrix: 32 × 4096 = 131,072 (32 × 2048 = 65,536 counts A alone)
+
+
+def test_r_is_the_rank_where_the_section_writes_the_lora_formula(scan: Scan) -> None:
+    text = FORMULA + "A single adapted matrix then gets 32 × 4096 = 131,072 new parameters.\n"
+    assert _verdicts(scan, text) == ["pass"]
+    (wrong,) = scan(
+        FORMULA + "A single adapted matrix then gets 32 × 2048 = 65,536 new parameters.\n"
+    )
+    assert wrong.verdict == "fail" and wrong.expected is not None
+    assert (
+        "131,072" in wrong.message and "A (r × d_in) and B (d_out × r) both count" in wrong.message
+    )
+    assert "lora_rank 32 (line 4)" in wrong.message
+
+
+def test_a_matrix_shape_in_the_sentence_and_latex_digits(scan: Scan) -> None:
+    zh = (
+        "## LoRA\n\nLoRA 给矩阵加上 $BA$，新增参数 $r(d_{in} + d_{out})$，取 $r = 8$。\n\n"
+        "- 一个 $1024 \\times 3072$ 的投影矩阵，LoRA 参数为 $8 \\times 1024 = 8{,}192$；\n"
+        "- 一个 $1024 \\times 3072$ 的投影矩阵，LoRA 参数为 $8 \\times 4096 = 32{,}768$；\n"
+    )
+    # 8 × (1024 + 3072) = 32,768; 8 × 1024 counts only A
+    verdicts = _verdicts(scan, zh)
+    assert verdicts == ["fail", "pass"]
+
+
+def test_ffn_matrices_and_the_frozen_model_are_not_lora_counts(scan: Scan) -> None:
+    text = (
+        FORMULA + "Each layer's three FFN matrices get 32 × (2048 + 5632) = 245,760 parameters.\n"
+    )
+    assert scan(text) == []
+    assert scan(FORMULA + "The frozen base model keeps its 1.3B parameters.\n") == []
+    # r is not the rank where the section never writes LoRA's formula with it
+    undefined = "# Fit\n\nhidden size 2048; LoRA helps. r = 32.\n\nOne matrix gets 65,536 params.\n"
+    assert scan(undefined) == []

@@ -59,7 +59,9 @@ def test_moe_total_and_active(scan: Scan) -> None:
 
 def test_counts_of_parts_or_without_a_configuration_are_left_alone(scan: Scan) -> None:
     assert scan(GPT2 + "The embedding parameters: 38.6M\n") == []
-    assert scan(GPT2 + "The attention parameters per layer: 2.4M\n") == []
+    # one layer's attention (4 · 768² = 2.36M) is attention_params's, not a model count
+    (attention,) = scan(GPT2 + "The attention parameters per layer: 2.4M\n")
+    assert attention.id.startswith("relations-attention-params") and attention.verdict == "pass"
     assert scan("# x\n\nThe model has 124M parameters.\n") == []
 
 
@@ -83,3 +85,24 @@ def test_a_count_followed_by_another_configuration_is_left_alone(scan: Scan) -> 
     text = "# Training\n\nhidden size 768, vocabulary of 50,257 tokens, context 1024.\n\n"
     line = "A real run would train 124M parameters; here a tiny model of 2 layers.\n"
     assert scan(text + line) == []
+
+
+# 12·L·d² (Kaplan et al. 2020): 12 × 12 × 768² = 84.9M; 12 × 24 × 1024² = 302M;
+# 12 × 24 × 2048² = 1,208M
+ROWS = "# Sizes\n\n| config | layers | d_model | params (non-embedding) |\n|---|--:|--:|--:|\n"
+
+
+def test_a_table_row_under_a_parameters_header(scan: Scan) -> None:
+    good = ROWS + "| small | 12 | 768 | 85M |\n| medium | 24 | 1024 | 302M |\n"
+    assert _verdicts(scan, good) == ["pass", "pass"]
+    (wrong,) = [f for f in scan(good + "| large | 24 | 2048 | 800M |\n") if f.verdict == "fail"]
+    assert "1208M" in wrong.message and "layers 24 (line 7)" in wrong.message
+
+
+def test_rows_without_a_scaled_count_or_under_a_memory_header_are_left_alone(scan: Scan) -> None:
+    assert scan(ROWS + "| small | 12 | 768 | 85 |\n") == []  # no scale: 85 of what
+    memory = "# Sizes\n\n| config | layers | d_model | params (GB) |\n|---|--:|--:|--:|\n"
+    assert scan(memory + "| small | 12 | 768 | 0.2 |\n") == []
+    # the vocabulary is unknown, so a total with embeddings cannot be counted
+    total = "# Sizes\n\n| config | layers | d_model | params |\n|---|--:|--:|--:|\n"
+    assert scan(total + "| small | 12 | 768 | 124M |\n") == []
