@@ -139,6 +139,7 @@ def many_failures(count: int) -> list[Finding]:
     """``count`` failing findings on consecutive lines."""
     return [replace(FAIL, id=f"wrong-{n}", line=n + 1) for n in range(count)]
 
+
 # Severities and quiet findings (not in FINDINGS, so the tests above keep their counts).
 SLIP = _finding(
     id="share-truncated",
