@@ -17,7 +17,9 @@ The statement: a line that claims a parameter count (LaTeX read plain: ``$64 \\t
 in its sentence or its lead-in. Qualifiers: ``per matrix`` / ``each matrix`` / ``a single
 adapted matrix`` / ``每个矩阵`` / ``一个 … 矩阵`` (M = L = 1; the matrix is the ``d_in × d_out``
 its sentence prints, else d × d), ``per layer`` / ``每层`` (L = 1). A count of FFN matrices
-(``FFN``, ``MLP``, ``gate_proj``…: d × d_ff) is left alone, and so is a statement whose
+(``FFN``, ``MLP``, ``gate_proj``…: d × d_ff) is left alone, and so is one of the model's own
+weights the sentence sets beside the adapter (``frozen``, ``original``, ``pretrained``,
+``原始``, ``底座``), and so is a statement whose
 matrices only the section names when the section adapts FFN matrices too.
 
 Readings accepted: without a qualifier, the total (M · L), one layer (M) or one matrix; the
@@ -68,7 +70,13 @@ _ALL_ATTENTION = re.compile(
     r"all\s+(?:four\s+|4\s+)?attention\s+(?:matrices|projections)|(?:4|四)\s*个\s*注意力(?:投影|矩阵)",
     re.I,
 )
-_OTHER = re.compile(r"total\s+model|full\s+fine|base\s+model|frozen|冻结|全量", re.I)
+_OTHER = re.compile(
+    r"total\s+model|full\s+fine|full[\s-]rank|base\s+model|frozen|original|pre-?trained|冻结|全量"
+    r"|原始|原来的|原有的|预训练|底座",
+    re.I,
+)
+"""The statement counts the model's own weights (the frozen, original, pretrained matrix the
+adapter sits beside: ``一个原始的 4096 × 4096 矩阵就有 16,777,216 个参数``), not the adapter's."""
 
 
 def relate(statement: Statement, scope: Scope) -> Draft | None:

@@ -84,3 +84,20 @@ def test_ffn_matrices_and_the_frozen_model_are_not_lora_counts(scan: Scan) -> No
     # r is not the rank where the section never writes LoRA's formula with it
     undefined = "# Fit\n\nhidden size 2048; LoRA helps. r = 32.\n\nOne matrix gets 65,536 params.\n"
     assert scan(undefined) == []
+
+
+def test_the_original_matrix_beside_the_adapter_is_not_a_lora_count(scan: Scan) -> None:
+    """A sentence that compares the adapter with the weight it sits beside counts the weight's
+    own d_in × d_out parameters: no LoRA reading applies to it."""
+    zh = (
+        "## LoRA\n\nLoRA 给矩阵加上 $BA$，新增参数 $r(d_{in} + d_{out})$，"
+        "取 $r = 8$，隐藏维度 1024。\n\n"
+        "- 每个矩阵：$8 \\times (1024 + 1024) = 16{,}384$\n\n"
+        "而一个原始的 $1024 \\times 1024$ 矩阵就有 1,048,576 个参数。\n"
+    )
+    assert "fail" not in _verdicts(scan, zh)
+    en = FORMULA + "One original 2048 × 2048 matrix holds 4,194,304 weights.\n"
+    assert "fail" not in _verdicts(scan, en)
+    # the same sentence shape about the adapter itself is still checked (A alone: 65,536)
+    wrong = FORMULA + "A single adapted matrix then gets 32 × 2048 = 65,536 new parameters.\n"
+    assert "fail" in _verdicts(scan, wrong)
