@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     FloatArray = NDArray[np.float64]
 
 __all__ = [
+    "CHINCHILLA_EXPONENTS",
     "CHINCHILLA_TOKENS_PER_PARAMETER",
     "FORWARD_FLOPS_PER_PARAMETER",
     "TRAINING_FLOPS_PER_PARAMETER",
@@ -252,3 +253,7 @@ def training_flops(params: float, tokens: float) -> float:
 CHINCHILLA_TOKENS_PER_PARAMETER = 20
 """Compute-optimal training tokens per parameter (Hoffmann et al. 2022, Table 3: 20–22 from 1B to
 175B parameters)."""
+CHINCHILLA_EXPONENTS: tuple[tuple[float, float], ...] = ((0.50, 0.50), (0.49, 0.51), (0.46, 0.54))
+"""The fitted exponents (a, b) of N_opt ∝ C^a and D_opt ∝ C^b, one pair per approach of
+Hoffmann et al. 2022 (Table 2: 0.50/0.50, 0.49/0.51, 0.46/0.54): k× the compute calls for about
+√k× the parameters and √k× the tokens."""

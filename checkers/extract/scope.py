@@ -61,6 +61,14 @@ role               spellings
 ``top_k``          top-N, N experts per token, routed to N experts, N of M experts, N of them per
                    token, 激活 N 个专家;
                    num_experts_per_tok, top_k, moe_top_k
+``peak_lr``        a learning rate's peak: η_max = N, peak (lr/learning rate) N, max_lr N, 峰值
+                   (学习率) N, 最大学习率 N; lr_max, max_lr, peak_lr (a rate: below 1, no unit)
+``min_lr``         its floor: η_min = N, floor of N, minimum lr N, decay to N, 最小值/最小学习率/
+                   下限 N; lr_min, min_lr, eta_min
+``warmup_steps``   warmup over/of/for N steps, warmup w = N, N warmup steps, 预热 N 步;
+                   warmup_steps, num_warmup_steps
+``total_steps``    total (training) steps N, T = N (steps), 总步数 (T =) N, decay … at step N;
+                   total_steps, max_steps, num_training_steps
 =================  ==============================================================================
 
 A model named in the text (``LLaMA-2 7B``, ``GPT-2 XL``, ``Mixtral 8x7B``: the model table,
@@ -84,6 +92,7 @@ from typing import Literal
 from checkers.data import ModelSpec, dtype_table, model_table, parse_count
 from checkers.data.entries import fold
 from checkers.extract.document import Block, Document, Line
+from checkers.extract.latex import plain
 from checkers.numbers import NumberError, Printed, parse_printed
 
 __all__ = [
@@ -127,6 +136,10 @@ ROLES: tuple[str, ...] = (
     "lora_rank",
     "experts",
     "top_k",
+    "peak_lr",
+    "min_lr",
+    "warmup_steps",
+    "total_steps",
 )
 """Every role a quantity may have (see the module docstring for their spellings)."""
 
@@ -366,7 +379,8 @@ _AFTER_ROLES: tuple[tuple[str, str], ...] = (
     ("experts", r"[\s-]*(?:routed\s+|MoE\s+)?experts?\b|个?\s*(?:路由)?专家"),
     ("active_params", r"(?:active|activated)(?:\s+param(?:eter)?s)?\b(?!\s+experts?)|激活参数"),
     ("shared_params", r"shared\s+param(?:eter)?s\b|个?共享参数"),
-    ("params", r"[\s-]*(?:parameters?|params?|个?参数|参数量)\b|[\s-]*(?:model|模型)\b"),
+    # Chinese runs on without spaces ("7B 模型生成", "70 亿参数的"): no word boundary after it.
+    ("params", r"[\s-]*(?:(?:parameters?|params?|model)\b|个?参数|参数量|模型)"),
     ("vocab", r"[\s-]*(?:token\s+)?vocab(?:ulary)?\b|(?:个\s*)?词(?:表|汇表)"),
     ("context", r"[\s-]*(?:tokens?[\s-]+)?(?:context|上下文)"),
     ("gpus", r"(?:GPUs?\b|个?\s*GPU|张\s*(?:卡|GPU|A100|H100)|块\s*(?:GPU|卡)|卡)"),
@@ -1138,10 +1152,100 @@ def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quan
                     found.extend(_line_quantities(line, source, column0, letters, defined, lora))
                 continue
             found.extend(_line_quantities(line, source, column0, letters, defined, lora))
+            if _mentions(line.text.lower(), _SCHEDULE_WORDS):
+                found.extend(_schedule_quantities(line, source, column0))
         if block.kind != "heading":
             found.extend(_bound_products(block, source, document, defined))
     found.sort(key=lambda q: (q.line, q.column))
     return tuple(found)
+
+
+# --- learning-rate schedules ----------------------------------------------------------------
+
+# A rate as lessons print it: 3e-4, 3 × 10^-4 (LaTeX made plain: 3 × 10^(-4)), 0.0003.
+_RATE = (
+    r"(?P<value>\d+(?:\.\d+)?(?:\s*[eE]\s*[-−]\s*\d+|\s*[×x*]\s*10\s*\^\s*\(?\s*[-−]\s*\d+\s*\)?)?)"
+    r"(?![\w%]|\.\d|\s*(?:[KMGTP]?FLOP|TFLOP|GB|倍|×|%))"
+)
+_STEPS = r"(?P<value>\d{1,3}(?:,\d{3})+|\d+)(?![\w%]|[.,]\d|\s*%)"
+_RATE_LINK = r"\s*(?:\(\s*\)\s*)?(?:[=:：]|\bof\b|\bis\b|为|是|约|to)?\s*(?:约|about\s+)?"
+_SCHEDULE_ROLES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (role, words, re.compile(pattern, re.IGNORECASE))
+    for role, words, pattern in (
+        (
+            "peak_lr",
+            ("eta", "η", "lr", "peak", "峰值", "最大"),
+            r"(?:(?:\\eta|(?<![A-Za-z])(?:η|eta|lr))\s*_?\s*\(?\s*\\?max\s*\)?|max_lr|peak_lr|peak(?:\s+(?:learning"
+            r"\s+rate|lr|rate))?|(?:峰值|最大)\s*(?:学习率)?)" + _RATE_LINK + _RATE,
+        ),
+        (
+            "min_lr",
+            ("eta", "η", "lr", "floor", "minimum", "最小", "下限"),
+            r"(?:(?:\\eta|(?<![A-Za-z])(?:η|eta|lr))\s*_?\s*\(?\s*\\?min\s*\)?|min_lr|(?:a\s+)?floor(?:\s+of)?"
+            r"|minimum\s+(?:learning\s+rate|lr)|最小(?:值|学习率)|下限)" + _RATE_LINK + _RATE,
+        ),
+        (
+            "warmup_steps",
+            ("warm", "预热"),
+            r"(?:warm[\s-]?up(?:_steps)?|num_warmup_steps|预热)(?:\s*(?:over|of|for|阶段|=|:|：|\(|"
+            r"\bw\s*=))*\s*(?:the\s+first\s+)?"
+            + _STEPS
+            + r"(?=\s*(?:steps?|步|iterations?|\)|,|，|$))",
+        ),
+        (
+            "warmup_steps",
+            ("warm",),
+            _STEPS + r"\s+warm[\s-]?up\s+(?:steps|iterations)",
+        ),
+        (
+            "total_steps",
+            ("总步数", "总训练步数", "total", "max_steps", "num_training_steps", "t =", "t="),
+            r"(?:总步数|总训练步数|total\s+(?:training\s+)?steps|max_steps|num_training_steps|"
+            r"total_steps|(?<![\w\\])T\s*=)\s*(?:(?:of|is|为|是|=|:|：)\s*)?(?:T\s*=\s*)?" + _STEPS,
+        ),
+        (
+            "total_steps",
+            ("floor", "decay", "衰减"),
+            r"(?:floor|decay|衰减)[^.。\n]{0,60}?at\s+step\s+" + _STEPS,
+        ),
+    )
+)
+# Words one of the schedule patterns holds (lower case): a line with none is not searched.
+_SCHEDULE_WORDS = tuple(dict.fromkeys(word for _, words, _ in _SCHEDULE_ROLES for word in words))
+_RATE_ROLES = frozenset({"peak_lr", "min_lr"})
+
+
+def _schedule_quantities(line: Line, source: Source, column0: int) -> Iterator[Quantity]:
+    """A learning-rate schedule's constants the line names (``η_max = 3e-4``, ``warmup over
+    2,000 steps``, ``总步数 T = 12000``), read from the line with its inline LaTeX made plain."""
+    if "$" in line.text or "\\" in line.text:
+        text, where = plain(line.text)
+    else:
+        text, where = line.text, list(range(len(line.text)))
+    lower = text.lower()
+    for role, words, pattern in _SCHEDULE_ROLES:
+        if not _mentions(lower, words):
+            continue
+        for match in pattern.finditer(text):
+            written = match.group("value")
+            if role in _RATE_ROLES:
+                written = re.sub(r"\s+", "", written).replace("−", "-")
+                written = re.sub(r"[×x*]10\^\(?(-?\d+)\)?", r"e\1", written)
+            try:
+                printed = parse_printed(written)
+            except NumberError:
+                continue
+            if role in _RATE_ROLES and not 0 < printed.value < 1:
+                continue  # a rate is below 1: "峰值 312" is a throughput, not a learning rate
+            yield Quantity(
+                role,
+                printed,
+                "",
+                line.number,
+                column0 + where[match.start("value")] + 1,
+                source,
+                match.group(0).strip(),
+            )
 
 
 # A formula in names, then the same product in numbers a line or two below:

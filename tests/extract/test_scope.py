@@ -52,6 +52,40 @@ def test_chinese_prose_reads_each_role_from_its_words() -> None:
     ]
 
 
+def test_chinese_parameter_counts_run_on_into_the_next_word() -> None:
+    # Chinese writes no space after the noun: "7B 模型生成…", "70 亿参数的模型" are counts too
+    assert _roles("7B 模型生成一个 token 很快。\n") == [("params", "7B")]
+    assert _roles("一个 70 亿参数的模型。\n") == [("params", "70 亿")]
+    assert _roles("第 3 个模型很好。\n") == []  # an ordinal names no size
+
+
+def test_a_learning_rate_schedule_is_read_from_its_words_in_prose_and_latex() -> None:
+    text = (
+        "Peak $\\eta_{max} = 6 \\times 10^{-4}$, floor $\\eta_{min} = 6\\times10^{-5}$, "
+        "linear warmup over 1,500 steps, then cosine decay; $T = 30000$ steps in all.\n"
+        "预热 500 步，总步数 20000，最小学习率 1e-5。\n"
+    )
+    assert [(q.role, round(q.printed.value, 9)) for q in _scope(text).quantities] == [
+        ("peak_lr", 6e-4),
+        ("min_lr", 6e-5),
+        ("warmup_steps", 1500),
+        ("total_steps", 30000),
+        ("warmup_steps", 500),
+        ("total_steps", 20000),
+        ("min_lr", 1e-5),
+    ]
+
+
+def test_schedule_words_without_a_rate_or_a_count_of_steps_name_nothing() -> None:
+    for text in (
+        "The GPU's peak is 312 TFLOPS.\n",  # a throughput, not a learning rate
+        "峰值显存 80 GB。\n",
+        "warmup 占总步数的 20%。\n",  # a share, not a count of steps
+        "The floor of the loss is 1.69.\n",  # not below 1: no rate
+    ):
+        assert [q.role for q in _scope(text).quantities if q.role.endswith(("lr", "steps"))] == []
+
+
 def test_position_is_the_number_itself() -> None:
     scope = _scope("Intro line.\n\nA stack of 24 layers here.\n")
     (layers,) = scope.of("layers")
@@ -232,6 +266,7 @@ def test_roles_are_the_documented_ones() -> None:
         "32 layers, 32 heads, 8 KV heads, hidden size 4096, head dim 128, FFN size 11008, "
         "vocab size 32000, context length 4096, batch size 1, fp16, 2 bytes per value, "
         "7B parameters, 2T tokens, 80 GB, 8 GPUs, rank 8, 8 experts, top-2.\n"
+        "Peak lr 3e-4, warmup over 500 steps, total steps 10,000, then a floor of 1e-5.\n"
     )
     found = {q.role for q in _scope(text).quantities}
     assert found <= set(ROLES)
@@ -325,3 +360,8 @@ def test_a_configuration_printed_in_one_section_is_the_lessons() -> None:
 def test_an_operand_after_role_words_is_not_the_roles_value() -> None:
     assert _roles("每个头 ５１２ ÷ ８ ＝ ６４ 维\n") == []
     assert _roles("hidden size 1024 / 16 heads\n") == [("heads", "16")]
+
+
+def test_a_diffusion_schedule_is_not_a_learning_rate() -> None:
+    text = "A linear schedule from beta_min = 0.0001 to beta_max = 0.02 over T = 1000 steps.\n"
+    assert [q.role for q in _scope(text).quantities if q.role.endswith("lr")] == []

@@ -68,6 +68,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     byte_prefixes=document.byte_prefixes,
                     header=block.table.header if block.table is not None else (),
                     before=before,
+                    recent=tuple(recent),
                 )
                 scope = cast(Scope, _Deferred(document, block.section))
                 for relation in offered:
@@ -127,32 +128,38 @@ _CUES = [
         *_lowered(relation.CUE),
         getattr(relation, "CUE_BEFORE", False),
         getattr(relation, "CUE_HEADER", False),
+        tuple(getattr(relation, "WORDS", ())),
     )
     for relation in ALL_RELATIONS.values()
 ]
 """Each relation with the cue it is offered a line by, whether the cue may be in the line
 before (a sentence wrapped across lines: "… the active count per token is" / "$9.2 × 2/16 ≈
-1.15$B"), and whether it may be in a table row's header ("params (non-embedding)")."""
+1.15$B"), whether it may be in a table row's header ("params (non-embedding)"), and the words
+one of which its cue needs (lower case; () when it names none)."""
 
 
-_DISTINCT_CUES = tuple(dict.fromkeys((cue, reads_lowered) for _, cue, reads_lowered, _, _ in _CUES))
+_DISTINCT_CUES = tuple(
+    dict.fromkeys((cue, reads_lowered, words) for _, cue, reads_lowered, _, _, words in _CUES)
+)
 """Each cue once: relations share cues (the three memory relations read one byte-size cue),
 and every line with a digit was searched with it once per relation."""
 
 
 def _offered(text: str, before: str, header: str) -> list[Relation]:
     """The relations whose cue the line matches (or the line before, or the row's header, for
-    those that say so)."""
+    those that say so); a line holding none of a cue's words is not searched with it (``in``
+    is a fast scan, an alternation is tried at every position)."""
     lowered = text.lower()
     matched = {
         (cue, reads_lowered)
-        for cue, reads_lowered in _DISTINCT_CUES
-        if cue.search(lowered if reads_lowered else text)
+        for cue, reads_lowered, words in _DISTINCT_CUES
+        if (not words or any(word in lowered for word in words))
+        and cue.search(lowered if reads_lowered else text)
     }
     lowered_before = before.lower() if before else ""
     lowered_header = header.lower() if header else ""
     offered = []
-    for relation, cue, reads_lowered, reads_before, reads_header in _CUES:
+    for relation, cue, reads_lowered, reads_before, reads_header, _ in _CUES:
         if (
             (cue, reads_lowered) in matched
             or (reads_before and before and cue.search(lowered_before if reads_lowered else before))

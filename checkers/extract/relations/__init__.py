@@ -15,6 +15,9 @@ accepts, and two names:
 ``CUE_HEADER`` (optional, default False)
     True when a table row is offered if its table's header matches the cue (a ``params``
     column whose rows print only numbers).
+``WORDS`` (optional)
+    Lower-case words one of which every line the cue matches contains: a line holding none
+    is not searched with the cue (the recogniser's cheap test before the regex).
 ``relate(statement, scope) -> Draft | None``
     Given a :class:`~checkers.extract.relations.base.Statement` (one line of a section) and the
     section's :class:`~checkers.extract.scope.Scope`: derive which quantity the statement gives
@@ -42,6 +45,7 @@ from checkers.extract.relations import (
     kv_cache,
     kv_groups,
     lora,
+    lr_schedule,
     model_params,
     moe_active,
     moe_params,
@@ -82,5 +86,6 @@ ALL_RELATIONS: dict[str, Relation] = {
     "flops": flops,
     "chinchilla": chinchilla,
     "perplexity": perplexity,
+    "lr_schedule": lr_schedule,
 }
 """Relation name → module."""

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
+from checkers.extract.latex import plain
 from checkers.extract.scope import Quantity, Scope
 from checkers.kinds import ALL_KINDS
-from checkers.kinds.base import Context
+from checkers.kinds.base import Context, Outcome
 from checkers.numbers import NumberError, Printed, parse_printed
 
 __all__ = [
@@ -39,9 +40,12 @@ __all__ = [
     "claimed_value",
     "describe",
     "first_holding",
+    "holding",
     "on_line",
     "parameters_cell",
+    "readable",
     "sentence",
+    "sentence_end",
     "sentence_start",
     "statement_value",
 ]
@@ -78,6 +82,9 @@ class Statement:
     block's first line): a sentence soft-wrapped across lines starts there. For a display
     formula, the last line of the paragraph that leads into it ("The MLP of one block holds"
     before ``$$ … $$``)."""
+    recent: tuple[str, ...] = ()
+    """The section's lines just before it, as in ``topic`` but one by one (the rows of a log
+    above a log line)."""
 
 
 @dataclass(frozen=True)
@@ -260,6 +267,15 @@ _SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")
 (``**GQA is the win.** MHA …``), or at a Chinese one."""
 
 
+def readable(text: str) -> tuple[str, list[int]]:
+    """``text`` with its inline LaTeX made plain (``$4.2\\times10^{13}$`` → ``4.2×10^(13)``,
+    :func:`checkers.extract.latex.plain`), and for each character the source offset it stands
+    for; a line without LaTeX is returned as it is."""
+    if "$" not in text and "\\" not in text:
+        return text, list(range(len(text)))
+    return plain(text)
+
+
 def sentence(statement: Statement, end: int) -> str:
     """The sentence of the statement that runs up to offset ``end`` of its line, from its start
     on the previous line of the paragraph when the line continues it."""
@@ -275,6 +291,12 @@ def sentence_start(text: str, end: int) -> int:
     """Where the sentence that runs up to offset ``end`` starts (0: the line's first)."""
     starts = [m.end() for m in _SENTENCE_END.finditer(text, 0, end)]
     return starts[-1] if starts else 0
+
+
+def sentence_end(text: str, start: int) -> int:
+    """Where the sentence that holds offset ``start`` ends (the line's length when it runs on)."""
+    found = _SENTENCE_END.search(text, start)
+    return found.start() if found else len(text)
 
 
 def on_line(scope: Scope, role: str, line: int) -> tuple[Quantity, ...]:
@@ -310,16 +332,8 @@ def first_holding(
     that differ in what the statement counts, per token or per context: the message then shows
     the one the author most likely meant; the first of equals); None when the kind accepts
     none."""
-    checker = ALL_KINDS[kind]
     nearest: tuple[float, Reading] | None = None
-    for count, reading in enumerate(readings):
-        if count >= MAX_READINGS:
-            break
-        try:
-            fields = checker.Input.model_validate(dict(reading.fields))
-            outcome = checker.check(fields, Context())
-        except (ValidationError, ValueError, TypeError, ArithmeticError):
-            continue
+    for reading, outcome in _outcomes(kind, readings):
         if outcome.verdict == "pass":
             return reading
         if outcome.verdict == "fail":
@@ -331,6 +345,25 @@ def first_holding(
             if nearest is None or distance < nearest[0]:
                 nearest = (distance, reading)
     return nearest[1] if nearest is not None else None
+
+
+def holding(kind: str, readings: Iterable[Reading]) -> Reading | None:
+    """The first reading under which the claim holds, or None when it holds under none."""
+    return next((r for r, outcome in _outcomes(kind, readings) if outcome.verdict == "pass"), None)
+
+
+def _outcomes(kind: str, readings: Iterable[Reading]) -> Iterator[tuple[Reading, Outcome]]:
+    """Each reading the kind accepts, with its outcome (at most :data:`MAX_READINGS`)."""
+    checker = ALL_KINDS[kind]
+    for count, reading in enumerate(readings):
+        if count >= MAX_READINGS:
+            break
+        try:
+            fields = checker.Input.model_validate(dict(reading.fields))
+            outcome = checker.check(fields, Context())
+        except (ValidationError, ValueError, TypeError, ArithmeticError):
+            continue
+        yield reading, outcome
 
 
 def _distance(value: object, claimed: object) -> float:

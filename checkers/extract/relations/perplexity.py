@@ -47,6 +47,12 @@ plain arithmetic, :func:`checkers.extract.latex.plain`):
   (``2.885 bits / token``, or a loss of ``2.0 nats / token`` over ln 2; ``1 个 token 对应 4 个字
   节``, ``4 bytes per token``); each must be stated once there, or nothing is drafted. The bits
   per token are read as the rounding they are.
+
+A training log's line (``step 800 | loss 2.708 | ppl 15.0``, ``loss=2.71, ppl=15.0``: the
+keys with their values, no relation word) is a statement too: one loss, then one perplexity.
+It names no base, so it is read under both e and 2 (fairseq, for one, logs losses in bits),
+unless the log lines just above it settle the base: when every one of them holds under one
+base and not the other, that base is the log's, and the message says so.
 """
 
 from __future__ import annotations
@@ -56,7 +62,13 @@ import re
 
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
-from checkers.extract.relations.base import Statement, sentence_start
+from checkers.extract.relations.base import (
+    Reading,
+    Statement,
+    first_holding,
+    holding,
+    sentence_start,
+)
 from checkers.extract.scope import Scope
 
 __all__ = ["CUE", "relate"]
@@ -65,6 +77,8 @@ NAME = "perplexity"
 
 CUE = re.compile(r"perplexit|\bPPL\b|困惑度|nats?\b|bits?\b", re.IGNORECASE)
 """A statement this relation may concern names perplexity, or a loss in nats."""
+WORDS = ("perplexit", "ppl", "困惑度", "nat", "bit")
+"""Words one of which every line the cue matches holds (lower case)."""
 
 _NUMBER = r"\d+(?:\.\d+)?"
 _LOSS = re.compile(
@@ -80,6 +94,101 @@ _PERPLEXITY = re.compile(
 )
 _BITS = re.compile(r"bits?\b|比特|log_?2|log₂|以\s*2\s*为底", re.IGNORECASE)
 _WRITTEN_FORMULA = re.compile(r"(?:\be|exp|2)\s*\^|exp\s*\(|e\^|2\^", re.IGNORECASE)
+
+
+_LOG_LOSS = re.compile(
+    r"(?<![\w])(?:train_|val_|eval_|valid_|train\s|val\s)?loss\s*[=:]?\s*"
+    rf"(?P<loss>{_NUMBER})(?![\d%]|\.\d)",
+    re.IGNORECASE,
+)
+_LOG_PERPLEXITY = re.compile(
+    rf"(?<![\w])(?:ppl|perplexity)\s*[=:]?\s*(?P<value>{_NUMBER})(?![\d%]|\.\d)", re.IGNORECASE
+)
+_BASES = {"e": "exp({loss})", "2": "2^{loss}"}
+
+
+# Between a log's loss and its perplexity: only separators and other keys with their values.
+_LOG_BETWEEN = re.compile(r"(?:[\s|,;/()\[\]]|[A-Za-z_]+\s*[=:]?\s*[-+\d.eE]+)*")
+
+
+def _log_pair(text: str) -> tuple[re.Match[str], re.Match[str]] | None:
+    """The one loss and the one perplexity after it of a training log's line, with nothing but
+    other keys and values between them, or None."""
+    losses = list(_LOG_LOSS.finditer(text))
+    if len(losses) != 1:
+        return None
+    values = [m for m in _LOG_PERPLEXITY.finditer(text) if m.start() >= losses[0].end()]
+    if len(values) != 1 or not _LOG_BETWEEN.fullmatch(text, losses[0].end(), values[0].start()):
+        return None
+    return losses[0], values[0]
+
+
+def _bases_of(pair: tuple[re.Match[str], re.Match[str]]) -> set[str]:
+    """The bases under which a log line's perplexity is its loss's exponential."""
+    loss, value = pair
+    return {
+        base
+        for base, form in _BASES.items()
+        if holding(
+            "arithmetic",
+            [
+                Reading(
+                    {
+                        "expression": form.format(loss=loss.group("loss")),
+                        "claimed": value.group("value"),
+                    }
+                )
+            ],
+        )
+    }
+
+
+def _log_draft(statement: Statement) -> Draft | None:
+    """A training log's line: e^loss or 2^loss, as the log lines above it settle."""
+    text = statement.text
+    pair = _log_pair(text)
+    if pair is None:
+        return None
+    loss, value = pair
+    bases = ["e", "2"]
+    shown = ""
+    if _BITS.search(text):
+        bases = ["2"]
+    else:
+        above = [p for line in statement.recent if (p := _log_pair(line)) is not None]
+        settled = [_bases_of(p) for p in above]
+        for base in ("e", "2"):
+            if settled and all(found == {base} for found in settled):
+                bases = [base]
+                lines = "line" if len(settled) == 1 else f"{len(settled)} lines"
+                shown = f"; the log's {lines} above hold only under {base}^loss"
+    readings = [
+        Reading(
+            {
+                "expression": _BASES[base].format(loss=loss.group("loss")),
+                "claimed": value.group("value"),
+            },
+            f"base {base}",
+        )
+        for base in bases
+    ]
+    chosen = first_holding("arithmetic", readings)
+    if chosen is None:
+        return None
+    if shown and bases == ["e"] and _bases_of(pair) == {"2"}:
+        shown += f", and {value.group('value')} is 2^{loss.group('loss')}: this line uses base 2"
+    tried = " and ".join(f"{b}^loss" for b in bases)
+    return Draft(
+        kind="arithmetic",
+        quote=text[: value.end("value")].strip(),
+        line=statement.line,
+        fields=dict(chosen.fields),
+        confidence=0.5,
+        recognizer="relations",
+        slug=f"perplexity-log-{value.group('value')}",
+        note=f"a training log's perplexity is base^loss: {tried} tried, "
+        f"loss {loss.group('loss')} (line {statement.line}){shown}",
+    )
 
 
 def relate(statement: Statement, scope: Scope) -> Draft | None:
@@ -102,6 +211,9 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
 def _stated(statement: Statement) -> Draft | None:
     """The perplexity a line gives for the one loss it states."""
     text = statement.text
+    logged = _log_draft(statement)
+    if logged is not None:
+        return logged
     losses = list(_LOSS.finditer(text))
     if len(losses) != 1:
         return None

@@ -48,24 +48,89 @@ def test_flops_per_token_that_name_neither_pass_are_read_both_ways(scan: Scan) -
     assert finding.verdict == "fail" and "both tried" in finding.message
 
 
+THIRTEEN = "## Serving\n\nWe serve a 13B model.\n\n"
+# a forward pass is 2 × 13e9 = 26e9 FLOPs per token; 6 × 13e9 = 78e9 counts training's backward
+
+
+def test_one_generated_token_is_a_forward_pass_in_prefixed_flop_units(scan: Scan) -> None:
+    for line in (
+        "Generating one token costs about 26 GFLOPs.",
+        "Each new token of the 13B model costs 2 × 13B = 26 GFLOPs at inference.",
+        "13B 模型生成一个 token 约 26 GFLOPs。",
+    ):
+        assert [f.verdict for f in scan(THIRTEEN + line + "\n")] == ["pass"], line
+    six = "Generating one token costs $6 \\times 13\\text{B} = 78$ GFLOPs.\n"
+    (finding,) = scan(THIRTEEN + six)
+    assert finding.verdict == "fail" and finding.line == 5
+    assert "2 × N" in finding.message and "not 78 GFLOP" in finding.message
+    assert "6·N, which counts the backward pass" in finding.message
+
+
+def test_generating_a_number_of_tokens_costs_two_n_per_token(scan: Scan) -> None:
+    right = "Generating a 500-token answer takes ≈ 1.3e13 FLOPs."  # 2 × 13e9 × 500
+    assert [f.verdict for f in scan(THIRTEEN + right + "\n")] == ["pass"]
+    (finding,) = scan(THIRTEEN + "Generating a 500-token answer takes ≈ 3.9e13 FLOPs.\n")
+    assert finding.verdict == "fail" and "2 × N × D" in finding.message
+    assert "tokens 500 (line 5)" in finding.message and "6·N·D" in finding.message
+
+
+def test_a_sentence_begun_on_the_previous_line_names_the_model_and_the_tokens(scan: Scan) -> None:
+    lead = "## Cost\n\nFor the 3B model, decoding a 2,000-token reply costs about\n"
+    right = lead + "$2 \\times 3\\times10^9 \\times 2000 = 1.2\\times10^{13}$ FLOPs.\n"
+    assert [f.verdict for f in scan(right)] == ["pass"]
+    (finding,) = scan(lead + "$6 \\times 3\\times10^9 \\times 2000 = 3.6\\times10^{13}$ FLOPs.\n")
+    assert finding.verdict == "fail" and finding.line == 4
+    assert "params 3B (line 3)" in finding.message and "tokens 2000 (line 3)" in finding.message
+    assert "3.6\\times10^{13}" in finding.quote
+
+
+def test_generation_without_one_token_count_or_as_a_throughput_is_not_drafted(
+    scan: Scan,
+) -> None:
+    for line in (
+        "Generating tokens costs 26 GFLOPs.",  # how many tokens?
+        "Generating a 512-token reply to a 1,024-token prompt costs 4e13 FLOPs.",  # which?
+        "Generation on one GPU runs at 40 TFLOPS.",
+        "Generating 100 tokens per second needs 2.6e12 FLOPs.",
+        "Generating 500 tokens for each of 8 users takes ≈ 1.04e14 FLOPs.",  # × 8 users
+    ):
+        assert scan(THIRTEEN + line + "\n") == [], line
+
+
+def test_a_count_the_line_multiplies_is_its_n_and_a_lead_in_names_the_pass(scan: Scan) -> None:
+    # the line's own 13.4B (not the 13B of the model's name); the lead-in says forward: 2·N
+    lead = "## Cost\n\nWe serve a 13B model. Forward pass, per token:\n\n"
+    right = lead + "- dense: $2 \\times 13.4\\text{B} \\approx 26.8$ GFLOPs / token\n"
+    assert [f.verdict for f in scan(right)] == ["pass"]
+    (finding,) = scan(lead + "- dense: $6 \\times 13.4\\text{B} \\approx 80.4$ GFLOPs / token\n")
+    assert finding.verdict == "fail" and "params 13.4B (line 5)" in finding.message
+    assert "forward FLOPs ≈ 2·N per token" in finding.message
+
+
 def test_a_mixture_of_experts_computes_with_its_active_parameters(scan: Scan) -> None:
-    # Mixtral 8x7B: 46.7B total, 12.9B active (Jiang et al. 2024): 2 × 12.9B = 25.8 GFLOPs
-    good = (
-        "# MoE compute\n\n- Mixtral 8x7B: $2 \\times 12.9\\text{B} \\approx 25.8$ GFLOPs / token\n"
+    # Mixtral 8x7B: 12.9B active of 46.7B (Jiang et al. 2024): 2 × 12.9B = 25.8 GFLOPs a token
+    lead = "## MoE\n\nForward FLOPs per token:\n\n"
+    right = lead + "- Mixtral 8x7B: $2 \\times 12.9\\text{B} \\approx 25.8$ GFLOPs / token\n"
+    assert [f.verdict for f in scan(right)] == ["pass"]
+    (finding,) = scan(
+        lead + "- Mixtral 8x7B: $2 \\times 46.7\\text{B} \\approx 93.4$ GFLOPs / token\n"
     )
-    (finding,) = scan(good)
-    assert finding.verdict == "pass"
-    (wrong,) = scan(good.replace("12.9", "46.7").replace("25.8", "93.4"))
-    assert wrong.verdict == "fail" and "25.8 GFLOPs" in wrong.message
-    assert "active parameters" in wrong.message and "active_params 12.9B" in wrong.message
+    assert finding.verdict == "fail" and "active_params 12.9B" in finding.message
+    stated = "## MoE\n\nIt has 40B parameters, 10B active.\n\n"
+    (wrong,) = scan(stated + "Each token costs 2 × 40B = 80 GFLOPs in the forward pass.\n")
+    assert wrong.verdict == "fail" and "20 GFLOP" in wrong.message
+    dense = (
+        lead + "- Mixtral 8x7B, if it were dense: $2 \\times 46.7\\text{B} = 93.4$ GFLOPs / token\n"
+    )
+    assert scan(dense) == []
 
 
 def test_a_published_size_that_is_only_a_name_is_not_a_count(scan: Scan) -> None:
-    # "Mistral 7B" has 7.24B parameters; its name's 7B is not N to three figures
-    assert (
-        scan("# Dense\n\n- Mistral 7B: $2 \\times 7.2\\text{B} \\approx 14.4$ GFLOPs / token\n")
-        == []
-    )
+    # "Mistral 7B" has 7.24B parameters; its name's 7B is not N to three figures: the line's
+    # own 7.2B is
+    found = scan("# Dense\n\n- Mistral 7B: $2 \\times 7.2\\text{B} \\approx 14.4$ GFLOPs / token\n")
+    assert [f.verdict for f in found] in ([], ["pass"])
+    assert all("published" not in f.message for f in found)
 
 
 def test_a_total_from_another_flops_figure_is_not_per_token(scan: Scan) -> None:

@@ -115,3 +115,30 @@ def test_no_bits_per_byte_without_one_size_per_token(scan: Scan) -> None:
         "## BPB\n\n4 bytes per token in prose, 2 bytes per token in code; 2.4 bits per token.\n\n",
     ):
         assert scan(lead + "That is 0.6 bits per byte.\n") == [], lead
+
+
+# e^2.0 = 7.389, e^1.5 = 4.482, e^1.2 = 3.320; 2^1.2 = 2.297, 2^1.5 = 2.828
+def test_a_training_log_is_read_under_the_base_its_other_lines_use(scan: Scan) -> None:
+    nats = "```text\nepoch 1 | loss 2.000 | ppl 7.39\nepoch 2 | loss 1.500 | ppl 4.48\n"
+    assert [f.verdict for f in scan("## Log\n\n" + nats + "```\n")] == ["pass", "pass"]
+    found = scan("## Log\n\n" + nats + "epoch 3 | loss 1.200 | ppl 2.30\n```\n")
+    assert [f.verdict for f in found] == ["pass", "pass", "fail"]
+    assert "exp(1.200) is 3.32" in found[2].message and "2 lines above" in found[2].message
+    assert "this line uses base 2" in found[2].message
+
+
+def test_a_lone_log_line_or_a_log_in_bits_is_read_both_ways(scan: Scan) -> None:
+    assert [f.verdict for f in scan("## Log\n\n`loss=1.5, ppl=2.83`\n")] == ["pass"]  # 2^1.5
+    bits = "```text\nloss 1.5 | ppl 2.83\nloss 1.2 | ppl 2.30\n```\n"
+    assert [f.verdict for f in scan("## Log\n\n" + bits)] == ["pass", "pass"]
+    (finding,) = scan("## Log\n\n`loss=1.5, ppl=3.5`\n")  # neither e^1.5 nor 2^1.5
+    assert finding.verdict == "fail" and "e^loss and 2^loss tried" in finding.message
+
+
+def test_no_log_draft_for_two_losses_or_no_perplexity(scan: Scan) -> None:
+    for line in (
+        "`train loss 1.5 | val loss 1.7 | ppl 5.47`",  # which loss?
+        "`step 100 | loss 1.5 | lr 3e-4`",
+        "`ppl 4.48 | loss 1.5`",  # the perplexity before its loss
+    ):
+        assert scan("## Log\n\n" + line + "\n") == [], line
