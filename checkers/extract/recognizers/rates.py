@@ -555,6 +555,9 @@ class _Section:
     def _other_model(self, figure: _Figure, rate: _Figure) -> bool:
         """True when ``figure``'s clause names a model size (``13B``, ``7B model``) that the
         text of ``rate`` does not: the figure is about another model."""
+        if rate.segment == figure.segment:  # one paragraph: what is written between them
+            between = self.segments[figure.segment].text[rate.end : figure.start]
+            return _MODEL_SIZE.search(between) is not None or mentions_model(between)
         rate_text = self.segments[rate.segment].text
         return any(size.group() not in rate_text for size in _MODEL_SIZE.finditer(figure.head))
 
