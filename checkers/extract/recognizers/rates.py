@@ -722,6 +722,11 @@ class _Section:
                 *operands,
                 *([where] if where else []),
                 *([f"also tried {', '.join(tried)}"] if tried else []),
+                *(
+                    [f"{', '.join(rounded)} read as anything it rounds from"]
+                    if (rounded := list(fields.get("carried", ())))  # type: ignore[call-overload]
+                    else []
+                ),
             ]
         )
         segment = self.segments[figure.segment]
