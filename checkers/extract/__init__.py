@@ -39,7 +39,7 @@ def drafts_of(document: Document) -> list[Draft]:
     """:func:`draft_claims` of an already parsed lesson (``scan --stats`` reads it again)."""
     drafts: list[Draft] = []
     seen: set[tuple[str, str, int, str]] = set()
-    claimed: set[tuple[str, int, str]] = set()  # (kind, line, claimed value) drafted so far
+    claimed: set[tuple[int, str]] = set()  # (line, claimed value) drafted so far
     for recognizer in ALL_RECOGNIZERS.values():
         defers = getattr(recognizer, "DEFERS", False)
         for draft in recognizer.recognize(document):
@@ -49,7 +49,7 @@ def drafts_of(document: Document) -> list[Draft]:
                 draft.line,
                 repr(sorted(draft.fields.items())),
             )
-            value = (draft.kind, draft.line, _bare(draft.fields.get("claimed")))
+            value = (draft.line, _bare(draft.fields.get("claimed")))
             if key in seen or (defers and value in claimed):
                 continue  # a deferring recogniser leaves a value another one checks to it
             if _says_truncated(document, draft):
