@@ -640,6 +640,8 @@ class _Section:
 
     def _gpu_time(self, figure: _Figure) -> Draft | None:
         """GPU-hours over the GPUs of ``figure``'s clause, in its unit of time."""
+        if figure.per:
+            return None  # "2 hours per epoch": a time per something else, not the run's
         gpus = next((c for c in reversed(figure.counts) if c.measure == "gpu"), None)
         unit = figure.time_unit
         if gpus is None or gpus.each or _value(gpus) <= 1 or unit not in _SECONDS:
