@@ -378,8 +378,6 @@ def _read(segment: _Segment, index: int) -> None:
                 segment.figures[segment.figures.index(last)] = _with(last, restated=True)
             else:
                 restated = True
-        if re.search(r"GPU[-\s]?hours?\s*=", head, re.IGNORECASE) and not unit:
-            measure = "gpu_hours"
         figure = _with(
             figure,
             end=end,
