@@ -33,7 +33,7 @@ from typing import Literal
 import numpy as np
 
 from checkers.data import dtype_table
-from checkers.expr import Binary, Call, Node, Number, Unary, Vector
+from checkers.expr import Binary, Call, Name, Node, Number, Unary, Vector
 from checkers.numbers import byte_units
 
 __all__ = [
@@ -161,7 +161,7 @@ class Reading:
         """The reading in words, for a verdict's message; ``tree`` (the statement) lets it
         name the literals a storage type changes."""
         parts = ["KB/MB/GB as powers of 1024" if self.bytes == "binary" else ""]
-        parts.append("k as 1024 (256k = 262,144)" if self.kilo == 1024 else "")
+        parts.append(f"k as 1024 ({_kilo_example(tree)})" if self.kilo == 1024 else "")
         if self.stored_as:
             changed = (
                 ", ".join(
@@ -181,6 +181,30 @@ class Reading:
     def differs_only_in_storage(self, other: Reading) -> bool:
         """True when the two readings take every unit alike."""
         return (self.bytes, self.kilo) == (other.bytes, other.kilo)
+
+
+def _kilo_example(tree: Node | None) -> str:
+    """``32k = 32,768`` for the statement's first count written with k (``32*kilo``), so the
+    message shows the reading on its own number; ``256k = 262,144`` without a statement."""
+    stack: list[Node] = [tree] if tree is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Binary):
+            if (
+                node.op == "*"
+                and isinstance(node.left, Number)
+                and isinstance(node.right, Name)
+                and node.right.name == KILO
+            ):
+                value = node.left.value * 1024
+                shown = f"{int(value):,}" if value == int(value) else f"{float(value):,g}"
+                return f"{node.left.text}k = {shown}"
+            stack += (node.right, node.left)
+        elif isinstance(node, Unary):
+            stack.append(node.operand)
+        elif isinstance(node, Call):
+            stack += reversed(node.args)
+    return "256k = 262,144"
 
 
 def unit_readings(

@@ -39,7 +39,7 @@ def drafts_of(document: Document) -> list[Draft]:
     """:func:`draft_claims` of an already parsed lesson (``scan --stats`` reads it again)."""
     drafts: list[Draft] = []
     seen: set[tuple[str, str, int, str]] = set()
-    claimed: set[tuple[str, int, str]] = set()  # (kind, line, claimed value) drafted so far
+    claimed: set[tuple[int, str]] = set()  # (line, claimed value) drafted so far
     for recognizer in ALL_RECOGNIZERS.values():
         defers = getattr(recognizer, "DEFERS", False)
         for draft in recognizer.recognize(document):
@@ -49,7 +49,7 @@ def drafts_of(document: Document) -> list[Draft]:
                 draft.line,
                 repr(sorted(draft.fields.items())),
             )
-            value = (draft.kind, draft.line, repr(draft.fields.get("claimed")))
+            value = (draft.line, _bare(draft.fields.get("claimed")))
             if key in seen or (defers and value in claimed):
                 continue  # a deferring recogniser leaves a value another one checks to it
             if _says_truncated(document, draft):
@@ -65,6 +65,12 @@ def drafts_of(document: Document) -> list[Draft]:
     return sorted(drafts, key=lambda d: d.line)
 
 
+def _bare(claimed: object) -> str:
+    """A claimed value without the marks of an approximate one (``≈ 1.44`` is ``1.44``)."""
+    return _APPROXIMATE.sub("", str(claimed)).replace(" ", "")
+
+
+_APPROXIMATE = re.compile(r"^\s*(?:≈|~|∼|约|about|roughly)\s*")
 _TRUNCATED = re.compile(
     r"^[^.;。；!?！？\n]{0,40}?(?:\bcut\b|\btruncat\w*|\brounded?\s+down|\bfloor(?:ed)?\b|"
     r"\bchopp?\w*|截断|截去|舍去|去尾|向下取整)",

@@ -136,6 +136,13 @@ def test_a_total_that_drops_per_layer_is_read_both_ways(scan_text: ScanText) -> 
         # another model named only by its size
         "## KV\n\nThe 7B variant stores 524,288 bytes per token.\n\n"
         "The 13B variant at 4,096 tokens needs 3.2 GiB.\n",
+        # another model between them in one paragraph
+        "## KV\n\nThe 7B model keeps 524,288 bytes per token, while the 70B model at 4,096 "
+        "tokens needs 1.25 GiB.\n",
+        "## KV\n\nLlama 2 7B keeps 524,288 bytes per token, while Llama 2 70B at 4,096 "
+        "tokens needs 1.25 GiB.\n",
+        # a time per something else than the run
+        "## Budget\n\nThe run needs 98,304 GPU-hours.\n\nOn 512 GPUs it takes 8 hours per epoch.\n",
         # a count of something else entirely: a training set against a checkpoint
         "## Model\n\nThe cache holds 4,096 bytes per token.\n\n"
         "Trained on 2T tokens, its checkpoint is 14 GB.\n",

@@ -34,3 +34,27 @@ def test_draft_claims_keeps_lesson_order_and_repeated_quotes() -> None:
     text = "| a | b |\n|---|---|\n| 1 | 0.9⁵⁰ ≈ 0.005 |\n\nlater 0.9⁵⁰ ≈ 0.005\n"
     drafts = draft_claims(text)
     assert [d.line for d in drafts] == [3, 5]
+
+
+def test_a_deferring_recogniser_leaves_a_value_already_drafted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import types
+
+    import checkers.extract as extract
+    from checkers.extract.draft import Draft
+
+    def drafting(name: str, claimed: str, defers: bool) -> types.SimpleNamespace:
+        def recognize(document: object) -> list[Draft]:
+            fields = {"expression": "2 × 3", "claimed": claimed}
+            return [Draft("arithmetic", "2 × 3 = 6", 1, fields, recognizer=name)]
+
+        return types.SimpleNamespace(recognize=recognize, DEFERS=defers)
+
+    lesson = parse_document("2 × 3 = 6\n")
+    first, later = drafting("first", "6", False), drafting("later", "≈ 6", True)
+    monkeypatch.setattr(extract, "ALL_RECOGNIZERS", {"first": first, "later": later})
+    assert [d.recognizer for d in extract.drafts_of(lesson)] == ["first"]
+    eager = drafting("later", "≈ 6", False)  # a recogniser that does not defer drafts its own
+    monkeypatch.setattr(extract, "ALL_RECOGNIZERS", {"first": first, "later": eager})
+    assert [d.recognizer for d in extract.drafts_of(lesson)] == ["first", "later"]

@@ -2,8 +2,9 @@
 
 A recogniser is a module with a docstring saying what it recognises and one function
 ``recognize(document) -> Iterator[Draft]``. To add one, write the module and list it here. A
-module that sets ``DEFERS = True`` drafts no claim of a value (kind, line, claimed) that a
-recogniser listed before it already drafted: it reads the same statement another way.
+module that sets ``DEFERS = True`` drafts no claim of a value (line, claimed) that a
+recogniser listed before it already drafted, of any kind: it reads the same statement another
+way.
 """
 
 from __future__ import annotations

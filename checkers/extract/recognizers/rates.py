@@ -378,8 +378,6 @@ def _read(segment: _Segment, index: int) -> None:
                 segment.figures[segment.figures.index(last)] = _with(last, restated=True)
             else:
                 restated = True
-        if re.search(r"GPU[-\s]?hours?\s*=", head, re.IGNORECASE) and not unit:
-            measure = "gpu_hours"
         figure = _with(
             figure,
             end=end,
@@ -555,6 +553,9 @@ class _Section:
     def _other_model(self, figure: _Figure, rate: _Figure) -> bool:
         """True when ``figure``'s clause names a model size (``13B``, ``7B model``) that the
         text of ``rate`` does not: the figure is about another model."""
+        if rate.segment == figure.segment:  # one paragraph: what is written between them
+            between = self.segments[figure.segment].text[rate.end : figure.start]
+            return _MODEL_SIZE.search(between) is not None or mentions_model(between)
         rate_text = self.segments[rate.segment].text
         return any(size.group() not in rate_text for size in _MODEL_SIZE.finditer(figure.head))
 
@@ -637,6 +638,8 @@ class _Section:
 
     def _gpu_time(self, figure: _Figure) -> Draft | None:
         """GPU-hours over the GPUs of ``figure``'s clause, in its unit of time."""
+        if figure.per:
+            return None  # "2 hours per epoch": a time per something else, not the run's
         gpus = next((c for c in reversed(figure.counts) if c.measure == "gpu"), None)
         unit = figure.time_unit
         if gpus is None or gpus.each or _value(gpus) <= 1 or unit not in _SECONDS:
@@ -719,6 +722,11 @@ class _Section:
                 *operands,
                 *([where] if where else []),
                 *([f"also tried {', '.join(tried)}"] if tried else []),
+                *(
+                    [f"{', '.join(rounded)} read as anything it rounds from"]
+                    if (rounded := list(fields.get("carried", ())))  # type: ignore[call-overload]
+                    else []
+                ),
             ]
         )
         segment = self.segments[figure.segment]

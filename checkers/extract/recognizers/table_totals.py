@@ -363,7 +363,8 @@ def _shares_of_stated(document: Document, table: Table, units: list[str]) -> Ite
                 confidence=0.75,
                 recognizer=NAME,
                 slug="share-of-stated",
-                note=f"the whole {whole.text} is the column header's",
+                note=f"the whole {whole.text} is the column header's, read as anything it rounds "
+                "from",
             )
 
 
