@@ -72,6 +72,14 @@ class Table:
         """The row as it is most likely written (``| a | b |``), for quoting."""
         return "| " + " | ".join(cells) + " |"
 
+    def labelled_values(self) -> Iterator[tuple[str, int]]:
+        """Each body row of a label/value table read as the sentence it stands for
+        (``| GPT-2 hidden size | 768 | … |`` → ``GPT-2 hidden size: 768``), with its line: rows
+        whose first cell is words and whose second starts with a number."""
+        for cells, line in self.rows:
+            if len(cells) >= 2 and _LABEL.match(cells[0]) and _VALUE.match(cells[1]):
+                yield f"{cells[0].strip()}: {cells[1].strip()}", line
+
 
 @dataclass(frozen=True)
 class Block:
@@ -202,6 +210,8 @@ def _float_type_pattern() -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9_])(?:{names})(?![A-Za-z0-9_])", re.IGNORECASE)
 
 
+_LABEL = re.compile(r"^\W*[^\W\d]")  # a row label starts with a letter
+_VALUE = re.compile(r"^\W{0,3}(?:~|≈)?\s*\d")  # a value cell starts with its number
 # Line breaks as markdown-it counts them (its "normalize" rule), so line numbers agree.
 _IEC = re.compile(r"\d\s*[KMGT]iB\b")
 _NEWLINES = re.compile(r"\r\n?|\n")

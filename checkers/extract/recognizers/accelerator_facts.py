@@ -18,7 +18,9 @@ and, in the same clause after it, a number whose role the text names, in English
   dense);
 * CUDA cores — ``6,144 CUDA cores``, ``CUDA 核心``.
 
-Each number becomes an ``accelerator_spec`` claim. Nothing is drafted where the number is not
+A label/value table row is read as the sentence it stands for (``| DGX Spark Memory | 128 GB |``
+as "DGX Spark Memory: 128 GB") and quoted by the row. Each number becomes an ``accelerator_spec``
+claim. Nothing is drafted where the number is not
 the product's figure: several of them (``8× A100``, ``2 台 DGX Spark``, ``A100s``), a look-alike
 (``A100-class``, ``like an H100``), a hypothetical ("suppose", "if", "假设"), what something
 uses or needs of it ("the model uses 40 GB", "needs", "fits", "leaves", "占用", "需要"), a
@@ -28,13 +30,14 @@ product (``2 × 80 GB``), or a figure the table does not publish for that produc
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checkers.data.accelerators import accelerator_table
-from checkers.extract.document import Block, Document
+from checkers.extract.document import Block, Document, Table
 from checkers.extract.draft import Draft
 from checkers.kinds.accelerator_spec import Input
 
@@ -463,6 +466,18 @@ def _published(fields: dict[str, str]) -> bool:
     return False
 
 
+def _row_drafts(document: Document, table: Table) -> Iterator[Draft]:
+    """``| DGX Spark Memory | 128 GB | … |``: a label/value row read as "DGX Spark Memory: 128
+    GB", quoted by the row."""
+    for text, line in table.labelled_values():
+        folded = unicodedata.normalize("NFKC", text).casefold()
+        if len(folded) != len(text) or not _names().search(folded):
+            continue
+        quote = document.source_line(line)
+        for draft in _drafts(text, folded, 0, len(folded), [(0, line)]):
+            yield dataclasses.replace(draft, quote=quote or draft.quote)
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``accelerator_spec`` claim for each published figure a clause states of a
     known accelerator."""
@@ -485,3 +500,5 @@ def recognize(document: Document) -> Iterator[Draft]:
                 continue
             for start, end in _clauses(folded):
                 yield from _drafts(text, folded, start, end, offsets)
+        if block.table is not None:
+            yield from _row_drafts(document, block.table)

@@ -4,8 +4,10 @@ Recognises, in a paragraph, list item or heading, a model the reference table kn
 (``checkers/data/models.yaml``: "GPT-3", "LLaMA-2 7B", "BERT-base", "Qwen2.5-72B") followed in
 the same clause by numbers bound to a role word, in English or Chinese:
 
-* layers — ``96 layers``, ``a 12-layer``, ``24 个 Decoder 层``, ``12层``
-* heads — ``32 heads``, ``96 attention heads``, ``16 个头``; ``8 KV heads`` (key/value heads)
+* layers — ``96 layers``, ``a 12-layer``, ``24 个 Decoder 层``, ``12层``, ``num layers: 12``,
+  ``层数为 12``
+* heads — ``32 heads``, ``96 attention heads``, ``16 个头``, ``num heads: 12``, ``头数为 12``;
+  ``8 KV heads`` (key/value heads)
 * hidden — ``hidden size of 4096``, ``768 hidden``, ``d_model = 512``, ``hidden_size 为 768``,
   ``12288 的 hidden_size``, ``隐藏维度为 768``
 * d_ff — ``FFN dimension of 3072``, ``intermediate size 11008``, ``前馈维度为 2048``
@@ -25,7 +27,9 @@ the same clause by numbers bound to a role word, in English or Chinese:
   per token``, ``activates 8 of them per token``, ``routes each token to 2 of its 8 experts``,
   ``选 6 个``, ``激活 8 个专家``
 
-Each model mention with at least one such number becomes a ``model_config`` claim (the numbers
+A label/value table row is read as the sentence it stands for (``| BERT-base num heads | 12 |``
+as "BERT-base num heads: 12") and quoted by the row. Each model mention with at least one such
+number becomes a ``model_config`` claim (the numbers
 of one clause together, so ``12 layers, 768 hidden, 110M parameters`` is also checked for
 consistency and its size estimated). A number attaches to the nearest model named before it in
 its clause; a clause ends at a sentence end, ``;``, and at words that change the subject
@@ -39,13 +43,14 @@ noun "transformer" without a size (only "Transformer base/big" names Vaswani et 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checkers.data import model_table, parse_count, size_in_name
-from checkers.extract.document import Block, Document
+from checkers.extract.document import Block, Document, Table
 from checkers.extract.draft import Draft
 from checkers.numbers import NumberError, Printed, parse_printed
 
@@ -64,6 +69,16 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("layers", rf"{_N}\s*个?\s*(?:decoder\s*|encoder\s*|transformer\s*)?层(?!归一化)"),
         ("heads", rf"{_N}[\s-]*(?:attention |query )?heads?\b"),
         ("heads", rf"{_N}\s*(?:个\s*(?:注意力)?|注意力)头(?!维|部)"),
+        (
+            "layers",
+            r"(?:num[_\s-]*(?:hidden[_\s-]*)?layers|(?<![\w-])layers|层数)\s*(?:=|:|：|is|was|为|是)\s*"
+            rf"{_N}(?!\s*(?:[×x*/+]|%))",
+        ),
+        (
+            "heads",
+            r"(?:num[_\s-]*(?:attention[_\s-]*)?heads|attention heads|(?<![\w-])heads|头数"
+            rf"|注意力头数)\s*(?:=|:|：|is|was|为|是)\s*{_N}(?!\s*(?:[×x*/+]|%))",
+        ),
         (
             "hidden",
             r"(?:hidden(?:[\s_-]*(?:size|dim(?:ension)?|state size))|d[_\s-]?model|"
@@ -239,6 +254,7 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
 _EXPERTS_USED = re.compile(r"activ|select|choos|pick|rout|token|激活|选|使用|路由到")
 _OF_ALL = re.compile(r"\d\s+of\s+(?:its\s+|the\s+)?$")  # "2 of its 8 experts": 8 is all of them
 _SHARED_AFTER = re.compile(r"[^.;。；]*?(?:shared|共享)")
+_OPERAND_BEFORE = re.compile(r"[/×*+=]\s*$")
 _STATED_AFTER_A_VERB = ("tokens", "rope_theta", "experts_per_token")
 """Fields whose pattern holds its own verb, so "to" before the number states it ("raised the
 base to 500,000", "routes each token to 2 experts")."""
@@ -263,6 +279,11 @@ def _roles(
             if field not in _STATED_AFTER_A_VERB and _SETTING_BEFORE.search(before):
                 continue
             if _NUMBER_BEFORE.search(before):
+                continue
+            # "hidden / num_heads = 128": a role word that is an operand of a chain names no value.
+            if n_start > match.start() and _OPERAND_BEFORE.search(
+                folded, max(start, match.start() - 3), match.start()
+            ):
                 continue
             if field == "experts" and (
                 (
@@ -352,6 +373,18 @@ def _clause_drafts(
         )
 
 
+def _row_drafts(document: Document, table: Table, rope_section: bool) -> Iterator[Draft]:
+    """``| GPT-2 hidden size | 768 | … |``: a label/value row read as "GPT-2 hidden size: 768",
+    quoted by the row (a table of models by column is model_tables' business)."""
+    for text, line in table.labelled_values():
+        folded = unicodedata.normalize("NFKC", text).casefold()
+        if len(folded) != len(text) or not _FAMILY_WORDS.search(folded):
+            continue
+        quote = document.source_line(line)
+        for draft in _clause_drafts(text, folded, 0, len(folded), [(0, line)], rope_section):
+            yield dataclasses.replace(draft, quote=quote or draft.quote)
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``model_config`` claim for each known model whose published numbers a clause
     states."""
@@ -361,6 +394,9 @@ def recognize(document: Document) -> Iterator[Draft]:
         if any(_ROPE_WORDS.search(line.text.casefold()) for line in block.lines)
     }
     for block in document.blocks:
+        if block.table is not None:
+            yield from _row_drafts(document, block.table, block.section in rope_sections)
+            continue
         if block.kind not in ("paragraph", "heading") or not block.lines:
             continue
         if not any(_DIGIT.search(line.text) for line in block.lines):
