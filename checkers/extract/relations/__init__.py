@@ -39,6 +39,7 @@ from checkers.extract.relations import (
     chinchilla,
     ffn_params,
     flops,
+    gpu_count,
     kv_cache,
     kv_groups,
     lora,
@@ -80,6 +81,7 @@ ALL_RELATIONS: dict[str, Relation] = {
     "moe_active": moe_active,
     "moe_params": moe_params,
     "flops": flops,
+    "gpu_count": gpu_count,
     "chinchilla": chinchilla,
     "perplexity": perplexity,
 }
