@@ -26,6 +26,7 @@ def _scan(tmp_path: Path, text: str) -> list[Finding]:
         "The cache reaches 20 GiB (21.5 GB) per sequence.",  # 20 × 2^30 = 21.47e9
         "bf16 权重 26 GB，约合 24.2 GiB。",  # 26e9 / 2^30 = 24.21
         "The adapter is 50 MiB, or about 52 MB.",  # 52.4e6
+        "Four chats hold 6 GiB of cache, or about 6.4 GB.",  # 6.44e9: what the size is of
     ],
 )
 def test_a_right_restatement_passes(tmp_path: Path, text: str) -> None:
@@ -54,7 +55,7 @@ def test_a_wrong_restatement_in_a_list_fails(tmp_path: Path) -> None:
         "Choose a 16 GB or 32 GiB card.",  # alternatives, not a restatement
         "Weights take 14 GB (2 × 7 GB per shard).",  # the bracket holds more than a size
         "The two halves, 2 × 8 GB (16 GB), fill the card.",  # a factor of a product
-        "8 GiB of cache, about 8.6 GB.",  # words between: the subject may change
+        "8 GiB per chat, about 8.6 GB.",  # words between: the subject may change
         "It is 14 GB (14 GB with padding).",  # the same unit
         "32 GiB, which is roughly 34.4 GB.",  # chains reads "which is roughly"
     ],

@@ -16,9 +16,10 @@ number's printed digits, or its significant figures when it is marked approximat
 
 Relations written with ``=``, ``≈``, ``约为`` or "which is about" are the recogniser ``chains``'s
 and are left to it; so are sizes that are a factor of a product (``2 × 8 GB (16 GB)``), and a
-size followed by words before the second one (``8 GiB of cache, about 8.6 GB``: the words may
-change the subject). Alternatives (``16 GB or 32 GiB``) are not restatements: ``or`` counts only
-as ``or about``/``or roughly``.
+size followed by words before the second one (``8 GiB per chat, about 8.6 GB``: the words may
+change the subject), except those naming what the size is of (``8 GiB of cache, about 8.6
+GB``, ``24 GB 的显存，约合 22.4 GiB``). Alternatives (``16 GB or 32 GiB``) are not restatements:
+``or`` counts only as ``or about``/``or roughly``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ _APPROX = r"(?:about|roughly|approximately|around|nearly|约|大约|~|∼)"
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _PAIR = re.compile(
     rf"(?<![\w.,^×*/+−-])(?<![×*/+−-]\s)(?P<first>{_NUMBER})\s*(?P<first_unit>{_UNIT})(?![A-Za-z])"
+    # what the size is of, which does not change its subject: "8 GiB of cache, about 8.6 GB"
+    r"(?:\s+of\s+(?:the\s+)?(?:KV\s+)?(?:cache|memory|VRAM|storage|disk\s+space)"
+    r"|\s*的?\s*(?:显存|内存|缓存))?"
     r"(?:"
     # "13.48 GB is 14.5 GiB", "2.5 GiB, i.e. 2.7 GB", "8 GiB, or about 8.6 GB"
     rf"\s*(?P<link>,?\s*(?:is|are|i\.e\.,?|that\s+is,?|or\s+{_APPROX}|{_APPROX}|in\s+other\s+words,?)"

@@ -116,6 +116,8 @@ _MULTIPLIES = re.compile(
 """Words by which an untyped matrix's memory may count more than the one matrix."""
 _MATRIX = re.compile(r"matri(?:x|ces)|tensor|weights?|block|\bW\b|矩阵|权重|张量", re.IGNORECASE)
 """Words that say a shape is a matrix of numbers (for a clause that names no type)."""
+_BOX_LINES = 24
+"""Lines a box may span above its bottom border (a taller drawing is not a box of one matrix)."""
 _WIDTHS = (("int4", 0.5), ("int8", 1.0), ("fp16", 2.0), ("fp32", 4.0), ("fp64", 8.0))
 """The storage widths a matrix of no named type may have, narrowest to widest."""
 
@@ -151,7 +153,7 @@ def _box(
     document: Document, lines: tuple[Line, ...], bottom: int, start: int, stop: int
 ) -> Iterator[Draft]:
     inside: list[tuple[Line, str]] = []
-    for line in reversed(lines[:bottom]):
+    for line in reversed(lines[max(0, bottom - _BOX_LINES) : bottom]):
         cell = _span(line.text, _columns(line.text), start, stop)
         if "┌" in cell or not cell.startswith("│"):
             break
