@@ -491,6 +491,12 @@ class _Evaluator:
         return _unknown(shape, torch)
 
     def _attribute(self, node: ast.Attribute) -> Value:
+        if (
+            isinstance(node.value, ast.Name)
+            and node.value.id == "math"
+            and node.attr in ("pi", "e")
+        ):
+            return math.pi if node.attr == "pi" else math.e
         base = self.value(node.value)
         array = self._array(base)
         if node.attr == "T":
@@ -563,6 +569,11 @@ class _Evaluator:
             return _apply_layer(layer, self._array(self.value(node.args[0])))
         if isinstance(function, ast.Attribute):
             owner = ast.unparse(function.value)
+            if owner == "math" and function.attr in _MATH:
+                arguments = self.arguments(node)
+                if len(arguments) != 1 or node.keywords or not isinstance(arguments[0], float):
+                    raise ArrayError(f"math.{function.attr} takes one number")
+                return _scalar(_MATH[function.attr], arguments[0])
             if owner in ("nn", "torch.nn"):
                 return _layer(function.attr, node)
             if owner in ("F", "torch.nn.functional", "torch") and function.attr in _ACTIVATIONS:
@@ -600,6 +611,20 @@ class _Evaluator:
         if any(isinstance(a, ast.Starred) for a in node.args):
             raise ArrayError("*args are not read")
         return [self.value(a) for a in node.args]
+
+
+_MATH: dict[str, Callable[[float], float]] = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log}
+"""``math.`` functions of one number read (with ``math.pi`` and ``math.e``)."""
+
+
+def _scalar(function: Callable[[float], float], x: float) -> float:
+    try:
+        result = function(x)
+    except (ValueError, OverflowError) as problem:
+        raise ArrayError(str(problem)) from None
+    if not math.isfinite(result):
+        raise ArrayError("the result is not finite")
+    return result
 
 
 # Layers and activations

@@ -310,13 +310,24 @@ def _read(session: _Session, statement: _Statement) -> tuple[str, Value] | None:
     return None
 
 
+_SAME_NUMBER = re.compile(r"[<>^]?\d*[,_]?(?:\.\d+)?[fgeE]?")
+"""Format specs that print the value itself, rounded or padded (not ``%``, ``x``, ``b``…)."""
+
+
 def _field(node: ast.expr) -> ast.expr | None:
-    """The one field of an f-string with no format spec (``f"sum = {a + b}"``), or None."""
+    """The one field of an f-string (``f"sum = {a + b}"``, ``f"{m:.2f}"``), or None."""
     if not isinstance(node, ast.JoinedStr):
         return None
     fields = [v for v in node.values if isinstance(v, ast.FormattedValue)]
-    if len(fields) != 1 or fields[0].format_spec is not None or fields[0].conversion != -1:
+    if len(fields) != 1 or fields[0].conversion != -1:
         return None
+    spec = fields[0].format_spec
+    if spec is not None:  # {x:.2f} prints x rounded, {x:.1%} prints 100·x: only the first
+        if not isinstance(spec, ast.JoinedStr):
+            return None
+        texts = [v.value for v in spec.values if isinstance(v, ast.Constant)]
+        if len(texts) != len(spec.values) or not _SAME_NUMBER.fullmatch("".join(map(str, texts))):
+            return None
     return fields[0].value
 
 
