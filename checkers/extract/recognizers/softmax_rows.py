@@ -15,7 +15,9 @@ Recognises:
   ``scores``, ``分数`` before them, or the argument of ``softmax(…)``), the row must have the same
   length, and a softmax, probability, attention or gate word must stand on the lines from the
   scores to the row (a ``softmax(name)`` call naming the scores' variable counts). A temperature
-  stated there (``T = 0.5``, ``temperature=2``, ``softmax(logits / 0.5)``) is applied;
+  stated there (``T = 0.5``, ``temperature=2``, ``softmax(logits / 0.5)``) is applied, and so is
+  the one a loop over literal temperatures prints before each row (``for T in (1.0, 0.5):
+  print(T, softmax(logits / T))`` → ``0.5 [0.842 0.114 …]``);
 * a sentence after such rows, printed at two or more temperatures from the same scores, that
   says how one entry moves when the temperature is halved or doubled ("Halving the temperature
   pushes the top weight from 0.61 to 0.84", "温度加倍后，第一个 token 的概率从 0.61 降到
@@ -28,7 +30,8 @@ Recognises:
   latest probability row printed above it in the section (and that row's scores, if known, so a
   row that is itself wrong makes the weights *carried*);
 * a table whose columns are the entries of one probability row (two or more headers of weights
-  or probabilities, ``weight on 0 | weight on 1``, ``$p_1$ | $p_2$ | $p_3$``), one row per
+  or probabilities that differ only by an index, ``weight on 0 | weight on 1``, ``$p_1$ | $p_2$
+  | $p_3$``, not ``weight decay | weight init``), one row per
   query or temperature: with a temperature column (``T``, ``τ``, 温度) and scores of as many
   entries printed above the table in its section (``logits $z = [2.0, 1.0, 0.1]$``), each row →
   a ``softmax`` claim of softmax(scores / T); otherwise a row → a claim that it sums to 1

@@ -21,7 +21,7 @@ Readings accepted: the base the line names — bits/比特/log₂ → 2^loss, na
 and otherwise e^loss (a cross-entropy loss is in nats unless the lesson says bits); the
 perplexity is compared at its printed precision (``≈ 10``: one significant figure).
 
-Three more statements about the same quantities, each read from the line itself (LaTeX read as
+Four more statements about the same quantities, each read from the line itself (LaTeX read as
 plain arithmetic, :func:`checkers.extract.latex.plain`):
 
 * **nats and bits.** ``2.0 nats = 2.0 / ln 2 ≈ 2.885 bits``, ``3.2 bits 等于 3.2 × ln 2 ≈ 2.218
@@ -76,7 +76,7 @@ __all__ = ["CUE", "relate"]
 NAME = "perplexity"
 
 CUE = re.compile(r"perplexit|\bPPL\b|困惑度|nats?\b|bits?\b", re.IGNORECASE)
-"""A statement this relation may concern names perplexity, or a loss in nats."""
+"""A statement this relation may concern names perplexity, or a quantity in nats or bits."""
 WORDS = ("perplexit", "ppl", "困惑度", "nat", "bit")
 """Words one of which every line the cue matches holds (lower case)."""
 
