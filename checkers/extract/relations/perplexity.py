@@ -63,8 +63,10 @@ __all__ = ["CUE", "relate"]
 
 NAME = "perplexity"
 
-CUE = re.compile(r"perplexit|\bPPL\b|困惑度|nats?\b|bits?\b", re.IGNORECASE)
-"""A statement this relation may concern names perplexity, or a loss in nats."""
+CUE = re.compile(r"perplexit|P(?<!\wP)PL\b|困惑度|nats?\b|bits?\b", re.IGNORECASE)
+"""A statement this relation may concern names perplexity, or a loss in nats.
+``P(?<!\\wP)PL\\b`` is ``\\bPPL\\b`` starting with its letter: a branch that starts with
+``\\b`` makes Python's re try the whole cue at every character of every line with a digit."""
 
 _NUMBER = r"\d+(?:\.\d+)?"
 _LOSS = re.compile(
