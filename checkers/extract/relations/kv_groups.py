@@ -46,12 +46,14 @@ __all__ = ["CUE", "relate"]
 NAME = "kv_groups"
 
 CUE = re.compile(
-    r"倍|×|\dx\b|\d\s*-?fold|\btimes\b|factor|per\s+(?:KV|key)|每个?\s*(?:KV|键值)|每组|groups?\s+of"
-    r"|serves|shared\s+by",
+    r"倍|×|\dx\b|\d\s*-?fold|t(?<!\wt)imes\b|factor|per\s+(?:KV|key)|每个?\s*(?:KV|键值)|每组"
+    r"|groups?\s+of|serves|shared\s+by",
     re.IGNORECASE,
 )
 """A statement this relation may concern gives a factor or a group size (whether it is about KV
-heads is read from its sentence)."""
+heads is read from its sentence). ``t(?<!\\wt)imes\\b`` is ``\\btimes\\b`` starting with
+its letter: a branch that starts with ``\\b`` makes Python's re try the whole cue at every
+character of every line, and this cue is searched in every line with a digit."""
 _KV_WORDS = re.compile(
     r"KV\s*头|KV\s+heads?|key[\s-]value\s+heads?|\bMQA\b|\bGQA\b|multi[\s-]query|grouped[\s-]query",
     re.IGNORECASE,

@@ -75,8 +75,10 @@ __all__ = ["CUE", "relate"]
 
 NAME = "perplexity"
 
-CUE = re.compile(r"perplexit|\bPPL\b|困惑度|nats?\b|bits?\b", re.IGNORECASE)
-"""A statement this relation may concern names perplexity, or a quantity in nats or bits."""
+CUE = re.compile(r"perplexit|P(?<!\wP)PL\b|困惑度|nats?\b|bits?\b", re.IGNORECASE)
+"""A statement this relation may concern names perplexity, or a quantity in nats or bits.
+``P(?<!\\wP)PL\\b`` is ``\\bPPL\\b`` starting with its letter: a branch that starts with
+``\\b`` makes Python's re try the whole cue at every character of every line with a digit."""
 WORDS = ("perplexit", "ppl", "困惑度", "nat", "bit")
 """Words one of which every line the cue matches holds (lower case)."""
 
