@@ -8,6 +8,13 @@ T; since "at least" is not a kind's notion, only a statement whose N cards hold 
 under every reading is drafted (it then fails, with the number of cards needed in its note),
 and the kind's tolerance for T's printed digits decides the rest.
 
+Source: a card's memory is what the text prints beside the count (an A100 has 40 or 80 GB,
+an H100 80 GB: NVIDIA's data sheets, ``checkers/data/accelerators.yaml``); the bound is plain
+capacity arithmetic, as ZeRO §5 sizes the cards a model's states need.
+
+Roles read: none from the section's scope; T, N and M are read from the statement's own
+sentence (a count next to its card word, a size next to the cards, a size before the need).
+
 The statement: one sentence that prints a size T, then a need (``needs``, ``requires``, ``at
 least``, ``至少``, ``需要``) of N cards (``GPUs``, ``cards``, ``A100s``, ``张卡``, ``块 GPU``) of a
 size M printed beside them (``3 张 80 GB 的卡``, ``2 × 80 GB GPUs``, ``4 GPUs of 24 GB``), T before
