@@ -186,8 +186,11 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     stated = _params(scope, line, continued)
     if stated is not None and stated.published and _figures(stated) < 2:
         stated = None  # a published "7B" is the model's name, not its count to two figures
-    candidates = [q for q in (_factor_count(text, start, line, where), stated) if q is not None]
-    candidates = [q for q in candidates if q.value >= 1e6]
+    own = _factor_count(text, start, line, where)
+    own = own if own is not None and own.value >= 1e6 else None
+    candidates = [q for q in (own, stated) if q is not None and q.value >= 1e6]
+    if own is not None and stated is not None and own.value == stated.value:
+        candidates = [stated]  # one count, printed twice: name where the section stated it
     # The active parameters the line states, or those of the mixture of experts it names.
     published = tuple(q for q in scope.of("active_params") if q.line == line and q.published)
     active = _one(on_line(scope, "active_params", line)) or _one(published)
@@ -195,7 +198,11 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         stated_active = scope.value("active_params", before=line)
         if stated_active is not None:
             totals = {q.value for q in scope.of("params") if q.line == stated_active.line}
-            active = stated_active if any(q.value in totals for q in candidates) else None
+            # The count the statement itself multiplies is its N unless it is that model's
+            # total (the mistake of computing with every expert); a model named on an earlier
+            # line does not replace another count the line works with.
+            judged = [own] if own is not None else candidates
+            active = stated_active if any(q.value in totals for q in judged) else None
     if active is not None:
         if _SUPPOSED.search(words):
             return None  # "if it were dense": not the model's compute
@@ -265,9 +272,11 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     )
 
 
-# "2 × 7.2B ≈ 14.4 GFLOPs": a parameter count the statement multiplies is its own N.
+# "2 × 7.2B ≈ 14.4 GFLOPs", "2 × 12.9 × 10^9 = 2.58 × 10^10": a parameter count the statement
+# multiplies is its own N, with a scale word or in scientific notation (LaTeX read plain).
 _FACTOR_COUNT = re.compile(
-    r"[×*·⋅]\s*(?P<count>\d+(?:\.\d+)?\s*(?:B|M|T|billion|million|亿)(?![A-Za-z]))"
+    r"[×*·⋅]\s*(?P<count>\d+(?:\.\d+)?\s*(?:B|M|T|billion|million|亿)(?![A-Za-z])"
+    r"|\d+(?:\.\d+)?\s*[×x*]\s*10\^\(?\d+\)?|\d+(?:\.\d+)?e\+?\d+\b)"
 )
 
 

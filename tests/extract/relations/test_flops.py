@@ -138,3 +138,21 @@ def test_a_total_from_another_flops_figure_is_not_per_token(scan: Scan) -> None:
     text = "# Inference\n\nA 7B model: 14 GFLOPs per token, and 14 GFLOPs × 1,000 tokens"
     text += " = 14 TFLOPs.\n"
     assert [f for f in scan(text) if "tflops" in f.id.lower()] == []
+
+
+def test_a_model_named_on_an_earlier_line_does_not_replace_the_count_the_line_multiplies(
+    scan: Scan,
+) -> None:
+    # A list that names a mixture of experts (37B active of 671B) and then works with another
+    # model's active count, in scientific notation: 2 × 12.9 × 10^9 = 2.58 × 10^10 is the line's
+    # own arithmetic. The total (671B) multiplied instead is still the mistake named.
+    lead = (
+        "## MoE\n\n"
+        "1. DeepSeek-V3 has 671B parameters, 37B active per token.\n"
+        "2. Inference memory counts all parameters; compute per token counts the active ones:\n"
+    )
+    right = lead + "   about $2 \\times 12.9 \\times 10^{9} = 2.58 \\times 10^{10}$ FLOPs/token.\n"
+    assert "fail" not in [f.verdict for f in scan(right)]
+    wrong = lead + "   about $2 \\times 671 \\times 10^{9} = 1.34 \\times 10^{12}$ FLOPs/token.\n"
+    failing = [f for f in scan(wrong) if f.verdict == "fail"]
+    assert failing and "active" in failing[0].message
