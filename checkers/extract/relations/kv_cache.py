@@ -89,6 +89,15 @@ _PER_TOKEN = re.compile(
     r"|每个?词元",
     re.IGNORECASE,
 )
+_CLAUSE_END = re.compile(r"[,，;；。]|\.(?:\s|$)|\bi\.e\.|\bor\b")
+_UNREAD_BATCH = re.compile(
+    r"\b(?:sequences|requests|users|conversations|prompts)\b"
+    r"|[两二三四五六七八九十百千几多]+\s*(?:个|条|路)[^，,。；;\d]{0,8}?(?:\d+[kK]?[^，,。；;]{0,6}?)?(?:序列|请求|对话|用户)",
+    re.IGNORECASE,
+)
+"""A statement that sizes the cache of several sequences (or users, requests): its batch is
+read by the scope when printed in digits; a count in words is not, and batch 1 would be a
+wrong reading, so such a statement is left alone."""
 _OTHER_QUANTITY = re.compile(
     r"weights?|权重|param(?:eter)?s|参数|activations?|激活值|gradients?|梯度|optimizer|优化器"
     r"|total\s+(?:GPU\s+)?memory|总显存|显存总|per\s+head|每个头|\bK\s+cache\b|only\s+K\b|saving|节省"
@@ -123,7 +132,12 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     if _OTHER_QUANTITY.search(said):
         return None
     line = statement.line
-    per_token = bool(_PER_TOKEN.search(said))
+    # "≈ 0.13 MB per token, i.e. roughly 1 GB per 8k tokens": the unit of the claimed size may
+    # follow it in its own clause.
+    after = _CLAUSE_END.split(text[claimed.end :], maxsplit=1)[0]
+    per_token = bool(_PER_TOKEN.search(said) or _PER_TOKEN.match(after.lstrip()))
+    if _UNREAD_BATCH.search(said) and not on_line(scope, "batch", line):
+        return None  # "Sixteen 8k sequences need …": a batch is named but its size not read
     per_layer = bool(_PER_LAYER.search(said) or _PER_LAYER.search(text[claimed.end :]))
     subject = _subject(scope, line)
     layers = _value(scope, "layers", line, subject, said)

@@ -240,3 +240,22 @@ def test_a_model_given_by_its_size_is_the_one_of_that_size_the_lesson_names(scan
     assert wrong.verdict == "fail" and "named on line 3" in wrong.message
     # a size no model of the lesson has: which configuration is not stated
     assert cache(scan(text.replace("Llama 2 70B", "Our model").format("5 GB"))) == []
+
+
+def test_a_per_token_unit_after_the_size_and_a_second_clause_for_a_context(scan: Scan) -> None:
+    # 98,304 bytes per token ≈ 0.098 MB; "about 0.2 GB per 2k tokens" is another clause
+    text = MODEL + "The KV cache is ≈ 0.098 MB per token, i.e. about 0.2 GB per 2k tokens.\n"
+    assert "fail" not in [f.verdict for f in scan(text)]
+    wrong = MODEL + "The KV cache is ≈ 0.049 MB per token, i.e. about 0.1 GB per 2k tokens.\n"
+    failing = [f for f in scan(wrong) if f.verdict == "fail"]
+    assert failing and "0.098" in failing[0].message
+
+
+def test_several_sequences_counted_in_words_are_not_read_as_one(scan: Scan) -> None:
+    # Eight 2k sequences: 8 × 2048 × 98,304 bytes = 1.61 GB; batch 1 would be a wrong reading
+    lead = MODEL + "Rules of thumb for the KV cache:\n\n"
+    assert scan(lead + "- Eight 2k sequences need ≈ 1.6 GB.\n") == []
+    assert scan(lead + "- 八条 2k 的序列需要约 1.6 GB。\n") == []
+    # in digits the batch is read and the size checked
+    (digits,) = scan(lead + "- A batch of 8 sequences of 2048 tokens needs ≈ 3.2 GB.\n")
+    assert digits.verdict == "fail" and "1.6" in digits.message
