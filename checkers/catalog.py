@@ -110,6 +110,10 @@ KINDS: dict[str, KindEntry] = {
         "checkers.kinds.softmax",
         "Kind softmax: printed weights are the softmax of printed scores, and each row sums to 1.",
     ),
+    "sum_range": KindEntry(
+        "checkers.kinds.sum_range",
+        "Kind sum_range: printed terms whose sum a lesson states as a range (~8-10 hours).",
+    ),
     "statistic": KindEntry(
         "checkers.kinds.statistic",
         "Kind statistic: a moment claimed for a random quantity, proven symbolically with sympy.",

@@ -15,7 +15,9 @@ Recognises, in a GFM table:
 * a **schedule's total stated after it** — the paragraph right after the table (same section)
   opens "Total time:", "Total:", "总时间：" with one duration (``**Total time**: ~15 hours``), and
   the table has exactly one column about time (Time, Duration, Hours, 时间…) whose every cell is a
-  duration: the total is that column's sum (a range, "~10-12 hours", states no one sum);
+  duration: the total is that column's sum; a total stated as a range (``~10-12 hours``) with
+  every term in its unit is a ``sum_range`` claim (the sum, as its terms' digits allow, meets
+  the range);
 * a **share column** — headed share, %, percent, proportion, fraction, "% of total", 占比, 比例 or
   百分比, in a table with a total row: each row's percentage is its value over the total, in the
   nearest column to its left whose total cell is a number (its own total, 100% by definition,
@@ -644,6 +646,7 @@ def _prose_totals(document: Document, index: int, table: Table) -> Iterator[Draf
         return
     stated = _PROSE_TOTAL_VALUE.match(first.text, label.end())
     if stated is None:
+        yield from _prose_range_total(table, first.text, first.number, label.end())
         return
     total = _cell(stated["cell"], "")
     columns = [i for i, h in enumerate(table.header) if _TIME_HEADER.match(_label(h))]
@@ -674,6 +677,43 @@ def _prose_totals(document: Document, index: int, table: Table) -> Iterator[Draf
         recognizer=NAME,
         slug="total-time",
         tolerance=_tolerance(total),
+    )
+
+
+_PROSE_RANGE = re.compile(
+    r"[\s*_]*[:：][\s*_]*(?:~|≈|约)?\s*(?P<low>\d+(?:\.\d+)?)\s*[-–~]\s*(?P<high>\d+(?:\.\d+)?)"
+    r"\s*(?P<unit>[a-z小时分钟天]+)[\s*_]*(?:$|[.。(（])",
+    re.IGNORECASE,
+)
+
+
+def _prose_range_total(table: Table, text: str, line: int, at: int) -> Iterator[Draft]:
+    """A schedule's total stated as a range ("**Total time**: ~8-10 hours"): the time column's
+    terms, in the range's unit, against it (``sum_range``)."""
+    stated = _PROSE_RANGE.match(text, at)
+    if stated is None or _MINUTES.get(stated["unit"].lower()) is None:
+        return
+    unit = _MINUTES[stated["unit"].lower()]
+    columns = [i for i, h in enumerate(table.header) if _TIME_HEADER.match(_label(h))]
+    timed = [h for h in table.header if _ANY_TIME_HEADER.search(h)]
+    if len(columns) != 1 or len(timed) != 1:
+        return
+    terms: list[str] = []
+    for cells, _ in table.rows:
+        term = _cell(cells[columns[0]] if columns[0] < len(cells) else "", "")
+        if term is None or term.family != "duration" or _MINUTES[term.unit] != unit or term.rest:
+            return  # a term in another unit, a range or a word: no one sum to compare
+        terms.append(("~" if term.approx else "") + term.number)
+    if len(terms) < 2:
+        return
+    yield Draft(
+        kind="sum_range",
+        quote=text.strip(),
+        line=line,
+        fields={"terms": terms, "low": stated["low"], "high": stated["high"]},
+        confidence=0.7,
+        recognizer=NAME,
+        slug="total-time-range",
     )
 
 
