@@ -186,10 +186,10 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     stated = _params(scope, line, continued)
     if stated is not None and stated.published and _figures(stated) < 2:
         stated = None  # a published "7B" is the model's name, not its count to two figures
-    own = _factor_count(text, start, line, where)
-    own = own if own is not None and own.value >= 1e6 else None
-    candidates = [q for q in (own, stated) if q is not None and q.value >= 1e6]
-    if own is not None and stated is not None and own.value == stated.value:
+    multiplied = _factor_count(text, start, line, where)
+    multiplied = multiplied if multiplied is not None and multiplied.value >= 1e6 else None
+    candidates = [q for q in (multiplied, stated) if q is not None and q.value >= 1e6]
+    if multiplied is not None and stated is not None and multiplied.value == stated.value:
         candidates = [stated]  # one count, printed twice: name where the section stated it
     # The active parameters the line states, or those of the mixture of experts it names.
     published = tuple(q for q in scope.of("active_params") if q.line == line and q.published)
@@ -201,7 +201,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
             # The count the statement itself multiplies is its N unless it is that model's
             # total (the mistake of computing with every expert); a model named on an earlier
             # line does not replace another count the line works with.
-            judged = [own] if own is not None else candidates
+            judged = [multiplied] if multiplied is not None else candidates
             active = stated_active if any(q.value in totals for q in judged) else None
     if active is not None:
         if _SUPPOSED.search(words):
