@@ -9,7 +9,7 @@ claim quotes the lesson and the quote must be found in it again.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -28,6 +28,8 @@ __all__ = [
     "Document",
     "Line",
     "Table",
+    "joined_lines",
+    "line_at",
     "logical_lines",
     "parse_document",
 ]
@@ -328,6 +330,31 @@ def _table(tokens: list[Token], start: int, offset: int, section: int) -> tuple[
         Line(cell, number) for row, number in rows for cell in row if cell.strip()
     ]
     return Block("table", tuple(lines), table, section=section), index + 1
+
+
+def joined_lines(lines: Iterable[Line]) -> tuple[str, list[tuple[int, int]]]:
+    """The lines' texts joined by newlines, with each line's (offset in the joined text, source
+    line number): a statement that runs over several lines is read as one text, and each of
+    its characters still knows its line (:func:`line_at`)."""
+    starts: list[tuple[int, int]] = []
+    parts: list[str] = []
+    at = 0
+    for line in lines:
+        starts.append((at, line.number))
+        parts.append(line.text)
+        at += len(line.text) + 1
+    return "\n".join(parts), starts
+
+
+def line_at(starts: Sequence[tuple[int, int]], offset: int) -> tuple[int, int]:
+    """(source line number, column in that line, 0-based) of an offset in a text whose pieces
+    start at ``starts`` ((offset, line number) pairs in order, as :func:`joined_lines` gives)."""
+    line, begin = starts[0][1], 0
+    for start, number in starts:
+        if start > offset:
+            break
+        line, begin = number, start
+    return line, offset - begin
 
 
 def logical_lines(document: Document) -> Iterator[tuple[str, int]]:

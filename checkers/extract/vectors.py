@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from checkers.extract.document import Block, Document
+from checkers.extract.document import Block, Document, line_at
 
 __all__ = ["Binding", "bindings", "chapters", "vector_values"]
 
@@ -151,15 +151,6 @@ def _statements(block: Block) -> Iterator[tuple[str, list[tuple[int, int]]]]:
         yield text, starts
 
 
-def _line_at(starts: list[tuple[int, int]], offset: int) -> tuple[int, int]:
-    """(line number, column in that line) of an offset in a joined statement."""
-    line, begin = starts[0][1], 0
-    for start, number in starts:
-        if start <= offset:
-            line, begin = number, start
-    return line, offset - begin
-
-
 def bindings(blocks: tuple[Block, ...]) -> list[Binding]:
     """Every named vector and matrix the blocks print, in lesson order."""
     found: list[Binding] = []
@@ -192,7 +183,7 @@ def _named(text: str, starts: list[tuple[int, int]]) -> Iterator[Binding]:
         if text[: match.start()].rstrip()[-1:] in _OPERATORS:
             continue  # ``… + b₁ = […]`` names the whole side, not b₁
         if vector is not None:
-            line, column = _line_at(starts, vector.start())
+            line, column = line_at(starts, vector.start())
             rows = (vector_values(vector.group()),)
             yield Binding(match.group(1), vector.group(), rows, line, column, False)
     # A chain ending in a vector names its left side: ``h = x · W + b = […]``.
@@ -200,9 +191,9 @@ def _named(text: str, starts: list[tuple[int, int]]) -> Iterator[Binding]:
     head = re.fullmatch(rf"\s*({_NAME})\s*", sides[0]) if len(sides) > 2 else None
     last = VECTOR.fullmatch(sides[-1].strip()) if len(sides) > 2 else None
     if head is not None and last is not None:
-        line, column = _line_at(starts, text.rindex(last.group()))
+        line, column = line_at(starts, text.rindex(last.group()))
         rows = (vector_values(last.group()),)
         yield Binding(head.group(1), last.group(), rows, line, column, False)
     for binding in _substitutions(text, 0):
-        line, column = _line_at(starts, binding.column)
+        line, column = line_at(starts, binding.column)
         yield Binding(binding.name, binding.text, binding.rows, line, column, False, True)

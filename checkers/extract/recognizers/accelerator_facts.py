@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checkers.data.accelerators import accelerator_table
-from checkers.extract.document import Block, Document, Table
+from checkers.extract.document import Document, Table, joined_lines, line_at
 from checkers.extract.draft import Draft
 from checkers.kinds.accelerator_spec import Input
 
@@ -177,26 +177,6 @@ def _names_raw() -> re.Pattern[str]:
         alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         _NAMES_RAW = re.compile(alternatives, re.IGNORECASE)
     return _NAMES_RAW
-
-
-def _block_text(block: Block) -> tuple[str, list[tuple[int, int]]]:
-    offsets: list[tuple[int, int]] = []
-    parts: list[str] = []
-    at = 0
-    for line in block.lines:
-        offsets.append((at, line.number))
-        parts.append(line.text)
-        at += len(line.text) + 1
-    return "\n".join(parts), offsets
-
-
-def _line_at(offsets: list[tuple[int, int]], offset: int) -> int:
-    number = offsets[0][1]
-    for start, line in offsets:
-        if start > offset:
-            break
-        number = line
-    return number
 
 
 def _clauses(folded: str) -> Iterator[tuple[int, int]]:
@@ -413,7 +393,7 @@ def _drafts(
             yield Draft(
                 kind="accelerator_spec",
                 quote=text[first:last].strip(),
-                line=_line_at(offsets, first),
+                line=line_at(offsets, first)[0],
                 fields=fields,
                 confidence=0.75,
                 recognizer=NAME,
@@ -490,7 +470,7 @@ def recognize(document: Document) -> Iterator[Draft]:
         texts = (
             [(line.text, [(0, line.number)]) for line in block.lines]
             if block.kind == "table"
-            else [_block_text(block)]
+            else [joined_lines(block.lines)]
         )
         for text, offsets in texts:
             if text.isascii() and not _names_raw().search(text):

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from checkers.extract.document import Block, Document
+from checkers.extract.document import Block, Document, line_at
 from checkers.extract.draft import Draft
 
 __all__ = ["recognize"]
@@ -85,14 +85,6 @@ def _pieces(block: Block) -> Iterator[tuple[str, list[tuple[int, int]]]]:
         yield line.text, [(0, line.number)]
 
 
-def _line_at(starts: list[tuple[int, int]], offset: int) -> int:
-    line = starts[0][1]
-    for start, number in starts:
-        if start <= offset:
-            line = number
-    return line
-
-
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for each size restated in another byte unit."""
     for block in document.blocks:
@@ -131,7 +123,7 @@ def _draft(
     claimed = f"{second} {second_unit}"
     if approx:
         claimed = f"≈ {claimed}"
-    line = _line_at(starts, claimed_at)
+    line = line_at(starts, claimed_at)[0]
     return Draft(
         kind="arithmetic",
         quote=text[match.start() : match.end()].strip(),

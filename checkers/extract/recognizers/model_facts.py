@@ -50,7 +50,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checkers.data import model_table, parse_count, size_in_name
-from checkers.extract.document import Block, Document, Table
+from checkers.extract.document import Document, Table, joined_lines, line_at
 from checkers.extract.draft import Draft
 from checkers.numbers import NumberError, Printed, parse_printed
 
@@ -201,27 +201,6 @@ class _Mention:
     """Offset just after the name."""
 
 
-def _block_text(block: Block) -> tuple[str, list[tuple[int, int]]]:
-    """The block's lines joined by newlines, with each line's (offset, number)."""
-    offsets: list[tuple[int, int]] = []
-    parts: list[str] = []
-    at = 0
-    for line in block.lines:
-        offsets.append((at, line.number))
-        parts.append(line.text)
-        at += len(line.text) + 1
-    return "\n".join(parts), offsets
-
-
-def _line_at(offsets: list[tuple[int, int]], offset: int) -> int:
-    number = offsets[0][1]
-    for start, line in offsets:
-        if start > offset:
-            break
-        number = line
-    return number
-
-
 def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
     """The known models named in ``text[start:end]``, in order."""
     found: list[_Mention] = []
@@ -365,7 +344,7 @@ def _clause_drafts(
         yield Draft(
             kind="model_config",
             quote=text[mention.start : last].strip(),
-            line=_line_at(offsets, mention.start),
+            line=line_at(offsets, mention.start)[0],
             fields={"name": mention.name, **fields},
             confidence=0.75,
             recognizer=NAME,
@@ -401,7 +380,7 @@ def recognize(document: Document) -> Iterator[Draft]:
             continue
         if not any(_DIGIT.search(line.text) for line in block.lines):
             continue
-        text, offsets = _block_text(block)
+        text, offsets = joined_lines(block.lines)
         folded = unicodedata.normalize("NFKC", text).casefold()
         if len(folded) != len(text) or not _FAMILY_WORDS.search(folded):
             continue
