@@ -33,7 +33,9 @@ _RENORMALISES = re.compile(r"re-?normali[sz]|重新归一化|归一化", re.IGNO
 def continues_previous(text: str) -> bool:
     """True when the lesson says it continues the previous lesson's example and renormalises
     weights."""
-    return bool(_CONTINUES.search(text)) and bool(_RENORMALISES.search(text))
+    # The renormalising words first: few lessons have them, and their pattern starts with a
+    # literal, while the continuing phrases' leading alternation is tried at every character.
+    return bool(_RENORMALISES.search(text)) and bool(_CONTINUES.search(text))
 
 
 def carried_rows(previous: Document, name: str) -> tuple[CarriedRow, ...]:
