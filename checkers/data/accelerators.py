@@ -86,7 +86,7 @@ class AcceleratorSpec(Keyed):
 
     name: str
     """How a reader names it, e.g. ``H100 SXM``."""
-    model: str = Field(pattern=r"^[A-Z][A-Za-z0-9]*(?: [A-Z][A-Za-z0-9]*)?$")
+    model: str = Field(pattern=r"^[A-Z][A-Za-z0-9]*(?: [A-Z0-9][A-Za-z0-9]*)?$")
     """The product as printed in names, e.g. ``H100`` or ``DGX Spark``: what a lesson must
     mention."""
     also_named: tuple[str, ...] = ()

@@ -122,7 +122,11 @@ _CLAUSE_END = re.compile(
 )
 _SEVERAL = re.compile(r"(?:\d\s*[x×*]|\d\s*(?:张|块|台|个|units? of|nodes? of))\s*(?:the\s+)?$")
 _LOOK_ALIKE_BEFORE = re.compile(r"(?:like|similar to|类似于?|相当于|than)\s*(?:an?\s+|the\s+)?$")
-_LOOK_ALIKE_AFTER = re.compile(r"^(?:s\b|[\s-]*(?:class|like|style|level|equivalent|级|类))")
+_LOOK_ALIKE_AFTER = re.compile(
+    r"^(?:s\b|[\s-]*(?:class|like|style|level|equivalent|级|类)"
+    # another product sold under the same name and a suffix (RTX 3090 Ti, RTX 4090 Laptop GPU)
+    r"|[\s-]*(?:ti|super|laptop|mobile|max-q|d)(?![a-z\d]))"
+)
 # "runs at 740 TFLOPS on H100": a rate measured on the product, not its datasheet peak.
 _SETTING_BEFORE = re.compile(
     r"(?:\b(?:on|using|with|in|at|for|from|across)|在|用)\s*(?:the\s+|an?\s+|one\s+)?$"

@@ -1,0 +1,30 @@
+"""Cards of the accelerator table beyond the data-centre GPUs: a wrong memory size fails with
+the datasheet's figure; another product behind a suffix is not read as the card."""
+
+from pathlib import Path
+
+from checkers.finding import Finding
+from checkers.scan import scan_lesson
+
+
+def _findings(tmp_path: Path, text: str) -> list[Finding]:
+    lesson = tmp_path / "cards.md"
+    lesson.write_text(text, encoding="utf-8")
+    return scan_lesson(lesson)
+
+
+def test_a_t4_with_the_wrong_memory_fails_with_the_datasheet_figure(tmp_path: Path) -> None:
+    findings = _findings(tmp_path, "# Cards\n\nEach T4 carries 32 GB of memory.\n")
+    assert [f.verdict for f in findings] == ["fail"]
+    assert findings[0].line == 3
+    assert "16 GB" in findings[0].message and "not 32 GB" in findings[0].message
+
+
+def test_the_right_sizes_pass(tmp_path: Path) -> None:
+    text = "# Cards\n\nA T4 has 16GB of GDDR6 memory; the RTX 4090 has 24 GB of memory.\n"
+    assert sorted(f.verdict for f in _findings(tmp_path, text)) == ["pass", "pass"]
+
+
+def test_a_laptop_variant_is_another_product(tmp_path: Path) -> None:
+    text = "# Cards\n\nThe RTX 4090 Laptop GPU has 16GB of memory.\n"
+    assert _findings(tmp_path, text) == []
