@@ -28,3 +28,12 @@ def test_the_right_sizes_pass(tmp_path: Path) -> None:
 def test_a_laptop_variant_is_another_product(tmp_path: Path) -> None:
     text = "# Cards\n\nThe RTX 4090 Laptop GPU has 16GB of memory.\n"
     assert _findings(tmp_path, text) == []
+
+
+def test_one_card_in_a_hardware_column_is_checked_several_are_not(tmp_path: Path) -> None:
+    text = (
+        "# Runs\n\n| Method | Hardware |\n|---|---|\n| QLoRA | 1x T4 12GB |\n"
+        "| Full | 8x A100 96GB |\n"
+    )
+    findings = _findings(tmp_path, text)
+    assert [(f.verdict, f.line, f.claimed) for f in findings] == [("fail", 5, "12 GB")]

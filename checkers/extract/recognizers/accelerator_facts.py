@@ -121,6 +121,9 @@ _CLAUSE_END = re.compile(
     r"versus|vs\.?)\s|而|但|相比|不同于"
 )
 _SEVERAL = re.compile(r"(?:\d\s*[x×*]|\d\s*(?:张|块|台|个|units? of|nodes? of))\s*(?:the\s+)?$")
+_ONE = re.compile(r"(?<![\d.,])1\s*(?:[x×*]|张|块|台|个)\s*(?:the\s+)?$")
+"""A count of one before the name (``1x RTX 4090 24GB``, ``1 块 A100``): one card, whose figures
+are the card's own."""
 _LOOK_ALIKE_BEFORE = re.compile(r"(?:like|similar to|类似于?|相当于|than)\s*(?:an?\s+|the\s+)?$")
 _LOOK_ALIKE_AFTER = re.compile(
     r"^(?:s\b|[\s-]*(?:class|like|style|level|equivalent|级|类)"
@@ -194,7 +197,10 @@ def _clauses(folded: str) -> Iterator[tuple[int, int]]:
 def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
     found: list[_Mention] = []
     for match in _names().finditer(folded, start, end):
-        if _SEVERAL.search(folded, max(start, match.start() - 12), match.start()):
+        before = max(start, match.start() - 12)
+        if _SEVERAL.search(folded, before, match.start()) and not _ONE.search(
+            folded, before, match.start()
+        ):
             continue
         if _LOOK_ALIKE_BEFORE.search(folded, max(start, match.start() - 16), match.start()):
             continue
@@ -470,6 +476,7 @@ def recognize(document: Document) -> Iterator[Draft]:
             continue
         if not any(_DIGIT.search(line.text) for line in block.lines):
             continue
+        cells: set[tuple[int, str]] = set()  # (line, fields) of what the cells drafted
         # A table cell is read on its own, as a short paragraph ("DGX Spark (128GB)").
         texts = (
             [(line.text, [(0, line.number)]) for line in block.lines]
@@ -483,6 +490,11 @@ def recognize(document: Document) -> Iterator[Draft]:
             if len(folded) != len(text) or not _names().search(folded):
                 continue
             for start, end in _clauses(folded):
-                yield from _drafts(text, folded, start, end, offsets)
+                for draft in _drafts(text, folded, start, end, offsets):
+                    cells.add((draft.line, repr(sorted(draft.fields.items()))))
+                    yield draft
         if block.table is not None:
-            yield from _row_drafts(document, block.table)
+            # a value cell that names the card itself ("1x T4 16GB") was drafted as a cell
+            for draft in _row_drafts(document, block.table):
+                if (draft.line, repr(sorted(draft.fields.items()))) not in cells:
+                    yield draft
