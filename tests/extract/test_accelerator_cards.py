@@ -37,3 +37,8 @@ def test_one_card_in_a_hardware_column_is_checked_several_are_not(tmp_path: Path
     )
     findings = _findings(tmp_path, text)
     assert [(f.verdict, f.line, f.claimed) for f in findings] == [("fail", 5, "12 GB")]
+
+
+def test_a_size_the_card_has_fails_when_it_is_not_the_datasheet_figure(tmp_path: Path) -> None:
+    findings = _findings(tmp_path, "# Cards\n\nA T4 has 24 GB, so the model fits.\n")
+    assert [(f.verdict, f.claimed, f.expected) for f in findings] == [("fail", "24 GB", "16 GB")]

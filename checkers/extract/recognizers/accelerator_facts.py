@@ -1,14 +1,16 @@
 """Recogniser ``accelerator_facts``: published figures of a named accelerator stated in prose.
 
 Recognises, in a paragraph, list item, heading or table cell, an accelerator the reference table
-knows (``checkers/data/accelerators.yaml``: "A100", "H100 SXM", "H200", "DGX Spark", "GB10")
-and, in the same clause after it, a number whose role the text names, in English or Chinese:
+knows (``checkers/data/accelerators.yaml``: "A100", "H100 SXM", "H200", "DGX Spark", "GB10",
+"T4", "RTX 4090"…) and, in the same clause after it, a number whose role the text names, in
+English or Chinese:
 
 * memory — a size in GB/GiB/TB followed by a memory word (``80GB HBM2e``, ``128GB unified
   memory``, ``80 GB 显存``), after one (``memory of 80 GB``, ``显存为 80GB``), or written as the
   variant right after the name (``A100 80GB``, ``DGX Spark (128GB)``, ``the H100's 80GB``);
-  also a size right before the name (``an 80GB A100``) and a clause that opens ``With 128GB
-  unified memory, DGX Spark …``;
+  also a size right before the name (``an 80GB A100``), a size the card has with nothing after
+  it that makes it a part (``A single H100 has 80GB.``, not ``has 30GB free``) and a clause that
+  opens ``With 128GB unified memory, DGX Spark …``;
 * bandwidth — GB/s or TB/s with "bandwidth"/"带宽" before or just after it, not an
   interconnect's (NVLink, PCIe, C2C, network) or a cache's;
 * peak — TFLOPS, PFLOPS, petaFLOP(S) or TOPS with a number type in the clause (``bf16``,
@@ -19,13 +21,15 @@ and, in the same clause after it, a number whose role the text names, in English
 * CUDA cores — ``6,144 CUDA cores``, ``CUDA 核心``.
 
 A label/value table row is read as the sentence it stands for (``| DGX Spark Memory | 128 GB |``
-as "DGX Spark Memory: 128 GB") and quoted by the row. Each number becomes an ``accelerator_spec``
-claim. Nothing is drafted where the number is not
-the product's figure: several of them (``8× A100``, ``2 台 DGX Spark``, ``A100s``), a look-alike
-(``A100-class``, ``like an H100``), a hypothetical ("suppose", "if", "假设"), what something
-uses or needs of it ("the model uses 40 GB", "needs", "fits", "leaves", "占用", "需要"), a
-measured or achieved rate ("we measured", "achieves", "实测", "in practice"), a factor of a
-product (``2 × 80 GB``), or a figure the table does not publish for that product.
+as "DGX Spark Memory: 128 GB") and quoted by the row, unless its value cell names the card and
+was drafted on its own. Each number becomes an ``accelerator_spec`` claim. Nothing is drafted
+where the number is not the product's figure: several of them (``8× A100``, ``2 台 DGX Spark``,
+``A100s``; ``1x A100 40GB`` is one card), another product behind a suffix (``RTX 3090 Ti``,
+``RTX 4090 Laptop``), a look-alike (``A100-class``, ``like an H100``), a hypothetical ("suppose",
+"if", "假设"), what something uses or needs of it ("the model uses 40 GB", "needs", "fits",
+"leaves", "占用", "需要"), a measured or achieved rate ("we measured", "achieves", "实测", "in
+practice"), a factor of a product (``2 × 80 GB``), or a figure the table does not publish for
+that product.
 """
 
 from __future__ import annotations
@@ -54,6 +58,13 @@ _MEMORY_AFTER = re.compile(rf"{_NUMBER}\s*(?P<u>gb|gib|tb)(?![a-z/]){_MEMORY_WOR
 _MEMORY_ATTACHED = re.compile(
     rf"(?:\s*(?:'s|’s)?\s*[(（]?\s*|[\s-]){_NUMBER}\s*(?P<u>gb|gib)(?![a-z/])"
 )
+_MEMORY_HAS = re.compile(
+    rf"\s*(?:has|comes with|ships with|packs|offers|拥有|有)\s*(?:only\s+|just\s+)?"
+    rf"(?:~\s*|≈\s*|about\s+|around\s+|roughly\s+|约\s*)?{_NUMBER}\s*(?P<u>gb|gib)"
+    r"(?=\s*(?:[.,;:!?)。，；：]|$)|\s+(?:and|but)\s)"
+)
+"""``A single H100 has 80GB.``: a size the card has, with no memory word, and nothing after it
+that makes it a part of the memory ("has 50GB free", "has 20GB left" are not the card's)."""
 _MEMORY_NAMED = re.compile(
     rf"(?:memory|vram|显存|内存)(?:\s*(?:size|capacity|容量))?\s*(?:of|is|:|：|为|是|有)\s*"
     rf"{_NUMBER}\s*(?P<u>gb|gib|tb)(?![a-z/])"
@@ -255,7 +266,9 @@ def _facts(text: str, folded: str, mention: _Mention, stop: int, lead: str) -> I
     """The figures of ``mention`` stated between it and ``stop``; ``lead`` is the clause's text
     before the name ("在 bf16 下，A100 …" says the number type there)."""
     seen: set[int] = set()
-    attached = _MEMORY_ATTACHED.match(folded, mention.end, stop)
+    attached = _MEMORY_ATTACHED.match(folded, mention.end, stop) or _MEMORY_HAS.match(
+        folded, mention.end, stop
+    )
     if attached is not None and _plain(folded, attached.start("n"), attached.end()):
         seen.add(attached.start("n"))
         yield _Fact(
