@@ -76,9 +76,10 @@ class TensorPeak(Frozen):
         return self.sparse / 2
 
     @property
-    def sparse_value(self) -> float:
-        """The with-sparsity peak: as printed, else twice the dense one."""
-        return self.sparse if self.sparse is not None else 2 * self.dense_value
+    def sparse_value(self) -> float | None:
+        """The with-sparsity peak as printed; None where the source prints none (FP64 tensor
+        cores and Turing's have no 2:4 sparsity, so no figure is made up for them)."""
+        return self.sparse
 
 
 class AcceleratorSpec(Keyed):
@@ -108,7 +109,10 @@ class AcceleratorSpec(Keyed):
     cuda_cores: int | None = Field(default=None, gt=0)
     """CUDA cores of the GPU, as the datasheet prints them."""
     cite: str = Field(min_length=5, max_length=80)
-    """The source in a few words, for verdict messages."""
+    """The maker's document in a few words (its datasheet or architecture whitepaper), for
+    verdict messages."""
+    url: str | None = Field(default=None, pattern=r"^https://[a-z0-9.-]+\.[a-z]{2,}/\S*$")
+    """Where the maker publishes that document."""
     source: str = Field(min_length=20)
     """Where every number of the entry comes from."""
 

@@ -42,3 +42,22 @@ def test_one_card_in_a_hardware_column_is_checked_several_are_not(tmp_path: Path
 def test_a_size_the_card_has_fails_when_it_is_not_the_datasheet_figure(tmp_path: Path) -> None:
     findings = _findings(tmp_path, "# Cards\n\nA T4 has 24 GB, so the model fits.\n")
     assert [(f.verdict, f.claimed, f.expected) for f in findings] == [("fail", "24 GB", "16 GB")]
+
+
+def test_whitepaper_figures_of_the_geforce_cards(tmp_path: Path) -> None:
+    text = (
+        "# Cards\n\nThe RTX 4090 streams 1008 GB/s of memory bandwidth and the RTX 3090 has "
+        "10,496 CUDA cores.\n\nThe RTX 4090 is rated at 330 TFLOPS of dense BF16.\n"
+    )
+    findings = sorted(_findings(tmp_path, text), key=lambda f: f.line)
+    assert [(f.line, f.verdict) for f in findings] == [(3, "pass"), (3, "pass"), (5, "fail")]
+    assert "165.2" in findings[2].message and "with 2:4 sparsity" in findings[2].message
+
+
+def test_a_card_without_sparsity_is_checked_dense_and_has_no_sparse_figure(tmp_path: Path) -> None:
+    text = (
+        "# Cards\n\nA T4 gives 130 TOPS of INT8.\n\n"
+        "The T4 is rated at 260 TOPS of INT8 with sparsity.\n"
+    )
+    findings = _findings(tmp_path, text)
+    assert [(f.line, f.verdict) for f in findings] == [(3, "pass")]

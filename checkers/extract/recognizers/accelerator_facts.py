@@ -464,7 +464,8 @@ def _published(fields: dict[str, str]) -> bool:
             return True
         if quantity == "cuda_cores" and spec.cuda_cores is not None:
             return True
-        if quantity == "peak" and spec.peak(fields["dtype"]) is not None:  # type: ignore[arg-type]
+        sparse = fields.get("sparsity") == "sparse"  # T4 and FP64 tensor cores print no such figure
+        if quantity == "peak" and spec.peak(fields["dtype"], sparse=sparse) is not None:  # type: ignore[arg-type]
             return True
     return False
 
