@@ -61,3 +61,29 @@ def test_a_card_without_sparsity_is_checked_dense_and_has_no_sparse_figure(tmp_p
     )
     findings = _findings(tmp_path, text)
     assert [(f.line, f.verdict) for f in findings] == [(3, "pass")]
+
+
+def test_a_table_of_cards_fails_the_cell_that_is_not_the_datasheet_figure(tmp_path: Path) -> None:
+    table = (
+        "| GPU | Memory | Memory bandwidth (GB/s) | TF32 TFLOPS{how} |\n|---|---|---|---|\n"
+        "| A100 40GB | 40 GB | 1555 | 156 |\n| RTX 4090 | 24 GB | 1008 | 165.2 |\n"
+    )
+    dense = _findings(tmp_path, "# Hardware\n\n" + table.format(how=" (dense)"))
+    # six cells, and the size written in the name "A100 40GB"
+    assert len(dense) == 7
+    assert [(f.line, f.verdict) for f in dense if f.verdict != "pass"] == [(6, "fail")]
+    failed = next(f for f in dense if f.verdict == "fail")
+    assert "82.6 TFLOPS" in failed.message and "with 2:4 sparsity" in failed.message
+    # a header that leaves sparsity open: 165.2 is the 4090's with-sparsity TF32 figure
+    either = _findings(tmp_path, "# Hardware\n\n" + table.format(how=""))
+    assert [f.verdict for f in either] == ["pass"] * 7
+
+
+def test_a_bracketed_number_type_and_the_card_as_topic(tmp_path: Path) -> None:
+    text = (
+        "# Hardware\n\nAn A100 does 312 TFLOPS (BF16).\n\n"
+        "On the H100 SXM, HBM bandwidth is 2 TB/s.\n"
+    )
+    findings = sorted(_findings(tmp_path, text), key=lambda f: f.line)
+    assert [(f.line, f.verdict) for f in findings] == [(3, "pass"), (5, "fail")]
+    assert "3.35 TB/s" in findings[1].message

@@ -14,15 +14,27 @@ English or Chinese:
 * bandwidth — GB/s or TB/s with "bandwidth"/"带宽" before or just after it, not an
   interconnect's (NVLink, PCIe, C2C, network) or a cache's;
 * peak — TFLOPS, PFLOPS, petaFLOP(S) or TOPS with a number type in the clause (``bf16``,
-  ``FP8``, ``NVFP4``…; FP32 and FP64 are left, their CUDA-core and tensor-core figures differ)
-  and, where the text says it, dense (``dense``, ``稠密``, ``without sparsity``) or sparse
-  (``with sparsity``, ``稀疏``, ``2:4``; "doubles with sparsity" after a number marks *it*
-  dense);
+  ``FP8``, ``NVFP4``…, also in brackets after it: ``312 TFLOPS (BF16)``; FP32 and FP64 are
+  left, their CUDA-core and tensor-core figures differ) and, where the text says it, dense
+  (``dense``, ``稠密``, ``without sparsity``) or sparse (``with sparsity``, ``稀疏``, ``2:4``;
+  "doubles with sparsity" after a number marks *it* dense); where it does not, the claim
+  leaves it open and either datasheet figure holds;
 * CUDA cores — ``6,144 CUDA cores``, ``CUDA 核心``.
 
-A label/value table row is read as the sentence it stands for (``| DGX Spark Memory | 128 GB |``
-as "DGX Spark Memory: 128 GB") and quoted by the row, unless its value cell names the card and
-was drafted on its own. Each number becomes an ``accelerator_spec`` claim. Nothing is drafted
+"On <name>, <figure> is …" (``On H100, HBM bandwidth is 3 TB/s``, ``在 A100 上，显存带宽为``)
+makes the card the topic of the clause; other figures after "on <name>" may be rates measured on
+it and are left.
+
+Tables: a label/value row is read as the sentence it stands for (``| DGX Spark Memory | 128 GB
+|`` as "DGX Spark Memory: 128 GB"), unless its value cell names the card and was drafted on its
+own; and a table of cards — a first column of cells that are each one card's name and nothing
+else (``A100 80GB``, ``**H100 SXM**``; not ``8x A100`` or ``n1-standard-4 + T4``) under headers
+that name a figure (``Memory``, ``HBM bandwidth (TB/s)``, ``BF16 TFLOPS (dense)``, ``CUDA
+cores``), or the same transposed, cards across the header — has each plain number cell drafted
+under its card, with the unit of the cell or the header, quoted by the row. A table with a
+header naming what runs on the cards (model, batch, tokens, task) is about runs, and a header
+naming a use, a link, a price, a measurement or FP32/FP64 is not the card's datasheet figure:
+those are left. Each number becomes an ``accelerator_spec`` claim. Nothing is drafted
 where the number is not the product's figure: several of them (``8× A100``, ``2 台 DGX Spark``,
 ``A100s``; ``1x A100 40GB`` is one card), another product behind a suffix (``RTX 3090 Ti``,
 ``RTX 4090 Laptop``), a look-alike (``A100-class``, ``like an H100``), a hypothetical ("suppose",
@@ -95,7 +107,11 @@ _DTYPES = {
     "fp4": "fp4",
     "int8": "int8",
 }
-_DTYPE_LEAD = re.compile(r"^\s*(?:(?:of|in|for|at)\s+)?(?:(?:dense|sparse|ai|peak)\s+)*")
+# "312 TFLOPS of dense BF16", "312 TFLOPS (BF16)": what may stand between a peak and its number
+# type (not a comma: "989 TFLOPS, FP8 1,979" gives the next figure's type)
+_DTYPE_LEAD = re.compile(
+    r"^\s*(?:[(（\[]\s*)?(?:(?:of|in|for|at)\s+)?(?:(?:dense|sparse|ai|peak)\s+)*"
+)
 _OTHER_DTYPE = re.compile(
     r"(?<![a-z\d])(?:fp32|fp64|float32|float64|int4|fp6|single|double)(?![a-z\d])"
 )
@@ -146,6 +162,14 @@ _SETTING_BEFORE = re.compile(
     r"(?:\b(?:on|using|with|in|at|for|from|across)|在|用)\s*(?:the\s+|an?\s+|one\s+)?$"
 )
 _VARIANT = re.compile(r"[\s-]*(?:sxm\d?|pcie|nvl)\b")
+_TOPIC_AFTER = re.compile(
+    r"\s*(?:上)?\s*[,，:：]\s*(?:the\s+|its\s+)?"
+    r"(?:(?:peak|hbm\w*|memory|gpu|dense|sparse|tensor[- ]core|bf16|fp16|fp8|tf32|int8|"
+    r"显存|内存|峰值)\s*)*(?:bandwidth|throughput|compute|带宽|算力)\s*(?:is|of|:|：|为|是|=)"
+)
+"""``On H100, HBM bandwidth is 3 TB/s``, ``在 A100 上，显存带宽为 2 TB/s``: after "on <name>" a
+figure of the card named as the subject of the clause, so the card is the topic, not where a
+rate was measured."""
 _OPERAND_BEFORE = re.compile(r"[×x*/+÷]\s*$")
 _OPERAND_AFTER = re.compile(r"^\s*[×*/+÷]\s*\d|^\s*x\s*\d")
 _DIGIT = re.compile(r"\d")
@@ -165,12 +189,14 @@ class _Mention:
     """Offset just after the name (and its variant)."""
 
 
-def _name_pattern() -> re.Pattern[str]:
+def _alternatives() -> str:
+    """The table's names, folded, as a regex alternation, longest first."""
     names = sorted({n for a in accelerator_table().accelerators for n in a.names}, key=len)
-    alternatives = "|".join(
-        re.escape(unicodedata.normalize("NFKC", n).casefold()) for n in names[::-1]
-    )
-    return re.compile(rf"(?<![a-z\d])(?:nvidia\s+)?(?:{alternatives})(?![a-z\d])")
+    return "|".join(re.escape(unicodedata.normalize("NFKC", n).casefold()) for n in names[::-1])
+
+
+def _name_pattern() -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z\d])(?:nvidia\s+)?(?:{_alternatives()})(?![a-z\d])")
 
 
 _NAMES: re.Pattern[str] | None = None
@@ -183,18 +209,37 @@ def _names() -> re.Pattern[str]:
     return _NAMES
 
 
-_NAMES_RAW: re.Pattern[str] | None = None
+_FOLDED_NAMES: re.Pattern[str] | None = None
 
 
-def _names_raw() -> re.Pattern[str]:
-    """The table's names, case-blind, on text as written: an ASCII text without them needs no
-    normalising to be sure (full-width forms are looked for after NFKC)."""
-    global _NAMES_RAW
-    if _NAMES_RAW is None:
+def _names_in(text: str) -> bool:
+    """Whether ``text`` may name a card of the table: the folded names as plain substrings
+    (a cheap test, confirmed by :func:`_names` where it matters). The names are ASCII, so
+    lower case finds them, and only full-width letters or digits need normalising."""
+    global _FOLDED_NAMES
+    if _FOLDED_NAMES is None:
         names = {n for a in accelerator_table().accelerators for n in a.names}
-        alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-        _NAMES_RAW = re.compile(alternatives, re.IGNORECASE)
-    return _NAMES_RAW
+        _FOLDED_NAMES = re.compile("|".join(re.escape(n.lower()) for n in names))
+    if _FOLDED_NAMES.search(text.lower()) is not None:
+        return True
+    return (
+        _WIDE_LETTERS.search(text) is not None and _FOLDED_NAMES.search(_folded(text)) is not None
+    )
+
+
+_WIDE = re.compile("[\uff01-\uff5e]")
+_WIDE_LETTERS = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
+
+
+def _folded(text: str) -> str:
+    """The text as the patterns read it: case-folded, and NFKC-normalised where it has
+    full-width forms (``Ａ１００``, ``（``, ``，``); other texts need no normalising, which was
+    most of this recogniser's time."""
+    if text.isascii():
+        return text.lower()
+    if _WIDE.search(text) is None:
+        return text.casefold()
+    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def _clauses(folded: str) -> Iterator[tuple[int, int]]:
@@ -221,8 +266,10 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
         variant = _VARIANT.match(folded, stop, end)
         if variant is not None:
             stop = variant.end()
-        setting = _SETTING_BEFORE.search(folded, max(start, match.start() - 10), match.start())
-        found.append(_Mention(text[match.start() : stop], setting is not None, match.start(), stop))
+        setting = _SETTING_BEFORE.search(
+            folded, max(start, match.start() - 10), match.start()
+        ) is not None and not _TOPIC_AFTER.match(folded, stop, end)
+        found.append(_Mention(text[match.start() : stop], setting, match.start(), stop))
     return found
 
 
@@ -405,23 +452,35 @@ def _drafts(
                 narrowed = candidate
         for fact in facts:
             name = mention.name if fact is variant else narrowed
-            fields = {"name": name, "value": fact.value, **fact.fields}
-            try:
-                Input.model_validate(fields)
-            except ValueError:
-                continue
-            if not _published(fields):
-                continue
             first, last = min(mention.start, fact.start), max(mention.end, fact.end)
-            yield Draft(
-                kind="accelerator_spec",
-                quote=text[first:last].strip(),
-                line=line_at(offsets, first)[0],
-                fields=fields,
-                confidence=0.75,
-                recognizer=NAME,
-                slug=f"{mention.name}-{fields['quantity']}",
+            draft = _draft(
+                {"name": name, "value": fact.value, **fact.fields},
+                text[first:last].strip(),
+                line_at(offsets, first)[0],
+                mention.name,
             )
+            if draft is not None:
+                yield draft
+
+
+def _draft(fields: dict[str, str], quote: str, line: int, name: str) -> Draft | None:
+    """The claim of one figure, or None when it is not a well-formed figure the table
+    publishes for the product."""
+    try:
+        Input.model_validate(fields)
+    except ValueError:
+        return None
+    if not _published(fields):
+        return None
+    return Draft(
+        kind="accelerator_spec",
+        quote=quote,
+        line=line,
+        fields=fields,
+        confidence=0.75,
+        recognizer=NAME,
+        slug=f"{name}-{fields['quantity']}",
+    )
 
 
 def _leading_memory(text: str, folded: str, start: int, mention: _Mention) -> _Fact | None:
@@ -474,7 +533,7 @@ def _row_drafts(document: Document, table: Table) -> Iterator[Draft]:
     """``| DGX Spark Memory | 128 GB | … |``: a label/value row read as "DGX Spark Memory: 128
     GB", quoted by the row."""
     for text, line in table.labelled_values():
-        folded = unicodedata.normalize("NFKC", text).casefold()
+        folded = _folded(text)
         if len(folded) != len(text) or not _names().search(folded):
             continue
         quote = document.source_line(line)
@@ -482,13 +541,173 @@ def _row_drafts(document: Document, table: Table) -> Iterator[Draft]:
             yield dataclasses.replace(draft, quote=quote or draft.quote)
 
 
+_MARKUP = re.compile(r"[*`_]+")
+_CELL_NUMBER = re.compile(
+    rf"^(?P<mark>~|≈|约)?\s*{_NUMBER}\s*(?P<u>gb|gib|tb|gb/s|tb/s|tflops?|pflops?|tops)?$"
+)
+_HEADER_UNIT = re.compile(r"(?<![a-z])(gb/s|tb/s|gib|gb|tb|tflops?|pflops?|tops)(?![a-z])")
+_COLUMN_QUANTITY = (
+    ("bandwidth", re.compile(r"bandwidth|带宽")),
+    ("cuda_cores", re.compile(r"cuda\s*(?:cores?|核心)")),
+    ("peak", re.compile(r"tflops|pflops|tops|算力|峰值")),
+    ("memory", re.compile(r"memory|vram|hbm|显存|内存")),
+)
+"""What a column of a GPU table holds, by its header, first match (a "Memory Bandwidth"
+column is bandwidth, not memory)."""
+_NOT_THE_CARDS_COLUMN = re.compile(
+    r"nvlink|pcie|interconnect|network|互联|网络|sram|l1|l2|cache|缓存|used|usage|need|requir|"
+    r"fit|free|avail|left|per\b|/\s*\$|\$|cost|price|model|weights|kv|activation|batch|"
+    r"measured|achiev|effective|actual|real|observed|sustain|mfu|util|实测|实际|有效|占用|需要|"
+    r"可用|剩余|模型|fp32|fp64|float32|float64|int4|fp6"
+)
+"""A header that makes its column something other than the card's datasheet figure: a link's
+bandwidth, what a workload uses or needs, a measured rate, a price, a CUDA-core type."""
+_WORKLOAD_HEADER = re.compile(
+    r"\bmodels?\b|模型|batch|批|seq|context|上下文|tokens?\b|layers|params|parameters|参数|"
+    r"task|workload|method|任务|方法"
+)
+"""A header naming what runs on the card: the table is about runs, whose memory and rates are
+theirs, not the card's."""
+
+
+@dataclass(frozen=True)
+class _Column:
+    """What one column (or, transposed, one row) of a GPU table states of each card."""
+
+    fields: dict[str, str]
+    """quantity, and unit, dtype and sparsity where the header says them."""
+
+
+def _column(header: str) -> _Column | None:
+    """The figure a header names for every card of the table, or None."""
+    folded = _MARKUP.sub("", _folded(header))
+    if _NOT_THE_CARDS_COLUMN.search(folded):
+        return None
+    quantity = next((q for q, pattern in _COLUMN_QUANTITY if pattern.search(folded)), None)
+    if quantity is None:
+        return None
+    fields = {"quantity": quantity}
+    unit = _HEADER_UNIT.search(folded)
+    if unit is not None:
+        fields["unit"] = _UNITS.get(unit.group(1)) or _peak_unit(unit.group(1))
+    if quantity == "peak":
+        dtype = _DTYPE.search(folded)
+        if dtype is None:
+            return None
+        fields["dtype"] = _DTYPES[dtype.group("t")]
+        sparsity = _sparsity(folded, "")
+        if sparsity is not None:
+            fields["sparsity"] = sparsity
+    return _Column(fields)
+
+
+def _card(cell: str) -> str | None:
+    """The card a cell names and nothing else (``A100 80GB``, ``**NVIDIA H100 SXM**``), as
+    printed without markup; None for anything more (``8x A100``, ``n1-standard-4 + T4``)."""
+    plain = _MARKUP.sub("", cell).strip()
+    folded = _folded(plain)
+    if len(folded) != len(plain) or len(folded) > 40:
+        return None
+    match = _card_cell().match(folded)
+    if match is None:
+        return None
+    return plain[match.start("name") :].strip()
+
+
+_CARD_CELL: re.Pattern[str] | None = None
+
+
+def _card_cell() -> re.Pattern[str]:
+    """A cell that is a card's name and nothing else: vendor and brand words, the name, a form
+    factor, a memory size, "GPU"."""
+    global _CARD_CELL
+    if _CARD_CELL is None:
+        _CARD_CELL = re.compile(
+            rf"^(?:nvidia\s+)?(?:geforce\s+)?(?P<name>(?:{_alternatives()})"
+            r"(?:[\s-]*(?:sxm\d?|pcie|nvl))?(?:[\s-]*\d+\s*gb)?)"
+            r"(?:\s+(?:gpu|superchip|tensor core gpu))?$"
+        )
+    return _CARD_CELL
+
+
+def _cell_fields(cell: str, column: _Column) -> dict[str, str] | None:
+    """The claim's value and fields of a cell under ``column``: a plain number with its unit
+    (in the cell or the header), else None."""
+    folded = _folded(_MARKUP.sub("", cell)).strip()
+    match = _CELL_NUMBER.match(folded)
+    if match is None:
+        return None
+    fields = dict(column.fields)
+    if match.group("u") is not None:
+        unit = _UNITS.get(match.group("u")) or _peak_unit(match.group("u"))
+        if fields.get("unit", unit) != unit:
+            return None
+        fields["unit"] = unit
+    mark = match.group("mark")
+    value = match.group("n") if mark is None else f"{mark}{match.group('n')}"
+    return {"value": value, **fields}
+
+
+def _column_drafts(document: Document, table: Table) -> Iterator[Draft]:
+    """A table of cards: cards down the first column and figures across the header
+    (``| GPU | Memory | Bandwidth (TB/s) | BF16 TFLOPS |``), or cards across the header and
+    figures down the first column; each figure cell is drafted under its card, quoted by the
+    row."""
+    header = table.header
+    if any(_WORKLOAD_HEADER.search(h.casefold()) for h in header[1:]):
+        return
+    columns = [_column(h) for h in header]
+    if any(c is not None for c in columns[1:]):
+        for cells, line in table.rows:
+            card = _card(cells[0]) if cells else None
+            if card is not None:
+                pairs = list(zip(columns[1:], cells[1:], strict=False))
+                yield from _card_drafts(document, card, pairs, line)
+    cards = [_card(h) for h in header]
+    if any(c is not None for c in cards[1:]):
+        for cells, line in table.rows:
+            column = _column(cells[0]) if cells else None
+            if column is None:
+                continue
+            for card, cell in zip(cards[1:], cells[1:], strict=False):
+                if card is not None:
+                    yield from _card_drafts(document, card, [(column, cell)], line)
+
+
+def _card_drafts(
+    document: Document, card: str, pairs: list[tuple[_Column | None, str]], line: int
+) -> Iterator[Draft]:
+    """The figures of one card in its row (or column) of a table."""
+    found = [
+        fields
+        for column, cell in pairs
+        if column is not None and (fields := _cell_fields(cell, column)) is not None
+    ]
+    # the memory column picks the variant for the other figures, as in prose ("A100" with 80 GB)
+    narrowed = card
+    memory = next((f for f in found if f["quantity"] == "memory" and "unit" in f), None)
+    if memory is not None and accelerator_table().find(card).spec is None:
+        candidate = f"{card} {memory['value'].lstrip('~≈约')}{memory['unit']}"
+        if accelerator_table().find(candidate).spec is not None:
+            narrowed = candidate
+    quote = document.source_line(line)
+    for fields in found:
+        name = card if fields is memory else narrowed
+        draft = _draft({"name": name, **fields}, quote, line, card)
+        if draft is not None:
+            yield draft
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``accelerator_spec`` claim for each published figure a clause states of a
     known accelerator."""
+    if not _names_in(document.text):
+        return  # most lessons name no card of the table
     for block in document.blocks:
         if block.kind not in ("paragraph", "heading", "table") or not block.lines:
             continue
-        if not any(_DIGIT.search(line.text) for line in block.lines):
+        whole = "\n".join(line.text for line in block.lines)
+        if not _DIGIT.search(whole) or not _names_in(whole):
             continue
         cells: set[tuple[int, str]] = set()  # (line, fields) of what the cells drafted
         # A table cell is read on its own, as a short paragraph ("DGX Spark (128GB)").
@@ -498,9 +717,9 @@ def recognize(document: Document) -> Iterator[Draft]:
             else [joined_lines(block.lines)]
         )
         for text, offsets in texts:
-            if text.isascii() and not _names_raw().search(text):
-                continue  # most texts: one case-blind scan, nothing to normalise
-            folded = unicodedata.normalize("NFKC", text).casefold()
+            if block.kind == "table" and not _names_in(text):
+                continue
+            folded = _folded(text)
             if len(folded) != len(text) or not _names().search(folded):
                 continue
             for start, end in _clauses(folded):
@@ -509,6 +728,11 @@ def recognize(document: Document) -> Iterator[Draft]:
                     yield draft
         if block.table is not None:
             # a value cell that names the card itself ("1x T4 16GB") was drafted as a cell
-            for draft in _row_drafts(document, block.table):
-                if (draft.line, repr(sorted(draft.fields.items()))) not in cells:
+            for draft in (
+                *_row_drafts(document, block.table),
+                *_column_drafts(document, block.table),
+            ):
+                key = (draft.line, repr(sorted(draft.fields.items())))
+                if key not in cells:
+                    cells.add(key)
                     yield draft
