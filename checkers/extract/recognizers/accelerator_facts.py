@@ -543,8 +543,10 @@ def _row_drafts(document: Document, table: Table) -> Iterator[Draft]:
 
 _MARKUP = re.compile(r"[*`_]+")
 _CELL_NUMBER = re.compile(
-    rf"^(?P<mark>~|≈|约)?\s*{_NUMBER}\s*(?P<u>gb|gib|tb|gb/s|tb/s|tflops?|pflops?|tops)?$"
+    rf"^(?P<mark>~|≈|约)?\s*{_NUMBER}\s*(?P<u>gb|gib|tb|gb/s|tb/s|tflops?|pflops?|tops)?"
+    r"(?P<kind>(?:\s+(?:unified|coherent|hbm\w*|gddr\w*|lpddr\w*|memory|vram|显存|统一内存))*)$"
 )
+"""A figure cell: a number, its unit, and for a size the memory's kind (``80 GB HBM3``)."""
 _HEADER_UNIT = re.compile(r"(?<![a-z])(gb/s|tb/s|gib|gb|tb|tflops?|pflops?|tops)(?![a-z])")
 _COLUMN_QUANTITY = (
     ("bandwidth", re.compile(r"bandwidth|带宽")),
@@ -611,7 +613,7 @@ def _card(cell: str) -> str | None:
     match = _card_cell().match(folded)
     if match is None:
         return None
-    return plain[match.start("name") :].strip()
+    return plain[match.start("name") : match.end("name")].strip()
 
 
 _CARD_CELL: re.Pattern[str] | None = None
@@ -619,13 +621,13 @@ _CARD_CELL: re.Pattern[str] | None = None
 
 def _card_cell() -> re.Pattern[str]:
     """A cell that is a card's name and nothing else: vendor and brand words, the name, a form
-    factor, a memory size, "GPU"."""
+    factor, a memory size, "GPU", "spec" (a column headed "DGX Spark Spec")."""
     global _CARD_CELL
     if _CARD_CELL is None:
         _CARD_CELL = re.compile(
             rf"^(?:nvidia\s+)?(?:geforce\s+)?(?P<name>(?:{_alternatives()})"
             r"(?:[\s-]*(?:sxm\d?|pcie|nvl))?(?:[\s-]*\d+\s*gb)?)"
-            r"(?:\s+(?:gpu|superchip|tensor core gpu))?$"
+            r"(?:\s+(?:gpu|superchip|tensor core gpu))?(?:\s*(?:specs?|specifications?|规格))?$"
         )
     return _CARD_CELL
 
@@ -638,6 +640,8 @@ def _cell_fields(cell: str, column: _Column) -> dict[str, str] | None:
     if match is None:
         return None
     fields = dict(column.fields)
+    if match.group("kind") and fields["quantity"] != "memory":
+        return None
     if match.group("u") is not None:
         unit = _UNITS.get(match.group("u")) or _peak_unit(match.group("u"))
         if fields.get("unit", unit) != unit:
