@@ -100,6 +100,9 @@ class AcceleratorSpec(Keyed):
     """HBM generation as printed (HBM2e, HBM3, HBM3e)."""
     bandwidth_gb_s: float | None = Field(default=None, gt=0)
     """Memory bandwidth in GB/s as printed (3.35TB/s is 3350)."""
+    nvlink_gb_s: float | None = Field(default=None, gt=0)
+    """NVLink bandwidth between GPUs in GB/s as the datasheet prints it: the total of both
+    directions (900 GB/s is 450 GB/s each way)."""
     tensor: dict[TensorType, TensorPeak] = Field(default_factory=dict)
     """Tensor-core peaks by number type."""
     fp32_tflops: float | None = Field(default=None, gt=0)

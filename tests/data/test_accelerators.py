@@ -63,7 +63,8 @@ def _printed(value: float) -> set[str]:
 @pytest.mark.parametrize("spec", ACCELERATORS, ids=lambda a: a.key)
 def test_every_accelerator_number_is_written_in_its_source(spec: AcceleratorSpec) -> None:
     written = set(re.findall(r"\d+(?:\.\d+)?", spec.source.replace(",", "")))
-    numbers = [spec.memory_gb, spec.bandwidth_gb_s, spec.fp32_tflops, spec.fp64_tflops]
+    numbers = [spec.memory_gb, spec.bandwidth_gb_s, spec.nvlink_gb_s, spec.fp32_tflops]
+    numbers += [spec.fp64_tflops]
     numbers += [spec.cuda_cores]
     for peak in spec.tensor.values():
         numbers += [peak.dense, peak.sparse]
@@ -104,6 +105,14 @@ def test_a_citation_that_is_not_the_makers_document_fails_the_check(cite: str, u
     spec = AcceleratorSpec.model_validate({**_GOOD_ACCELERATOR, "cite": cite, "url": url})
     with pytest.raises(AssertionError):
         test_accelerator_entries_are_sourced_from_the_maker(spec)
+
+
+def test_nvlink_from_the_datasheets() -> None:
+    nvlink = {a.key: a.nvlink_gb_s for a in ACCELERATORS}
+    # A100 datasheet: NVLink 600 GB/s; H100 SXM and H200: 900 GB/s; H100 PCIe (bridged): 600
+    assert nvlink["a100-sxm-80gb"] == 600 and nvlink["h100-sxm"] == 900
+    assert nvlink["h200-sxm"] == 900 and nvlink["h100-pcie"] == 600
+    assert nvlink["rtx-4090"] is None and nvlink["t4"] is None  # no NVLink on these cards
 
 
 def test_a_card_without_sparsity_has_no_with_sparsity_figure() -> None:

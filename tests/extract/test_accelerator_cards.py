@@ -87,3 +87,15 @@ def test_a_bracketed_number_type_and_the_card_as_topic(tmp_path: Path) -> None:
     findings = sorted(_findings(tmp_path, text), key=lambda f: f.line)
     assert [(f.line, f.verdict) for f in findings] == [(3, "pass"), (5, "fail")]
     assert "3.35 TB/s" in findings[1].message
+
+
+def test_nvlink_is_read_as_printed_both_ways_unless_the_text_says_which(tmp_path: Path) -> None:
+    text = (
+        "# Links\n\nNVLink on the H100 SXM moves 900 GB/s between GPUs.\n\n"
+        "The H200's NVLink is 450 GB/s.\n\n"
+        "An A100 has 450 GB/s of NVLink bandwidth per direction.\n"
+    )
+    findings = sorted(_findings(tmp_path, text), key=lambda f: f.line)
+    assert [(f.line, f.verdict) for f in findings] == [(3, "pass"), (5, "pass"), (7, "fail")]
+    assert "per direction" in findings[1].message  # the reading that holds is named
+    assert "300 GB/s" in findings[2].message and "per direction" in findings[2].message

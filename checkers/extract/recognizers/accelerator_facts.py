@@ -88,6 +88,20 @@ _BANDWIDTH_WORD = re.compile(r"bandwidth|带宽")
 _BANDWIDTH_AFTER = re.compile(
     r"\s*(?:of\s+)?(?:(?:hbm\w*|memory|peak|内存|显存)\s*)*(?:bandwidth|带宽)"
 )
+_NVLINK_WORD = re.compile(r"nvlink(?!-?\s*c2c)")
+_NVLINK_AFTER = re.compile(
+    r"\s*(?:\(?(?:bidirectional|total|aggregate|per direction|each way|双向|单向)\)?\s*)?"
+    r"(?:of\s+)?(?:(?:bidirectional|total|aggregate|gpu-to-gpu)\s+)*nvlink(?!-?\s*c2c)"
+)
+_NVLINK_BEFORE_NAME = re.compile(
+    r"nvlink(?:\s*\d)?(?:\s+(?:bandwidth|带宽))?\s*(?:on|of|in|for)\s+(?:the\s+|an?\s+)?$"
+)
+"""``NVLink on the H100 runs at 900 GB/s``: the link named before the card it is on."""
+_NOT_THE_NVLINK = re.compile(r"pcie|infiniband|ethernet|network|nvswitch|c2c|互联网络|网络")
+_EACH_WAY = re.compile(
+    r"per direction|each direction|each way|unidirectional|one way|单向|每个方向"
+)
+_BOTH_WAYS = re.compile(r"bidirectional|both directions|total|aggregate|双向|总")
 _PEAK = re.compile(
     rf"{_NUMBER}\s*(?P<u>tflops?(?:/s)?|pflops?(?:/s)?|petaflops?|teraflops?|tops|pops)(?![a-z])"
 )
@@ -147,13 +161,16 @@ _CLAUSE_END = re.compile(
     r"(?<=[.!?])\s+|[。！？；;]\s*|\b(?:while|whereas|but|however|unlike|compared (?:to|with)|"
     r"versus|vs\.?)\s|而|但|相比|不同于"
 )
-_SEVERAL = re.compile(r"(?:\d\s*[x×*]|\d\s*(?:张|块|台|个|units? of|nodes? of))\s*(?:the\s+)?$")
+_SEVERAL = re.compile(
+    r"(?:\d\s*[x×*]|\d\s*(?:张|块|台|个|units? of|nodes? of)|(?<![a-z])(?:two|three|four|six|eight|"
+    r"sixteen|several|multiple|many|pairs? of|多|两|四|八)\s*(?:张|块|台)?)\s*(?:the\s+)?$"
+)
 _ONE = re.compile(r"(?<![\d.,])1\s*(?:[x×*]|张|块|台|个)\s*(?:the\s+)?$")
 """A count of one before the name (``1x RTX 4090 24GB``, ``1 块 A100``): one card, whose figures
 are the card's own."""
 _LOOK_ALIKE_BEFORE = re.compile(r"(?:like|similar to|类似于?|相当于|than)\s*(?:an?\s+|the\s+)?$")
 _LOOK_ALIKE_AFTER = re.compile(
-    r"^(?:s\b|[\s-]*(?:class|like|style|level|equivalent|级|类)"
+    r"^(?:s\b|\s+(?:gpus|cards|chips|nodes)\b|[\s-]*(?:class|like|style|level|equivalent|级|类)"
     # another product sold under the same name and a suffix (RTX 3090 Ti, RTX 4090 Laptop GPU)
     r"|[\s-]*(?:ti|super|laptop|mobile|max-q|d)(?![a-z\d]))"
 )
@@ -164,7 +181,7 @@ _SETTING_BEFORE = re.compile(
 _VARIANT = re.compile(r"[\s-]*(?:sxm\d?|pcie|nvl)\b")
 _TOPIC_AFTER = re.compile(
     r"\s*(?:上)?\s*[,，:：]\s*(?:the\s+|its\s+)?"
-    r"(?:(?:peak|hbm\w*|memory|gpu|dense|sparse|tensor[- ]core|bf16|fp16|fp8|tf32|int8|"
+    r"(?:(?:peak|hbm\w*|memory|gpu|nvlink|dense|sparse|tensor[- ]core|bf16|fp16|fp8|tf32|int8|"
     r"显存|内存|峰值)\s*)*(?:bandwidth|throughput|compute|带宽|算力)\s*(?:is|of|:|：|为|是|=)"
 )
 """``On H100, HBM bandwidth is 3 TB/s``, ``在 A100 上，显存带宽为 2 TB/s``: after "on <name>" a
@@ -347,6 +364,7 @@ def _facts(text: str, folded: str, mention: _Mention, stop: int, lead: str) -> I
                 _with_mark(text, folded, match.start("n"), match.end("n")),
                 {"quantity": "cuda_cores"},
             )
+    yield from _nvlink_facts(text, folded, mention, stop)
     if mention.setting:
         return  # a rate on the product: bandwidths and peaks only where it is the subject
     for match in _BANDWIDTH.finditer(folded, mention.end, stop):
@@ -388,6 +406,39 @@ def _facts(text: str, folded: str, mention: _Mention, stop: int, lead: str) -> I
             _with_mark(text, folded, match.start("n"), match.end("n")),
             fields,
         )
+
+
+def _nvlink_facts(text: str, folded: str, mention: _Mention, stop: int) -> Iterator[_Fact]:
+    """The card's NVLink bandwidth: GB/s or TB/s with "NVLink" between the name and it, just
+    after it, or just before the name ("NVLink on the H100 …"); not another link's."""
+    named_before = _NVLINK_BEFORE_NAME.search(folded, max(0, mention.start - 40), mention.start)
+    if mention.setting and named_before is None:
+        return
+    for match in _BANDWIDTH.finditer(folded, mention.end, stop):
+        before = folded[mention.end : match.start()]
+        after = folded[match.end() : min(stop, match.end() + 40)]
+        if not (
+            _NVLINK_WORD.search(before) or _NVLINK_AFTER.match(after) or named_before is not None
+        ):
+            continue
+        if _NOT_THE_NVLINK.search(before) or not _stated(folded, mention.end, match.start()):
+            continue
+        if not _plain(folded, match.start("n"), match.end()):
+            continue
+        fields = {"quantity": "nvlink", "unit": _UNITS[match.group("u")]}
+        # what is said of this number: up to the previous number before it, the next after it
+        near = re.split(r"\d", before[-30:])[-1] + re.split(r"(?<![a-z])\d", after, maxsplit=1)[0]
+        if _EACH_WAY.search(near):
+            fields["direction"] = "each"
+        elif _BOTH_WAYS.search(near):
+            fields["direction"] = "total"
+        yield _Fact(
+            match.start("n"),
+            match.end(),
+            _with_mark(text, folded, match.start("n"), match.end("n")),
+            fields,
+        )
+        return  # one NVLink figure per mention: a second is another link's or a per-link one
 
 
 def _stated(folded: str, start: int, end: int) -> bool:
@@ -521,6 +572,8 @@ def _published(fields: dict[str, str]) -> bool:
             return True
         if quantity == "bandwidth" and spec.bandwidth_gb_s is not None:
             return True
+        if quantity == "nvlink" and spec.nvlink_gb_s is not None:
+            return True
         if quantity == "cuda_cores" and spec.cuda_cores is not None:
             return True
         sparse = fields.get("sparsity") == "sparse"  # T4 and FP64 tensor cores print no such figure
@@ -549,6 +602,7 @@ _CELL_NUMBER = re.compile(
 """A figure cell: a number, its unit, and for a size the memory's kind (``80 GB HBM3``)."""
 _HEADER_UNIT = re.compile(r"(?<![a-z])(gb/s|tb/s|gib|gb|tb|tflops?|pflops?|tops)(?![a-z])")
 _COLUMN_QUANTITY = (
+    ("nvlink", re.compile(r"nvlink")),
     ("bandwidth", re.compile(r"bandwidth|带宽")),
     ("cuda_cores", re.compile(r"cuda\s*(?:cores?|核心)")),
     ("peak", re.compile(r"tflops|pflops|tops|算力|峰值")),
@@ -557,7 +611,7 @@ _COLUMN_QUANTITY = (
 """What a column of a GPU table holds, by its header, first match (a "Memory Bandwidth"
 column is bandwidth, not memory)."""
 _NOT_THE_CARDS_COLUMN = re.compile(
-    r"nvlink|pcie|interconnect|network|互联|网络|sram|l1|l2|cache|缓存|used|usage|need|requir|"
+    r"c2c|nvswitch|pcie|interconnect|network|互联|网络|sram|l1|l2|cache|缓存|used|usage|need|requir|"
     r"fit|free|avail|left|per\b|/\s*\$|\$|cost|price|model|weights|kv|activation|batch|"
     r"measured|achiev|effective|actual|real|observed|sustain|mfu|util|实测|实际|有效|占用|需要|"
     r"可用|剩余|模型|fp32|fp64|float32|float64|int4|fp6"
