@@ -87,6 +87,8 @@ _BANDWIDTH = re.compile(rf"{_NUMBER}\s*(?P<u>gb/s|tb/s)")
 _BANDWIDTH_WORD = re.compile(r"bandwidth|带宽")
 _BANDWIDTH_AFTER = re.compile(
     r"\s*(?:of\s+)?(?:(?:hbm\w*|memory|peak|内存|显存)\s*)*(?:bandwidth|带宽)"
+    # a rate of the memory named by its kind: "3.35 TB/s HBM3", "273 GB/s of LPDDR5x"
+    r"|\s*(?:of\s+)?(?:hbm\d?e?|gddr\d?x?|lpddr\d?x?)(?![a-z\d])"
 )
 _NVLINK_WORD = re.compile(r"nvlink(?!-?\s*c2c)")
 _NVLINK_AFTER = re.compile(
