@@ -76,9 +76,10 @@ class TensorPeak(Frozen):
         return self.sparse / 2
 
     @property
-    def sparse_value(self) -> float:
-        """The with-sparsity peak: as printed, else twice the dense one."""
-        return self.sparse if self.sparse is not None else 2 * self.dense_value
+    def sparse_value(self) -> float | None:
+        """The with-sparsity peak as printed; None where the source prints none (FP64 tensor
+        cores and Turing's have no 2:4 sparsity, so no figure is made up for them)."""
+        return self.sparse
 
 
 class AcceleratorSpec(Keyed):
@@ -86,7 +87,7 @@ class AcceleratorSpec(Keyed):
 
     name: str
     """How a reader names it, e.g. ``H100 SXM``."""
-    model: str = Field(pattern=r"^[A-Z][A-Za-z0-9]*(?: [A-Z][A-Za-z0-9]*)?$")
+    model: str = Field(pattern=r"^[A-Z][A-Za-z0-9]*(?: [A-Z0-9][A-Za-z0-9]*)?$")
     """The product as printed in names, e.g. ``H100`` or ``DGX Spark``: what a lesson must
     mention."""
     also_named: tuple[str, ...] = ()
@@ -99,6 +100,9 @@ class AcceleratorSpec(Keyed):
     """HBM generation as printed (HBM2e, HBM3, HBM3e)."""
     bandwidth_gb_s: float | None = Field(default=None, gt=0)
     """Memory bandwidth in GB/s as printed (3.35TB/s is 3350)."""
+    nvlink_gb_s: float | None = Field(default=None, gt=0)
+    """NVLink bandwidth between GPUs in GB/s as the datasheet prints it: the total of both
+    directions (900 GB/s is 450 GB/s each way)."""
     tensor: dict[TensorType, TensorPeak] = Field(default_factory=dict)
     """Tensor-core peaks by number type."""
     fp32_tflops: float | None = Field(default=None, gt=0)
@@ -108,7 +112,10 @@ class AcceleratorSpec(Keyed):
     cuda_cores: int | None = Field(default=None, gt=0)
     """CUDA cores of the GPU, as the datasheet prints them."""
     cite: str = Field(min_length=5, max_length=80)
-    """The source in a few words, for verdict messages."""
+    """The maker's document in a few words (its datasheet or architecture whitepaper), for
+    verdict messages."""
+    url: str | None = Field(default=None, pattern=r"^https://[a-z0-9.-]+\.[a-z]{2,}/\S*$")
+    """Where the maker publishes that document."""
     source: str = Field(min_length=20)
     """Where every number of the entry comes from."""
 

@@ -1,7 +1,8 @@
 """Kind ``accelerator_spec``: a published figure of a named accelerator (memory, bandwidth, peak).
 
-Compares one number a lesson states about an accelerator — its memory, its memory bandwidth, a
-tensor-core peak for a number type (dense, or with 2:4 structured sparsity), or its CUDA cores —
+Compares one number a lesson states about an accelerator — its memory, its memory bandwidth, its
+NVLink bandwidth, a tensor-core peak for a number type (dense, or with 2:4 structured sparsity),
+or its CUDA cores —
 with the datasheet figure in ``checkers/data/accelerators.yaml`` (every entry names its source).
 The printed number is judged at its printed precision (``~3 TB/s`` holds for 3.35 TB/s).
 
@@ -11,14 +12,16 @@ text does not say dense or sparse is read both ways (datasheets print the two si
 lessons quote either); where the text says which, only that one is compared, and a dense peak
 printed at the sparse figure is named as such. Memory is the datasheet's GB (a printed GiB is
 read as the same figure, as vendors print them); bandwidth in GB/s or TB/s (10¹² bytes/s); peaks
-in TFLOPS, PFLOPS (10³ TFLOPS) or TOPS for integer types.
+in TFLOPS, PFLOPS (10³ TFLOPS) or TOPS for integer types. NVLink bandwidth is printed by NVIDIA
+as the total of both directions (900 GB/s is 450 GB/s each way); a text that does not say which
+is read both ways, one that says "per direction" or "bidirectional" only that way.
 
 YAML fields:
 
 ``name``
     The accelerator as printed: ``A100``, ``H100 SXM``, ``A100 80GB``, ``DGX Spark``.
 ``quantity``
-    ``memory``, ``bandwidth``, ``peak`` or ``cuda_cores``.
+    ``memory``, ``bandwidth``, ``nvlink``, ``peak`` or ``cuda_cores``.
 ``value``
     The number as printed, without its unit (``624``, ``3.35``, ``6,144``).
 ``unit``
@@ -29,6 +32,8 @@ YAML fields:
     ``int8``).
 ``sparsity``
     For a peak, when the text says which: ``dense`` or ``sparse`` (with 2:4 sparsity).
+``direction``
+    For NVLink, when the text says which: ``total`` (both directions) or ``each`` (one way).
 
 Example::
 
@@ -56,7 +61,7 @@ from checkers.numbers import Printed, compare
 
 __all__ = ["Input", "check"]
 
-Quantity = Literal["memory", "bandwidth", "peak", "cuda_cores"]
+Quantity = Literal["memory", "bandwidth", "nvlink", "peak", "cuda_cores"]
 """What figure of the accelerator the claim states."""
 
 _UNITS: dict[str, tuple[Quantity, float]] = {
@@ -72,10 +77,13 @@ _UNITS: dict[str, tuple[Quantity, float]] = {
 }
 """Printed unit → (the quantity it measures, datasheet units per printed unit: GB, GB/s,
 TFLOP/s)."""
+_MEASURE: dict[str, str] = {"nvlink": "bandwidth"}
+"""A quantity printed in another one's units: NVLink bandwidth is a bandwidth."""
 
 _WORDS: dict[Quantity, str] = {
     "memory": "memory",
     "bandwidth": "memory bandwidth",
+    "nvlink": "NVLink bandwidth",
     "peak": "tensor-core peak",
     "cuda_cores": "number of CUDA cores",
 }
@@ -98,19 +106,26 @@ class Input(KindInput):
     """For a peak: the number type it is for."""
     sparsity: Literal["dense", "sparse"] | None = None
     """For a peak: dense or with 2:4 sparsity, when the text says which."""
+    direction: Literal["total", "each"] | None = None
+    """For NVLink: both directions together or one way, when the text says which."""
 
     @model_validator(mode="after")
     def _unit_fits_the_quantity(self) -> Input:
         if self.quantity == "cuda_cores":
             if self.unit is not None:
                 raise ValueError("CUDA cores are a count: give no unit")
-        elif self.unit is None or _UNITS[self.unit][0] != self.quantity:
-            units = ", ".join(u for u, (q, _) in _UNITS.items() if q == self.quantity)
+        elif self.unit is None or _UNITS[self.unit][0] != _MEASURE.get(
+            self.quantity, self.quantity
+        ):
+            measure = _MEASURE.get(self.quantity, self.quantity)
+            units = ", ".join(u for u, (q, _) in _UNITS.items() if q == measure)
             raise ValueError(f"a {self.quantity} is printed in {units}")
         if self.quantity == "peak" and self.dtype is None:
             raise ValueError("a peak needs its number type (dtype: bf16, fp8, …)")
         if self.quantity != "peak" and (self.dtype is not None or self.sparsity is not None):
             raise ValueError("dtype and sparsity belong to a peak")
+        if self.quantity != "nvlink" and self.direction is not None:
+            raise ValueError("direction belongs to an NVLink bandwidth")
         return self
 
     @property
@@ -146,6 +161,15 @@ def _readings(fields: Input, spec: AcceleratorSpec) -> list[_Reading]:
                 how = "with 2:4 sparsity" if sparse else "dense"
                 what = f"{fields.dtype.upper()} tensor-core peak ({how})"
                 found.append(_Reading(spec, peak / scale, what, sparse))
+        return found
+    if fields.quantity == "nvlink":
+        if spec.nvlink_gb_s is None:
+            return []
+        found = []
+        for direction, share in (("total", 1.0), ("each", 0.5)):
+            if fields.direction in (None, direction):
+                what = "NVLink bandwidth" + (" per direction" if direction == "each" else "")
+                found.append(_Reading(spec, spec.nvlink_gb_s * share / scale, what))
         return found
     published = {
         "memory": spec.memory_gb,

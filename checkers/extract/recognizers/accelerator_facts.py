@@ -1,31 +1,47 @@
 """Recogniser ``accelerator_facts``: published figures of a named accelerator stated in prose.
 
 Recognises, in a paragraph, list item, heading or table cell, an accelerator the reference table
-knows (``checkers/data/accelerators.yaml``: "A100", "H100 SXM", "H200", "DGX Spark", "GB10")
-and, in the same clause after it, a number whose role the text names, in English or Chinese:
+knows (``checkers/data/accelerators.yaml``: "A100", "H100 SXM", "H200", "DGX Spark", "GB10",
+"T4", "RTX 4090"…) and, in the same clause after it, a number whose role the text names, in
+English or Chinese:
 
 * memory — a size in GB/GiB/TB followed by a memory word (``80GB HBM2e``, ``128GB unified
   memory``, ``80 GB 显存``), after one (``memory of 80 GB``, ``显存为 80GB``), or written as the
   variant right after the name (``A100 80GB``, ``DGX Spark (128GB)``, ``the H100's 80GB``);
-  also a size right before the name (``an 80GB A100``) and a clause that opens ``With 128GB
-  unified memory, DGX Spark …``;
+  also a size right before the name (``an 80GB A100``), a size the card has with nothing after
+  it that makes it a part (``A single H100 has 80GB.``, not ``has 30GB free``) and a clause that
+  opens ``With 128GB unified memory, DGX Spark …``;
 * bandwidth — GB/s or TB/s with "bandwidth"/"带宽" before or just after it, not an
   interconnect's (NVLink, PCIe, C2C, network) or a cache's;
 * peak — TFLOPS, PFLOPS, petaFLOP(S) or TOPS with a number type in the clause (``bf16``,
-  ``FP8``, ``NVFP4``…; FP32 and FP64 are left, their CUDA-core and tensor-core figures differ)
-  and, where the text says it, dense (``dense``, ``稠密``, ``without sparsity``) or sparse
-  (``with sparsity``, ``稀疏``, ``2:4``; "doubles with sparsity" after a number marks *it*
-  dense);
+  ``FP8``, ``NVFP4``…, also in brackets after it: ``312 TFLOPS (BF16)``; FP32 and FP64 are
+  left, their CUDA-core and tensor-core figures differ) and, where the text says it, dense
+  (``dense``, ``稠密``, ``without sparsity``) or sparse (``with sparsity``, ``稀疏``, ``2:4``;
+  "doubles with sparsity" after a number marks *it* dense); where it does not, the claim
+  leaves it open and either datasheet figure holds;
 * CUDA cores — ``6,144 CUDA cores``, ``CUDA 核心``.
 
-A label/value table row is read as the sentence it stands for (``| DGX Spark Memory | 128 GB |``
-as "DGX Spark Memory: 128 GB") and quoted by the row. Each number becomes an ``accelerator_spec``
-claim. Nothing is drafted where the number is not
-the product's figure: several of them (``8× A100``, ``2 台 DGX Spark``, ``A100s``), a look-alike
-(``A100-class``, ``like an H100``), a hypothetical ("suppose", "if", "假设"), what something
-uses or needs of it ("the model uses 40 GB", "needs", "fits", "leaves", "占用", "需要"), a
-measured or achieved rate ("we measured", "achieves", "实测", "in practice"), a factor of a
-product (``2 × 80 GB``), or a figure the table does not publish for that product.
+"On <name>, <figure> is …" (``On H100, HBM bandwidth is 3 TB/s``, ``在 A100 上，显存带宽为``)
+makes the card the topic of the clause; other figures after "on <name>" may be rates measured on
+it and are left.
+
+Tables: a label/value row is read as the sentence it stands for (``| DGX Spark Memory | 128 GB
+|`` as "DGX Spark Memory: 128 GB"), unless its value cell names the card and was drafted on its
+own; and a table of cards — a first column of cells that are each one card's name and nothing
+else (``A100 80GB``, ``**H100 SXM**``; not ``8x A100`` or ``n1-standard-4 + T4``) under headers
+that name a figure (``Memory``, ``HBM bandwidth (TB/s)``, ``BF16 TFLOPS (dense)``, ``CUDA
+cores``), or the same transposed, cards across the header — has each plain number cell drafted
+under its card, with the unit of the cell or the header, quoted by the row. A table with a
+header naming what runs on the cards (model, batch, tokens, task) is about runs, and a header
+naming a use, a link, a price, a measurement or FP32/FP64 is not the card's datasheet figure:
+those are left. Each number becomes an ``accelerator_spec`` claim. Nothing is drafted
+where the number is not the product's figure: several of them (``8× A100``, ``2 台 DGX Spark``,
+``A100s``; ``1x A100 40GB`` is one card), another product behind a suffix (``RTX 3090 Ti``,
+``RTX 4090 Laptop``), a look-alike (``A100-class``, ``like an H100``), a hypothetical ("suppose",
+"if", "假设"), what something uses or needs of it ("the model uses 40 GB", "needs", "fits",
+"leaves", "占用", "需要"), a measured or achieved rate ("we measured", "achieves", "实测", "in
+practice"), a factor of a product (``2 × 80 GB``), or a figure the table does not publish for
+that product.
 """
 
 from __future__ import annotations
@@ -54,6 +70,13 @@ _MEMORY_AFTER = re.compile(rf"{_NUMBER}\s*(?P<u>gb|gib|tb)(?![a-z/]){_MEMORY_WOR
 _MEMORY_ATTACHED = re.compile(
     rf"(?:\s*(?:'s|’s)?\s*[(（]?\s*|[\s-]){_NUMBER}\s*(?P<u>gb|gib)(?![a-z/])"
 )
+_MEMORY_HAS = re.compile(
+    rf"\s*(?:has|comes with|ships with|packs|offers|拥有|有)\s*(?:only\s+|just\s+)?"
+    rf"(?:~\s*|≈\s*|about\s+|around\s+|roughly\s+|约\s*)?{_NUMBER}\s*(?P<u>gb|gib)"
+    r"(?=\s*(?:[.,;:!?)。，；：]|$)|\s+(?:and|but)\s)"
+)
+"""``A single H100 has 80GB.``: a size the card has, with no memory word, and nothing after it
+that makes it a part of the memory ("has 50GB free", "has 20GB left" are not the card's)."""
 _MEMORY_NAMED = re.compile(
     rf"(?:memory|vram|显存|内存)(?:\s*(?:size|capacity|容量))?\s*(?:of|is|:|：|为|是|有)\s*"
     rf"{_NUMBER}\s*(?P<u>gb|gib|tb)(?![a-z/])"
@@ -64,7 +87,23 @@ _BANDWIDTH = re.compile(rf"{_NUMBER}\s*(?P<u>gb/s|tb/s)")
 _BANDWIDTH_WORD = re.compile(r"bandwidth|带宽")
 _BANDWIDTH_AFTER = re.compile(
     r"\s*(?:of\s+)?(?:(?:hbm\w*|memory|peak|内存|显存)\s*)*(?:bandwidth|带宽)"
+    # a rate of the memory named by its kind: "3.35 TB/s HBM3", "273 GB/s of LPDDR5x"
+    r"|\s*(?:of\s+)?(?:hbm\d?e?|gddr\d?x?|lpddr\d?x?)(?![a-z\d])"
 )
+_NVLINK_WORD = re.compile(r"nvlink(?!-?\s*c2c)")
+_NVLINK_AFTER = re.compile(
+    r"\s*(?:\(?(?:bidirectional|total|aggregate|per direction|each way|双向|单向)\)?\s*)?"
+    r"(?:of\s+)?(?:(?:bidirectional|total|aggregate|gpu-to-gpu)\s+)*nvlink(?!-?\s*c2c)"
+)
+_NVLINK_BEFORE_NAME = re.compile(
+    r"nvlink(?:\s*\d)?(?:\s+(?:bandwidth|带宽))?\s*(?:on|of|in|for)\s+(?:the\s+|an?\s+)?$"
+)
+"""``NVLink on the H100 runs at 900 GB/s``: the link named before the card it is on."""
+_NOT_THE_NVLINK = re.compile(r"pcie|infiniband|ethernet|network|nvswitch|c2c|互联网络|网络")
+_EACH_WAY = re.compile(
+    r"per direction|each direction|each way|unidirectional|one way|单向|每个方向"
+)
+_BOTH_WAYS = re.compile(r"bidirectional|both directions|total|aggregate|双向|总")
 _PEAK = re.compile(
     rf"{_NUMBER}\s*(?P<u>tflops?(?:/s)?|pflops?(?:/s)?|petaflops?|teraflops?|tops|pops)(?![a-z])"
 )
@@ -84,7 +123,11 @@ _DTYPES = {
     "fp4": "fp4",
     "int8": "int8",
 }
-_DTYPE_LEAD = re.compile(r"^\s*(?:(?:of|in|for|at)\s+)?(?:(?:dense|sparse|ai|peak)\s+)*")
+# "312 TFLOPS of dense BF16", "312 TFLOPS (BF16)": what may stand between a peak and its number
+# type (not a comma: "989 TFLOPS, FP8 1,979" gives the next figure's type)
+_DTYPE_LEAD = re.compile(
+    r"^\s*(?:[(（\[]\s*)?(?:(?:of|in|for|at)\s+)?(?:(?:dense|sparse|ai|peak)\s+)*"
+)
 _OTHER_DTYPE = re.compile(
     r"(?<![a-z\d])(?:fp32|fp64|float32|float64|int4|fp6|single|double)(?![a-z\d])"
 )
@@ -120,14 +163,32 @@ _CLAUSE_END = re.compile(
     r"(?<=[.!?])\s+|[。！？；;]\s*|\b(?:while|whereas|but|however|unlike|compared (?:to|with)|"
     r"versus|vs\.?)\s|而|但|相比|不同于"
 )
-_SEVERAL = re.compile(r"(?:\d\s*[x×*]|\d\s*(?:张|块|台|个|units? of|nodes? of))\s*(?:the\s+)?$")
+_SEVERAL = re.compile(
+    r"(?:\d\s*[x×*]|\d\s*(?:张|块|台|个|units? of|nodes? of)|(?<![a-z])(?:two|three|four|six|eight|"
+    r"sixteen|several|multiple|many|pairs? of|多|两|四|八)\s*(?:张|块|台)?)\s*(?:the\s+)?$"
+)
+_ONE = re.compile(r"(?<![\d.,])1\s*(?:[x×*]|张|块|台|个)\s*(?:the\s+)?$")
+"""A count of one before the name (``1x RTX 4090 24GB``, ``1 块 A100``): one card, whose figures
+are the card's own."""
 _LOOK_ALIKE_BEFORE = re.compile(r"(?:like|similar to|类似于?|相当于|than)\s*(?:an?\s+|the\s+)?$")
-_LOOK_ALIKE_AFTER = re.compile(r"^(?:s\b|[\s-]*(?:class|like|style|level|equivalent|级|类))")
+_LOOK_ALIKE_AFTER = re.compile(
+    r"^(?:s\b|\s+(?:gpus|cards|chips|nodes)\b|[\s-]*(?:class|like|style|level|equivalent|级|类)"
+    # another product sold under the same name and a suffix (RTX 3090 Ti, RTX 4090 Laptop GPU)
+    r"|[\s-]*(?:ti|super|laptop|mobile|max-q|d)(?![a-z\d]))"
+)
 # "runs at 740 TFLOPS on H100": a rate measured on the product, not its datasheet peak.
 _SETTING_BEFORE = re.compile(
     r"(?:\b(?:on|using|with|in|at|for|from|across)|在|用)\s*(?:the\s+|an?\s+|one\s+)?$"
 )
 _VARIANT = re.compile(r"[\s-]*(?:sxm\d?|pcie|nvl)\b")
+_TOPIC_AFTER = re.compile(
+    r"\s*(?:上)?\s*[,，:：]\s*(?:the\s+|its\s+)?"
+    r"(?:(?:peak|hbm\w*|memory|gpu|nvlink|dense|sparse|tensor[- ]core|bf16|fp16|fp8|tf32|int8|"
+    r"显存|内存|峰值)\s*)*(?:bandwidth|throughput|compute|带宽|算力)\s*(?:is|of|:|：|为|是|=)"
+)
+"""``On H100, HBM bandwidth is 3 TB/s``, ``在 A100 上，显存带宽为 2 TB/s``: after "on <name>" a
+figure of the card named as the subject of the clause, so the card is the topic, not where a
+rate was measured."""
 _OPERAND_BEFORE = re.compile(r"[×x*/+÷]\s*$")
 _OPERAND_AFTER = re.compile(r"^\s*[×*/+÷]\s*\d|^\s*x\s*\d")
 _DIGIT = re.compile(r"\d")
@@ -147,12 +208,14 @@ class _Mention:
     """Offset just after the name (and its variant)."""
 
 
-def _name_pattern() -> re.Pattern[str]:
+def _alternatives() -> str:
+    """The table's names, folded, as a regex alternation, longest first."""
     names = sorted({n for a in accelerator_table().accelerators for n in a.names}, key=len)
-    alternatives = "|".join(
-        re.escape(unicodedata.normalize("NFKC", n).casefold()) for n in names[::-1]
-    )
-    return re.compile(rf"(?<![a-z\d])(?:nvidia\s+)?(?:{alternatives})(?![a-z\d])")
+    return "|".join(re.escape(unicodedata.normalize("NFKC", n).casefold()) for n in names[::-1])
+
+
+def _name_pattern() -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z\d])(?:nvidia\s+)?(?:{_alternatives()})(?![a-z\d])")
 
 
 _NAMES: re.Pattern[str] | None = None
@@ -165,18 +228,37 @@ def _names() -> re.Pattern[str]:
     return _NAMES
 
 
-_NAMES_RAW: re.Pattern[str] | None = None
+_FOLDED_NAMES: re.Pattern[str] | None = None
 
 
-def _names_raw() -> re.Pattern[str]:
-    """The table's names, case-blind, on text as written: an ASCII text without them needs no
-    normalising to be sure (full-width forms are looked for after NFKC)."""
-    global _NAMES_RAW
-    if _NAMES_RAW is None:
+def _names_in(text: str) -> bool:
+    """Whether ``text`` may name a card of the table: the folded names as plain substrings
+    (a cheap test, confirmed by :func:`_names` where it matters). The names are ASCII, so
+    lower case finds them, and only full-width letters or digits need normalising."""
+    global _FOLDED_NAMES
+    if _FOLDED_NAMES is None:
         names = {n for a in accelerator_table().accelerators for n in a.names}
-        alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-        _NAMES_RAW = re.compile(alternatives, re.IGNORECASE)
-    return _NAMES_RAW
+        _FOLDED_NAMES = re.compile("|".join(re.escape(n.lower()) for n in names))
+    if _FOLDED_NAMES.search(text.lower()) is not None:
+        return True
+    return (
+        _WIDE_LETTERS.search(text) is not None and _FOLDED_NAMES.search(_folded(text)) is not None
+    )
+
+
+_WIDE = re.compile("[\uff01-\uff5e]")
+_WIDE_LETTERS = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
+
+
+def _folded(text: str) -> str:
+    """The text as the patterns read it: case-folded, and NFKC-normalised where it has
+    full-width forms (``Ａ１００``, ``（``, ``，``); other texts need no normalising, which was
+    most of this recogniser's time."""
+    if text.isascii():
+        return text.lower()
+    if _WIDE.search(text) is None:
+        return text.casefold()
+    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def _clauses(folded: str) -> Iterator[tuple[int, int]]:
@@ -190,7 +272,10 @@ def _clauses(folded: str) -> Iterator[tuple[int, int]]:
 def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
     found: list[_Mention] = []
     for match in _names().finditer(folded, start, end):
-        if _SEVERAL.search(folded, max(start, match.start() - 12), match.start()):
+        before = max(start, match.start() - 12)
+        if _SEVERAL.search(folded, before, match.start()) and not _ONE.search(
+            folded, before, match.start()
+        ):
             continue
         if _LOOK_ALIKE_BEFORE.search(folded, max(start, match.start() - 16), match.start()):
             continue
@@ -200,8 +285,10 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
         variant = _VARIANT.match(folded, stop, end)
         if variant is not None:
             stop = variant.end()
-        setting = _SETTING_BEFORE.search(folded, max(start, match.start() - 10), match.start())
-        found.append(_Mention(text[match.start() : stop], setting is not None, match.start(), stop))
+        setting = _SETTING_BEFORE.search(
+            folded, max(start, match.start() - 10), match.start()
+        ) is not None and not _TOPIC_AFTER.match(folded, stop, end)
+        found.append(_Mention(text[match.start() : stop], setting, match.start(), stop))
     return found
 
 
@@ -245,7 +332,9 @@ def _facts(text: str, folded: str, mention: _Mention, stop: int, lead: str) -> I
     """The figures of ``mention`` stated between it and ``stop``; ``lead`` is the clause's text
     before the name ("在 bf16 下，A100 …" says the number type there)."""
     seen: set[int] = set()
-    attached = _MEMORY_ATTACHED.match(folded, mention.end, stop)
+    attached = _MEMORY_ATTACHED.match(folded, mention.end, stop) or _MEMORY_HAS.match(
+        folded, mention.end, stop
+    )
     if attached is not None and _plain(folded, attached.start("n"), attached.end()):
         seen.add(attached.start("n"))
         yield _Fact(
@@ -277,6 +366,7 @@ def _facts(text: str, folded: str, mention: _Mention, stop: int, lead: str) -> I
                 _with_mark(text, folded, match.start("n"), match.end("n")),
                 {"quantity": "cuda_cores"},
             )
+    yield from _nvlink_facts(text, folded, mention, stop)
     if mention.setting:
         return  # a rate on the product: bandwidths and peaks only where it is the subject
     for match in _BANDWIDTH.finditer(folded, mention.end, stop):
@@ -318,6 +408,39 @@ def _facts(text: str, folded: str, mention: _Mention, stop: int, lead: str) -> I
             _with_mark(text, folded, match.start("n"), match.end("n")),
             fields,
         )
+
+
+def _nvlink_facts(text: str, folded: str, mention: _Mention, stop: int) -> Iterator[_Fact]:
+    """The card's NVLink bandwidth: GB/s or TB/s with "NVLink" between the name and it, just
+    after it, or just before the name ("NVLink on the H100 …"); not another link's."""
+    named_before = _NVLINK_BEFORE_NAME.search(folded, max(0, mention.start - 40), mention.start)
+    if mention.setting and named_before is None:
+        return
+    for match in _BANDWIDTH.finditer(folded, mention.end, stop):
+        before = folded[mention.end : match.start()]
+        after = folded[match.end() : min(stop, match.end() + 40)]
+        if not (
+            _NVLINK_WORD.search(before) or _NVLINK_AFTER.match(after) or named_before is not None
+        ):
+            continue
+        if _NOT_THE_NVLINK.search(before) or not _stated(folded, mention.end, match.start()):
+            continue
+        if not _plain(folded, match.start("n"), match.end()):
+            continue
+        fields = {"quantity": "nvlink", "unit": _UNITS[match.group("u")]}
+        # what is said of this number: up to the previous number before it, the next after it
+        near = re.split(r"\d", before[-30:])[-1] + re.split(r"(?<![a-z])\d", after, maxsplit=1)[0]
+        if _EACH_WAY.search(near):
+            fields["direction"] = "each"
+        elif _BOTH_WAYS.search(near):
+            fields["direction"] = "total"
+        yield _Fact(
+            match.start("n"),
+            match.end(),
+            _with_mark(text, folded, match.start("n"), match.end("n")),
+            fields,
+        )
+        return  # one NVLink figure per mention: a second is another link's or a per-link one
 
 
 def _stated(folded: str, start: int, end: int) -> bool:
@@ -382,23 +505,35 @@ def _drafts(
                 narrowed = candidate
         for fact in facts:
             name = mention.name if fact is variant else narrowed
-            fields = {"name": name, "value": fact.value, **fact.fields}
-            try:
-                Input.model_validate(fields)
-            except ValueError:
-                continue
-            if not _published(fields):
-                continue
             first, last = min(mention.start, fact.start), max(mention.end, fact.end)
-            yield Draft(
-                kind="accelerator_spec",
-                quote=text[first:last].strip(),
-                line=line_at(offsets, first)[0],
-                fields=fields,
-                confidence=0.75,
-                recognizer=NAME,
-                slug=f"{mention.name}-{fields['quantity']}",
+            draft = _draft(
+                {"name": name, "value": fact.value, **fact.fields},
+                text[first:last].strip(),
+                line_at(offsets, first)[0],
+                mention.name,
             )
+            if draft is not None:
+                yield draft
+
+
+def _draft(fields: dict[str, str], quote: str, line: int, name: str) -> Draft | None:
+    """The claim of one figure, or None when it is not a well-formed figure the table
+    publishes for the product."""
+    try:
+        Input.model_validate(fields)
+    except ValueError:
+        return None
+    if not _published(fields):
+        return None
+    return Draft(
+        kind="accelerator_spec",
+        quote=quote,
+        line=line,
+        fields=fields,
+        confidence=0.75,
+        recognizer=NAME,
+        slug=f"{name}-{fields['quantity']}",
+    )
 
 
 def _leading_memory(text: str, folded: str, start: int, mention: _Mention) -> _Fact | None:
@@ -439,9 +574,12 @@ def _published(fields: dict[str, str]) -> bool:
             return True
         if quantity == "bandwidth" and spec.bandwidth_gb_s is not None:
             return True
+        if quantity == "nvlink" and spec.nvlink_gb_s is not None:
+            return True
         if quantity == "cuda_cores" and spec.cuda_cores is not None:
             return True
-        if quantity == "peak" and spec.peak(fields["dtype"]) is not None:  # type: ignore[arg-type]
+        sparse = fields.get("sparsity") == "sparse"  # T4 and FP64 tensor cores print no such figure
+        if quantity == "peak" and spec.peak(fields["dtype"], sparse=sparse) is not None:  # type: ignore[arg-type]
             return True
     return False
 
@@ -450,7 +588,7 @@ def _row_drafts(document: Document, table: Table) -> Iterator[Draft]:
     """``| DGX Spark Memory | 128 GB | … |``: a label/value row read as "DGX Spark Memory: 128
     GB", quoted by the row."""
     for text, line in table.labelled_values():
-        folded = unicodedata.normalize("NFKC", text).casefold()
+        folded = _folded(text)
         if len(folded) != len(text) or not _names().search(folded):
             continue
         quote = document.source_line(line)
@@ -458,14 +596,180 @@ def _row_drafts(document: Document, table: Table) -> Iterator[Draft]:
             yield dataclasses.replace(draft, quote=quote or draft.quote)
 
 
+_MARKUP = re.compile(r"[*`_]+")
+_CELL_NUMBER = re.compile(
+    rf"^(?P<mark>~|≈|约)?\s*{_NUMBER}\s*(?P<u>gb|gib|tb|gb/s|tb/s|tflops?|pflops?|tops)?"
+    r"(?P<kind>(?:\s+(?:unified|coherent|hbm\w*|gddr\w*|lpddr\w*|memory|vram|显存|统一内存))*)$"
+)
+"""A figure cell: a number, its unit, and for a size the memory's kind (``80 GB HBM3``)."""
+_HEADER_UNIT = re.compile(r"(?<![a-z])(gb/s|tb/s|gib|gb|tb|tflops?|pflops?|tops)(?![a-z])")
+_COLUMN_QUANTITY = (
+    ("nvlink", re.compile(r"nvlink")),
+    ("bandwidth", re.compile(r"bandwidth|带宽")),
+    ("cuda_cores", re.compile(r"cuda\s*(?:cores?|核心)")),
+    ("peak", re.compile(r"tflops|pflops|tops|算力|峰值")),
+    ("memory", re.compile(r"memory|vram|hbm|显存|内存")),
+)
+"""What a column of a GPU table holds, by its header, first match (a "Memory Bandwidth"
+column is bandwidth, not memory)."""
+_NOT_THE_CARDS_COLUMN = re.compile(
+    r"c2c|nvswitch|pcie|interconnect|network|互联|网络|sram|l1|l2|cache|缓存|used|usage|need|requir|"
+    r"fit|free|avail|left|per\b|/\s*\$|\$|cost|price|model|weights|kv|activation|batch|"
+    r"measured|achiev|effective|actual|real|observed|sustain|mfu|util|实测|实际|有效|占用|需要|"
+    r"可用|剩余|模型|fp32|fp64|float32|float64|int4|fp6"
+)
+"""A header that makes its column something other than the card's datasheet figure: a link's
+bandwidth, what a workload uses or needs, a measured rate, a price, a CUDA-core type."""
+_WORKLOAD_HEADER = re.compile(
+    r"\bmodels?\b|模型|batch|批|seq|context|上下文|tokens?\b|layers|params|parameters|参数|"
+    r"task|workload|method|任务|方法"
+)
+"""A header naming what runs on the card: the table is about runs, whose memory and rates are
+theirs, not the card's."""
+
+
+@dataclass(frozen=True)
+class _Column:
+    """What one column (or, transposed, one row) of a GPU table states of each card."""
+
+    fields: dict[str, str]
+    """quantity, and unit, dtype and sparsity where the header says them."""
+
+
+def _column(header: str) -> _Column | None:
+    """The figure a header names for every card of the table, or None."""
+    folded = _MARKUP.sub("", _folded(header))
+    if _NOT_THE_CARDS_COLUMN.search(folded):
+        return None
+    quantity = next((q for q, pattern in _COLUMN_QUANTITY if pattern.search(folded)), None)
+    if quantity is None:
+        return None
+    fields = {"quantity": quantity}
+    unit = _HEADER_UNIT.search(folded)
+    if unit is not None:
+        fields["unit"] = _UNITS.get(unit.group(1)) or _peak_unit(unit.group(1))
+    if quantity == "peak":
+        dtype = _DTYPE.search(folded)
+        if dtype is None:
+            return None
+        fields["dtype"] = _DTYPES[dtype.group("t")]
+        sparsity = _sparsity(folded, "")
+        if sparsity is not None:
+            fields["sparsity"] = sparsity
+    return _Column(fields)
+
+
+def _card(cell: str) -> str | None:
+    """The card a cell names and nothing else (``A100 80GB``, ``**NVIDIA H100 SXM**``), as
+    printed without markup; None for anything more (``8x A100``, ``n1-standard-4 + T4``)."""
+    plain = _MARKUP.sub("", cell).strip()
+    folded = _folded(plain)
+    if len(folded) != len(plain) or len(folded) > 40:
+        return None
+    match = _card_cell().match(folded)
+    if match is None:
+        return None
+    return plain[match.start("name") : match.end("name")].strip()
+
+
+_CARD_CELL: re.Pattern[str] | None = None
+
+
+def _card_cell() -> re.Pattern[str]:
+    """A cell that is a card's name and nothing else: vendor and brand words, the name, a form
+    factor, a memory size, "GPU", "spec" (a column headed "DGX Spark Spec")."""
+    global _CARD_CELL
+    if _CARD_CELL is None:
+        _CARD_CELL = re.compile(
+            rf"^(?:nvidia\s+)?(?:geforce\s+)?(?P<name>(?:{_alternatives()})"
+            r"(?:[\s-]*(?:sxm\d?|pcie|nvl))?(?:[\s-]*\d+\s*gb)?)"
+            r"(?:\s+(?:gpu|superchip|tensor core gpu))?(?:\s*(?:specs?|specifications?|规格))?$"
+        )
+    return _CARD_CELL
+
+
+def _cell_fields(cell: str, column: _Column) -> dict[str, str] | None:
+    """The claim's value and fields of a cell under ``column``: a plain number with its unit
+    (in the cell or the header), else None."""
+    folded = _folded(_MARKUP.sub("", cell)).strip()
+    match = _CELL_NUMBER.match(folded)
+    if match is None:
+        return None
+    fields = dict(column.fields)
+    if match.group("kind") and fields["quantity"] != "memory":
+        return None
+    if match.group("u") is not None:
+        unit = _UNITS.get(match.group("u")) or _peak_unit(match.group("u"))
+        if fields.get("unit", unit) != unit:
+            return None
+        fields["unit"] = unit
+    mark = match.group("mark")
+    value = match.group("n") if mark is None else f"{mark}{match.group('n')}"
+    return {"value": value, **fields}
+
+
+def _column_drafts(document: Document, table: Table) -> Iterator[Draft]:
+    """A table of cards: cards down the first column and figures across the header
+    (``| GPU | Memory | Bandwidth (TB/s) | BF16 TFLOPS |``), or cards across the header and
+    figures down the first column; each figure cell is drafted under its card, quoted by the
+    row."""
+    header = table.header
+    if any(_WORKLOAD_HEADER.search(h.casefold()) for h in header[1:]):
+        return
+    columns = [_column(h) for h in header]
+    if any(c is not None for c in columns[1:]):
+        for cells, line in table.rows:
+            card = _card(cells[0]) if cells else None
+            if card is not None:
+                pairs = list(zip(columns[1:], cells[1:], strict=False))
+                yield from _card_drafts(document, card, pairs, line)
+    cards = [_card(h) for h in header]
+    if any(c is not None for c in cards[1:]):
+        for cells, line in table.rows:
+            column = _column(cells[0]) if cells else None
+            if column is None:
+                continue
+            for card, cell in zip(cards[1:], cells[1:], strict=False):
+                if card is not None:
+                    yield from _card_drafts(document, card, [(column, cell)], line)
+
+
+def _card_drafts(
+    document: Document, card: str, pairs: list[tuple[_Column | None, str]], line: int
+) -> Iterator[Draft]:
+    """The figures of one card in its row (or column) of a table."""
+    found = [
+        fields
+        for column, cell in pairs
+        if column is not None and (fields := _cell_fields(cell, column)) is not None
+    ]
+    # the memory column picks the variant for the other figures, as in prose ("A100" with 80 GB)
+    narrowed = card
+    memory = next((f for f in found if f["quantity"] == "memory" and "unit" in f), None)
+    if memory is not None and accelerator_table().find(card).spec is None:
+        candidate = f"{card} {memory['value'].lstrip('~≈约')}{memory['unit']}"
+        if accelerator_table().find(candidate).spec is not None:
+            narrowed = candidate
+    quote = document.source_line(line)
+    for fields in found:
+        name = card if fields is memory else narrowed
+        draft = _draft({"name": name, **fields}, quote, line, card)
+        if draft is not None:
+            yield draft
+
+
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``accelerator_spec`` claim for each published figure a clause states of a
     known accelerator."""
+    if not _names_in(document.text):
+        return  # most lessons name no card of the table
     for block in document.blocks:
         if block.kind not in ("paragraph", "heading", "table") or not block.lines:
             continue
-        if not any(_DIGIT.search(line.text) for line in block.lines):
+        whole = "\n".join(line.text for line in block.lines)
+        if not _DIGIT.search(whole) or not _names_in(whole):
             continue
+        cells: set[tuple[int, str]] = set()  # (line, fields) of what the cells drafted
         # A table cell is read on its own, as a short paragraph ("DGX Spark (128GB)").
         texts = (
             [(line.text, [(0, line.number)]) for line in block.lines]
@@ -473,12 +777,22 @@ def recognize(document: Document) -> Iterator[Draft]:
             else [joined_lines(block.lines)]
         )
         for text, offsets in texts:
-            if text.isascii() and not _names_raw().search(text):
-                continue  # most texts: one case-blind scan, nothing to normalise
-            folded = unicodedata.normalize("NFKC", text).casefold()
+            if block.kind == "table" and not _names_in(text):
+                continue
+            folded = _folded(text)
             if len(folded) != len(text) or not _names().search(folded):
                 continue
             for start, end in _clauses(folded):
-                yield from _drafts(text, folded, start, end, offsets)
+                for draft in _drafts(text, folded, start, end, offsets):
+                    cells.add((draft.line, repr(sorted(draft.fields.items()))))
+                    yield draft
         if block.table is not None:
-            yield from _row_drafts(document, block.table)
+            # a value cell that names the card itself ("1x T4 16GB") was drafted as a cell
+            for draft in (
+                *_row_drafts(document, block.table),
+                *_column_drafts(document, block.table),
+            ):
+                key = (draft.line, repr(sorted(draft.fields.items())))
+                if key not in cells:
+                    cells.add(key)
+                    yield draft
