@@ -774,14 +774,17 @@ def _check_rope(fields: Input, context: Context) -> Outcome:
     matched = ", the reading that matched" if len(tried) > 1 and comparison.ok else ""
     if len(tried) > 1 and not comparison.ok:
         matched = "; counted from 1 it would be " + _number(value_of(tried[1][1]))
-    return from_comparisons(
+    outcome = from_comparisons(
         [comparison],
         what=(
-            f"RoPE {quantity} of pair {fields.pair} for {where}d_head = {d_head}, base "
-            f"{base_text} ({NUMBERING_NAMES[numbering]}{matched})"
+            f"RoPE {quantity} = {formula} of pair {fields.pair} for {where}d_head = {d_head}, "
+            f"base {base_text} ({NUMBERING_NAMES[numbering]}{matched})"
         ),
         details=[f"{formula} = {prefix}{base_text}^{_fraction_text(exponent)} = {_number(value)}"],
     )
+    if comparison.tolerance.reason in outcome.message:
+        return outcome
+    return replace(outcome, message=f"{outcome.message} ({comparison.tolerance.reason})")
 
 
 def _check_rotation(fields: Input, context: Context) -> Outcome:

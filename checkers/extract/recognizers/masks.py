@@ -125,25 +125,10 @@ def _matrices(block: Block) -> Iterator[tuple[list[list[str]], list[Line]]]:
         index += used
 
 
-def _heading_chain(document: Document) -> dict[int, str]:
-    """Section → the text of its heading and of the headings it is under."""
-    chain: dict[int, str] = {}
-    open_headings: list[tuple[int, str]] = []  # (level, text)
-    for block in document.blocks:
-        if block.kind != "heading":
-            continue
-        level = int(block.info[1:]) if block.info[1:].isdigit() else 6
-        open_headings = [(lv, text) for lv, text in open_headings if lv < level]
-        open_headings.append((level, " ".join(line.text for line in block.lines)))
-        chain[block.section] = " ".join(text for _, text in open_headings)
-    return chain
-
-
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``masked_softmax`` claim that a matrix the section calls causal is causal."""
     if not _prints_minus_infinity(document.text):
         return  # a substring test first: most lessons print no −∞
-    chain: dict[int, str] | None = None
     sections: dict[int, list[Block]] = {}
     for block in document.blocks:
         sections.setdefault(block.section, []).append(block)
@@ -151,9 +136,7 @@ def recognize(document: Document) -> Iterator[Draft]:
         text = " ".join(line.text for block in blocks for line in block.lines)
         if not _prints_minus_infinity(text):
             continue
-        if chain is None:
-            chain = _heading_chain(document)
-        context = chain.get(number, "") + " " + text
+        context = document.heading_chains.get(number, "") + " " + text
         if not _CAUSAL.search(context) or _OTHER_MASK.search(context):
             continue
         previous: list[list[str]] | None = None
