@@ -45,6 +45,10 @@ NAME = "rope"
 
 _LITERALS = ("rope", "RoPE", "Rope", "ROPE", "rotary", "Rotary", "旋转", "RoFormer")
 """Substrings a lesson about RoPE contains, tested before any pattern."""
+_HINTS = ("2i", "2 i", "2(i", "2 (i", "2*i", "2·i", "2 * i", "arange(0")
+"""Substrings of every definition of θ_i the recogniser reads."""
+_MAY_CLAIM = re.compile(r"(?:θ|theta|λ|lambda|freq|频率)[^\n]*\d")
+"""A line that may print a frequency, angle or wavelength: a symbol, then a digit."""
 _TOPIC = re.compile(r"\bRoPE\b|rotary|旋转(?:式)?位置|旋转编码|RoFormer", re.I)
 _THETA = r"(?:θ|\\theta(?![A-Za-z])|\btheta)"
 _SYMBOL = r"[A-Za-z][A-Za-z_]*"
@@ -114,9 +118,15 @@ def _normalised(text: str) -> str:
     return re.sub(r"_\((\w+)\)", r"_\1", plain(text)[0])
 
 
-def _definitions(lines: list[tuple[Line, str]]) -> list[_Definition]:
+def _definitions(document: Document) -> list[_Definition]:
     found: list[_Definition] = []
-    for line, text in lines:
+    for _, line in document.lines():
+        raw = line.text
+        if ("^" not in raw and "**" not in raw) or not (
+            "θ" in raw or "theta" in raw or "freq" in raw
+        ):
+            continue
+        text = _normalised(raw)
         for pattern in _DEFINITIONS:
             for match in pattern.finditer(text):
                 found.append(
@@ -130,25 +140,39 @@ def _definitions(lines: list[tuple[Line, str]]) -> list[_Definition]:
     return found
 
 
-def _stated(
-    symbol: str, lines: list[tuple[Line, str]], before: int, sections: set[int], of: dict[int, int]
-) -> str | None:
-    """The value the lesson last gives ``symbol`` (``d = 8``, ``dim=8``) above line ``before``,
-    in one of ``sections`` (the statement's and its definition's: a ``d = 512`` about another
-    width elsewhere in the lesson is not this one)."""
-    if symbol[0].isdigit():
-        return _number_text(symbol)
-    pattern = re.compile(
-        rf"(?<![\w\\]){re.escape(symbol)}\s*(?:=|:|：)\s*\"?(\d[\d,_]*(?:\.\d+)?)(?!\w|\.\d)"
-    )
-    value: str | None = None
-    for line, text in lines:
-        if line.number > before:
-            break
-        if symbol in text and of.get(line.number, -1) in sections:
-            for match in pattern.finditer(text):
-                value = _number_text(match.group(1))
-    return value
+class _Statements:
+    """The values the lesson gives a symbol (``d = 8``, ``dim=8``, ``base: 500000``), read once
+    per symbol."""
+
+    def __init__(self, document: Document, section_of: dict[int, int]) -> None:
+        self._document = document
+        self._section_of = section_of
+        self._found: dict[str, list[tuple[int, str]]] = {}
+
+    def last(self, symbol: str, before: int, sections: set[int]) -> str | None:
+        """The value last given ``symbol`` above line ``before``, in one of ``sections`` (the
+        statement's and its definition's: a ``d = 512`` about another width elsewhere in the
+        lesson is not this one)."""
+        if symbol[0].isdigit():
+            return _number_text(symbol)
+        if symbol not in self._found:
+            pattern = re.compile(
+                rf"(?<![\w\\]){re.escape(symbol)}\s*(?:=|:|：)\s*\"?(\d[\d,_]*(?:\.\d+)?)(?!\w|\.\d)"
+            )
+            head = symbol.split("_")[0]
+            self._found[symbol] = [
+                (line.number, _number_text(match.group(1)))
+                for _, line in self._document.lines()
+                if head in line.text
+                for match in pattern.finditer(_normalised(line.text))
+            ]
+        value: str | None = None
+        for number, written in self._found[symbol]:
+            if number > before:
+                break
+            if self._section_of.get(number, -1) in sections:
+                value = written
+        return value
 
 
 def _split_chain(rest: str) -> list[str] | None:
@@ -185,27 +209,23 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``positional`` (rope) claim for each θ_i, m·θ_i, 2π/θ_i and θ vector the lesson
     prints after defining θ_i, in a section about RoPE."""
     text = document.text
+    # Substring tests first, the rarest first (a definition's line holds θ, theta or freq).
+    if "θ" not in text and "theta" not in text and "freq" not in text:
+        return
+    if ("^" not in text and "**" not in text) or not any(hint in text for hint in _HINTS):
+        return
     if not any(word in text for word in _LITERALS) or not _TOPIC.search(text):
         return
-    if "θ" not in text and "theta" not in text and "freq" not in text and "频率" not in text:
-        return
-    lines = [
-        (line, _normalised(line.text))
-        for _, line in document.lines()
-        if "θ" in line.text
-        or "theta" in line.text
-        or "freq" in line.text
-        or "频率" in line.text
-        or "λ" in line.text
-        or "lambda" in line.text
-        or "=" in line.text
-        or ":" in line.text
-    ]
-    definitions = _definitions(lines)
+    definitions = _definitions(document)
     if not definitions:
         return
     starts = [d.line for d in definitions]
-    wavelength_defined = [ln.number for ln, t in lines if _WAVELENGTH_DEFINITION.search(t)]
+    wavelength_defined = [
+        line.number
+        for _, line in document.lines()
+        if ("λ" in line.text or "lambda" in line.text)
+        and _WAVELENGTH_DEFINITION.search(_normalised(line.text))
+    ]
     zero_based = bool(re.search(rf"{_THETA}_\{{?0(?![\d.])", text))
     section_of: dict[int, int] = {}
     topical: dict[int, bool] = {}
@@ -224,7 +244,10 @@ def recognize(document: Document) -> Iterator[Draft]:
     for number, chain in document.heading_chains.items():
         if _TOPIC.search(chain):
             topical[number] = True
-    for line, _normal in lines:
+    statements = _Statements(document, section_of)
+    for _, line in document.lines():
+        if line.number < starts[0] or not _MAY_CLAIM.search(line.text):
+            continue
         section = section_of.get(line.number, 0)
         if not topical.get(section, False):
             continue
@@ -235,14 +258,14 @@ def recognize(document: Document) -> Iterator[Draft]:
         sections = {section, section_of.get(definition.line, section)}
         base = definition.base
         if not base[0].isdigit():
-            stated = _stated(base, lines, line.number, sections, section_of)
+            stated = statements.last(base, line.number, sections)
             if stated is None:
                 continue
             base = stated
         base = _number_text(base)
         if section_bases.get(section, {base}) - {base}:
             continue  # another base is stated beside this one: two readings of every value
-        width = _stated(definition.width, lines, line.number, sections, section_of)
+        width = statements.last(definition.width, line.number, sections)
         if width is None or not width.isdigit() or int(width) % 2 or int(width) < 2:
             continue
         numbering = "from_1" if definition.from_one else ("from_0" if zero_based else "either")

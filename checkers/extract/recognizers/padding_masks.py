@@ -1,0 +1,218 @@
+"""Recogniser ``padding_masks``: a padding mask printed next to the lengths it is built from.
+
+Reads, in a section about padding (its text or its headings say ``padding``, ``pad``,
+``<pad>``, ``[PAD]``, ``填充``, ``补齐``):
+
+* a mask by name — ``attention_mask``, ``padding_mask``, ``key_padding_mask``, ``attn_mask``,
+  ``mask``, ``掩码`` (``注意力掩码``, ``填充掩码``), "padding mask", "attention mask" — followed by
+  ``=``, ``:``, ``→``, ``is`` or ``为`` and a bracketed row or matrix (``[1, 1, 1, 0, 0]``,
+  ``tensor([[1, 1, 0], [1, 1, 1]])``, over several lines of code), whose cells are 1/0,
+  True/False, or 0 and ``-inf`` (an additive mask);
+* the lengths the section states: ``lengths = [3, 5]``, ``seq_lens: 3, 5``, "sequence lengths
+  3 and 5", ``长度分别为 3 和 5``, ``valid_lens = [3]``, or rows of tokens with padding tokens
+  (``["我", "爱", "<pad>"]``: two real tokens, padding on the right).
+
+A mask with as many rows as lengths is a batch mask, one row per sequence; a square mask with a
+single length is that sequence's query × key mask (causal + padding when the section also says
+causal). Readings: the mask's cells decide between 1 = attend / 1 = padding / additive only as
+far as they can, and the padding side is either unless rows of tokens show it (``kind:
+padding_mask`` tries what is left and says which reading matched). Not drafted: a mask in a
+section that never speaks of padding (a causal mask), a mask with no lengths stated, lengths
+that disagree with each other, and masks of other cells (indices, scores).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from checkers.extract.document import Block, Document
+from checkers.extract.draft import Draft
+
+__all__ = ["recognize"]
+
+NAME = "padding_masks"
+
+_PADDING = re.compile(r"padding|\bpad(?:ded|s)?\b|<pad>|\[PAD\]|填充|补齐", re.I)
+_CAUSAL = re.compile(r"causal|因果|look[- ]?ahead|future|未来|上三角|upper[- ]triangular", re.I)
+_MASK = re.compile(
+    r"(?:\b(?:src_|tgt_)?(?:key_)?padding_mask|\battention_mask|\battn_mask|\bpad_mask|\bmask"
+    r"|(?:注意力|填充|padding\s*)?掩码|\b(?:padding|attention)\s+mask)"
+    r"(?:\s*\([^)\n]{0,30}\))?"  # mask (batch 2, length 5)
+    r"\s*(?:=|:|：|→|->|\bis\b|为|是)\s*(?:(?:torch\.)?tensor\(|(?:np|numpy)\.array\()?\s*(?=\[)",
+    re.I,
+)
+_CELL = re.compile(
+    r"\s*(?P<cell>[-−]?inf|[-−]∞|float\(['\"]-inf['\"]\)|True|False|[-−]?\d+(?:\.\d+)?(?:e[-+]?\d+)?)\s*",
+    re.I,
+)
+_LENGTHS = re.compile(
+    r"(?:\b(?:seq_lens?|seq_lengths?|valid_lens?|lengths?|sequence\s+lengths?)"
+    r"|(?:有效)?长度(?:分别)?)"
+    r"\s*(?:=|:|：|为|是|of|are)?\s*[\[(（]?\s*(?P<values>\d+(?:\s*(?:,|，|、|和|and)\s*\d+)*)"
+    r"\s*[\])）]?(?![\d.])",
+    re.I,
+)
+_TOKEN_ROW = re.compile(
+    r"\[\s*(?:(?:\"[^\"\n]*\"|'[^'\n]*')\s*,\s*)+(?:\"[^\"\n]*\"|'[^'\n]*')\s*\]"
+)
+_PAD_TOKENS = frozenset({"<pad>", "[PAD]", "<PAD>", "PAD", "<|pad|>", "[pad]"})
+_MAX_ROWS = 64
+_MASK_CELLS = frozenset(
+    {"0", "1", "true", "false", "-inf", "-∞", "float('-inf')", 'float("-inf")', "0.0", "1.0"}
+)
+"""Cells a 1/0, boolean or additive mask is written with."""
+
+
+def _bracketed(text: str, start: int) -> tuple[list[list[str]], int] | None:
+    """The row or matrix of cells opening at ``text[start] == '['`` and where it ends."""
+    depth, end = 0, -1
+    for at in range(start, min(len(text), start + 20_000)):
+        char = text[at]
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                end = at + 1
+                break
+    if end < 0:
+        return None
+    inner = text[start + 1 : end - 1].strip()
+    pieces = re.findall(r"\[([^\[\]]*)\]", inner) if inner.startswith("[") else [inner]
+    if inner.startswith("[") and re.sub(r"\[[^\[\]]*\]|[\s,]", "", inner):
+        return None  # something besides rows between the rows
+    rows: list[list[str]] = []
+    for piece in pieces[: _MAX_ROWS + 1]:
+        cells = piece.split(",")
+        if cells and not cells[-1].strip():
+            cells = cells[:-1]
+        matched = [_CELL.fullmatch(c) for c in cells]
+        if not cells or not all(matched):
+            return None
+        rows.append([m.group("cell").replace("−", "-") for m in matched if m])
+    if len(rows) > _MAX_ROWS or len({len(r) for r in rows}) != 1 or len(rows[0]) < 2:
+        return None
+    cells = [c.lower() for row in rows for c in row]
+    if not set(cells) <= _MASK_CELLS and not all(
+        c in {"0", "0.0"} or _value(c) <= -1e4 for c in cells
+    ):
+        return None  # scores, indices: not a mask
+    return rows, end
+
+
+def _value(cell: str) -> float:
+    """A cell's value, for the additive test (−inf and large negatives hide)."""
+    try:
+        return float(cell)
+    except ValueError:
+        return 0.0
+
+
+def _section_text(blocks: tuple[Block, ...]) -> tuple[str, list[tuple[int, int]]]:
+    """The section's lines joined by newlines, with (offset, line number) of each line."""
+    parts: list[str] = []
+    starts: list[tuple[int, int]] = []
+    at = 0
+    for block in blocks:
+        for line in block.lines:
+            starts.append((at, line.number))
+            parts.append(line.text)
+            at += len(line.text) + 1
+    return "\n".join(parts), starts
+
+
+def _line_of(starts: list[tuple[int, int]], offset: int) -> int:
+    number = starts[0][1]
+    for at, line in starts:
+        if at > offset:
+            break
+        number = line
+    return number
+
+
+def _stated_lengths(text: str) -> tuple[list[list[int]], str | None]:
+    """Every list of lengths the section states, and the padding side its token rows show."""
+    found = [
+        [int(v) for v in re.split(r"\s*(?:,|，|、|和|and)\s*", m.group("values"))]
+        for m in _LENGTHS.finditer(text)
+    ]
+    token_rows: list[int] = []
+    sides: set[str] = set()
+    padded = False
+    for match in _TOKEN_ROW.finditer(text):
+        tokens = [t[1:-1] for t in re.findall(r"\"[^\"\n]*\"|'[^'\n]*'", match.group())]
+        pads = [t in _PAD_TOKENS for t in tokens]
+        real = pads.count(False)
+        if pads == [False] * real + [True] * (len(pads) - real):
+            if real < len(pads):
+                sides.add("right")
+        elif pads == [True] * (len(pads) - real) + [False] * real:
+            sides.add("left")
+        else:
+            return found, None  # padding in the middle: not rows of one padded batch
+        padded = padded or real < len(pads)
+        token_rows.append(real)
+    if not padded:
+        token_rows = []
+    if token_rows:
+        found.append(token_rows)
+    return found, (sides.pop() if len(sides) == 1 else None)
+
+
+def recognize(document: Document) -> Iterator[Draft]:
+    """Draft a ``padding_mask`` claim for each mask a padding section prints beside its
+    lengths."""
+    text = document.text
+    if "pad" not in text and "PAD" not in text and "Pad" not in text and "填充" not in text:
+        return
+    if "[" not in text or ("mask" not in text and "Mask" not in text and "掩码" not in text):
+        return
+    chains = document.heading_chains
+    for blocks in document.sections():
+        section = blocks[0].section
+        joined, starts = _section_text(blocks)
+        if "[" not in joined or not _PADDING.search(chains.get(section, "") + "\n" + joined):
+            continue
+        masks = list(_MASK.finditer(joined))
+        if not masks:
+            continue
+        stated, side = _stated_lengths(joined)
+        causal = bool(_CAUSAL.search(chains.get(section, "") + "\n" + joined))
+        for match in masks:
+            found = _bracketed(joined, match.end())
+            if found is None:
+                continue
+            rows, end = found
+            width = len(rows[0])
+            fields: dict[str, object] = {"claimed": rows}
+            batch = [s for s in stated if len(s) == len(rows) and max(s) <= width]
+            square = [s for s in stated if len(s) == 1 and len(rows) == width > 1]
+            if batch and all(s == batch[0] for s in batch):
+                fields["lengths"] = batch[0]
+            elif not batch and square and all(s == square[0] for s in square):
+                fields.update(lengths=square[0], square=True)
+                if causal:
+                    fields["causal"] = True
+            else:
+                continue
+            if side is not None:
+                fields["side"] = side
+            line = _line_of(starts, match.start())
+            last = _line_of(starts, end - 1)
+            quote = joined[match.start() : end] if line == last else _first_line(joined, match)
+            yield Draft(
+                kind="padding_mask",
+                quote=quote.strip(),
+                line=line,
+                fields=fields,
+                confidence=0.7,
+                recognizer=NAME,
+                slug="padding-mask",
+            )
+
+
+def _first_line(joined: str, match: re.Match[str]) -> str:
+    """The quote of a mask printed over several lines: its first line (a quote is one line)."""
+    stop = joined.find("\n", match.start())
+    return joined[match.start() : stop if stop >= 0 else len(joined)]

@@ -1,0 +1,86 @@
+"""Recogniser ``padding_masks``: masks printed beside the lengths they come from (snippets written
+for these tests; each mask worked out by hand from its lengths)."""
+
+from __future__ import annotations
+
+from checkers.extract.document import parse_document
+from checkers.extract.recognizers import padding_masks
+from tests.extract.conftest import ScanText
+
+
+def _drafted(text: str) -> list[dict[str, object]]:
+    return [d.fields for d in padding_masks.recognize(parse_document(text))]
+
+
+def _masks(scan_text: ScanText, text: str) -> list[tuple[int | None, str, str]]:
+    return [(f.line, f.verdict, f.message) for f in scan_text(text) if f.kind == "padding_mask"]
+
+
+BATCH = """## Batching with padding
+
+Two sentences of lengths 3 and 5 are padded to 5 tokens:
+
+```python
+attention_mask = [[1, 1, 1, {cell}, 0],
+                  [1, 1, 1, 1, 1]]
+```
+"""
+
+CHINESE = """## 填充与掩码
+
+tokens = [["我", "爱", "<pad>"], ["你", "好", "呀"]]，对应的填充掩码为 [[1, 1, {cell}], [1, 1, 1]]。
+"""
+
+ADDITIVE = """## Key padding
+
+The sequence has length 3 and is padded to 4. Added to the scores, the mask is
+mask = [0, 0, 0, {cell}], so the last key gets no weight.
+"""
+
+SQUARE = """## Causal attention over a padded sequence
+
+A decoder sees only earlier tokens, and the last position is padding (length 2 of 3):
+
+```text
+mask = [[1, 0, 0], [1, 1, {cell}], [1, 1, 0]]
+```
+"""
+
+
+def test_masks_built_from_their_lengths_pass(scan_text: ScanText) -> None:
+    assert [v for _, v, _ in _masks(scan_text, BATCH.format(cell="0"))] == ["pass"]
+    chinese = _masks(scan_text, CHINESE.format(cell="0"))
+    assert [v for _, v, _ in chinese] == ["pass"] and "padding on the right" in chinese[0][2]
+    additive = _masks(scan_text, ADDITIVE.format(cell="-inf"))
+    assert [v for _, v, _ in additive] == ["pass"] and "−∞ = hidden" in additive[0][2]
+    square = _masks(scan_text, SQUARE.format(cell="0"))
+    assert [v for _, v, _ in square] == ["pass"] and "causal" in square[0][2]
+
+
+def test_a_mask_that_shows_a_padding_token_or_the_future_fails(scan_text: ScanText) -> None:
+    batch = _masks(scan_text, BATCH.format(cell="1"))
+    assert [(line, v) for line, v, _ in batch] == [(6, "fail")]
+    assert "row 0 (length 3) should be [1, 1, 1, 0, 0]" in batch[0][2]
+    chinese = _masks(scan_text, CHINESE.format(cell="1"))
+    assert [v for _, v, _ in chinese] == ["fail"] and "length 2" in chinese[0][2]
+    assert [v for _, v, _ in _masks(scan_text, ADDITIVE.format(cell="0"))] == ["fail"]
+    assert [v for _, v, _ in _masks(scan_text, SQUARE.format(cell="1"))] == ["fail"]
+
+
+def test_similar_shapes_are_not_drafted() -> None:
+    causal_only = (
+        "## Causal mask\n\nEach token sees itself and the past; length 3.\n\n"
+        "mask = [[1, 0, 0], [1, 1, 0], [1, 1, 1]]\n"
+    )
+    no_lengths = "## Padding\n\nPadded batches need attention_mask = [[1, 1, 0], [1, 0, 0]].\n"
+    indices = (
+        "## Padding\n\nThe lengths are 2 and 3.\n\n"
+        "```python\nmask = [[0, 2, 1], [2, 1, 0]]  # positions\n```\n"
+    )
+    scores = "## Padding\n\nLength 2 of 3.\n\nmask = [[0.5, 0.2, 0.1], [0.3, 0.4, 0.3], [0.1, 0.1, 0.8]]\n"
+    disagree = (
+        "## Padding\n\nlengths = [2, 3], and later lengths = [3, 3].\n\n"
+        "attention_mask = [[1, 1, 0], [1, 1, 1]]\n"
+    )
+    for text in (causal_only, no_lengths, indices, scores, disagree):
+        assert _drafted(text) == [], text
