@@ -77,7 +77,10 @@ def test_similar_shapes_are_not_drafted() -> None:
         "## Padding\n\nThe lengths are 2 and 3.\n\n"
         "```python\nmask = [[0, 2, 1], [2, 1, 0]]  # positions\n```\n"
     )
-    scores = "## Padding\n\nLength 2 of 3.\n\nmask = [[0.5, 0.2, 0.1], [0.3, 0.4, 0.3], [0.1, 0.1, 0.8]]\n"
+    scores = (
+        "## Padding\n\nLength 2 of 3.\n\n"
+        "mask = [[0.5, 0.2, 0.1], [0.3, 0.4, 0.3], [0.1, 0.1, 0.8]]\n"
+    )
     disagree = (
         "## Padding\n\nlengths = [2, 3], and later lengths = [3, 3].\n\n"
         "attention_mask = [[1, 1, 0], [1, 1, 1]]\n"
