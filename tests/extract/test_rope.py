@@ -141,3 +141,19 @@ def test_similar_shapes_are_not_drafted() -> None:
         width_elsewhere,
     ):
         assert _drafted(text) == [], text
+
+
+def test_another_index_letter_and_a_sliced_arange_with_a_typed_base(scan_text: ScanText) -> None:
+    prose = "## RoPE\n\n$\\theta_j = 10000^{{-2j/d}}$, d = 4, so $\\theta_1 = {t1}$.\n"
+    # 10000^(−2/4) = 0.01 (from 0); counted from 1, θ_1 = 1
+    assert [v for _, v, _ in _rope(scan_text, prose.format(t1="0.01"))] == ["pass"]
+    assert [v for _, v, _ in _rope(scan_text, prose.format(t1="0.1"))] == ["fail"]
+    code = (
+        "## Rotary embedding, as in the reference code\n\n```python\n"
+        "def frequencies(dim: int = 4, theta: float = 500000.0):\n"
+        "    return 1.0 / (theta ** (torch.arange(0, dim, 2)[: (dim // 2)].float() / dim))\n"
+        "# freqs = [1.0, {v1}]\n```\n"
+    )
+    # 500000^(−2/4) = 0.001414
+    assert [v for _, v, _ in _rope(scan_text, code.format(v1="0.0014"))] == ["pass"]
+    assert [v for _, v, _ in _rope(scan_text, code.format(v1="0.01"))] == ["fail"]

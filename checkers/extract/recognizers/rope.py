@@ -45,7 +45,7 @@ NAME = "rope"
 
 _LITERALS = ("rope", "RoPE", "Rope", "ROPE", "rotary", "Rotary", "旋转", "RoFormer")
 """Substrings a lesson about RoPE contains, tested before any pattern."""
-_HINTS = ("2i", "2 i", "2(i", "2 (i", "2*i", "2·i", "2 * i", "arange(0")
+_HINTS = ("2i", "2j", "2k", "2 i", "2(i", "2(j", "2 (i", "2*i", "2·i", "2 * i", "arange(0")
 """Substrings of every definition of θ_i the recogniser reads."""
 _MAY_CLAIM = re.compile(r"(?:θ|theta|λ|lambda|freq|频率)[^\n]*\d")
 """A line that may print a frequency, angle or wavelength: a symbol, then a digit."""
@@ -53,23 +53,25 @@ _TOPIC = re.compile(r"\bRoPE\b|rotary|旋转(?:式)?位置|旋转编码|RoFormer
 _THETA = r"(?:θ|\\theta(?![A-Za-z])|\btheta)"
 _SYMBOL = r"[A-Za-z][A-Za-z_]*"
 _BASE = r"(?P<base>\d[\d,_]*(?:\.\d+)?|[A-Za-z][\w]*)"
-_PAIR_INDEX = r"(?P<index>i|\(\s*i\s*[-−]\s*1\s*\))"
+_LETTER = r"_?\(?\{?(?P<letter>[ijk])\}?\)?"
+"""The pair index of the definition: θ_i, θ_{j}, \theta_(k)."""
+_PAIR_INDEX = r"(?P<index>(?P=letter)|\(\s*(?P=letter)\s*[-−]\s*1\s*\))"
 # θ_i = base^(−2i/d), and θ_i = 1/base^(2i/d) (LaTeX \frac read by plain() as ((1)/(base^(2i/d)))).
 _DEFINITIONS = (
     re.compile(
-        rf"{_THETA}_?\(?\{{?i\}}?\)?\s*[=＝]\s*{_BASE}\s*\^\s*[({{]?\s*[-−]\s*2\s*(?:·|\*|×)?\s*"
+        rf"{_THETA}{_LETTER}\s*[=＝]\s*{_BASE}\s*\^\s*[({{]?\s*[-−]\s*2\s*(?:·|\*|×)?\s*"
         rf"{_PAIR_INDEX}\s*/\s*[({{]?(?P<d>{_SYMBOL})"
     ),
     re.compile(
-        rf"{_THETA}_?\(?\{{?i\}}?\)?\s*[=＝]\s*\(*1\)?\s*/\s*\(*{_BASE}\s*\^\s*[({{]?\s*2\s*"
+        rf"{_THETA}{_LETTER}\s*[=＝]\s*\(*1\)?\s*/\s*\(*{_BASE}\s*\^\s*[({{]?\s*2\s*"
         rf"(?:·|\*|×)?\s*{_PAIR_INDEX}\s*/\s*[({{]?(?P<d>{_SYMBOL})"
     ),
 )
 # inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2).float() / dim));
-# 10000 ** (-np.arange(0, d, 2) / d)
+# 10000 ** (-np.arange(0, d, 2) / d); theta ** (torch.arange(0, dim, 2)[: (dim // 2)] / dim)
 _CODE_DEFINITION = re.compile(
     rf"{_BASE}\s*\*\*\s*\(\s*[-−]?\s*\(?\s*(?:torch|np|numpy|jnp|mx)\.arange\(\s*0\s*,\s*"
-    rf"(?P<d>{_SYMBOL}|\d+)\s*,\s*2\s*\)[^/\n]{{0,40}}/\s*\(?\s*(?P<d2>{_SYMBOL}|\d+)"
+    rf"(?P<d>{_SYMBOL}|\d+)\s*,\s*2\s*\)[^\n]{{0,40}}?/\s*\(?\s*(?P=d)(?![\w.])"
 )
 _WAVELENGTH_DEFINITION = re.compile(
     rf"(?:λ|\\lambda(?![A-Za-z]))_?\(?\{{?i\}}?\)?\s*[=＝]\s*\(*2\s*π\)?\s*/\s*\(*{_THETA}_?\(?i"
@@ -135,8 +137,7 @@ def _definitions(document: Document) -> list[_Definition]:
                     )
                 )
         for match in _CODE_DEFINITION.finditer(text):
-            if match.group("d") == match.group("d2"):
-                found.append(_Definition(line.number, match.group("base"), match.group("d"), False))
+            found.append(_Definition(line.number, match.group("base"), match.group("d"), False))
     return found
 
 
@@ -157,7 +158,8 @@ class _Statements:
             return _number_text(symbol)
         if symbol not in self._found:
             pattern = re.compile(
-                rf"(?<![\w\\]){re.escape(symbol)}\s*(?:=|:|：)\s*\"?(\d[\d,_]*(?:\.\d+)?)(?!\w|\.\d)"
+                rf"(?<![\w\\]){re.escape(symbol)}\s*(?::\s*(?:float|int)\s*=|=|:|：)\s*\"?"
+                rf"(\d[\d,_]*(?:\.\d+)?)(?!\w|\.\d)"
             )
             head = symbol.split("_")[0]
             self._found[symbol] = [
