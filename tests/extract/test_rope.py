@@ -157,3 +157,34 @@ def test_another_index_letter_and_a_sliced_arange_with_a_typed_base(scan_text: S
     # 500000^(−2/4) = 0.001414
     assert [v for _, v, _ in _rope(scan_text, code.format(v1="0.0014"))] == ["pass"]
     assert [v for _, v, _ in _rope(scan_text, code.format(v1="0.01"))] == ["fail"]
+
+
+TABLE = """# 旋转位置编码
+
+θ_i = 10000^(-2i/d)，取 d = 8。
+
+| 维度对 i | θ_i | 位置 m = 10 的角度 | 波长 2π/θ_i |
+|---|---|---|---|
+| 0 | 1 | 10 | 6.28 |
+| 1 | 0.1 | 1 | 62.8 |
+| 2 | 0.01 | 0.1 | 628 |
+| 3 | 0.001 | {angle3} | {wave3} |
+"""
+
+
+def test_a_table_of_frequencies_angles_and_wavelengths_by_pair(scan_text: ScanText) -> None:
+    # m = 10: angles 10, 1, 0.1, 0.01; wavelengths 2π·10^(2i/... ) = 6.28, 62.8, 628, 6283
+    right = _rope(scan_text, TABLE.format(angle3="0.01", wave3="6283"))
+    assert len(right) == 12 and all(v == "pass" for _, v, _ in right)
+    wrong = _rope(scan_text, TABLE.format(angle3="0.001", wave3="628"))
+    failed = [m for _, v, m in wrong if v == "fail"]
+    assert len(failed) == 2
+    assert any("angle" in m and "pos = 10" in m for m in failed)
+    assert any("wavelength" in m and "6283" in m for m in failed)
+
+
+def test_a_table_without_a_pair_column_is_not_drafted() -> None:
+    labels = TABLE.replace("维度对 i", "模型")
+    for pair, name in (("0", "A"), ("1", "B"), ("2", "C"), ("3", "D")):
+        labels = labels.replace(f"\n| {pair} |", f"\n| {name} |")
+    assert _drafted(labels) == []

@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from checkers.extract.document import Document, Line
+from checkers.extract.document import Document, Line, Table
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
 
@@ -247,36 +247,46 @@ def recognize(document: Document) -> Iterator[Draft]:
         if _TOPIC.search(chain):
             topical[number] = True
     statements = _Statements(document, section_of)
-    for _, line in document.lines():
-        if line.number < starts[0] or not _MAY_CLAIM.search(line.text):
-            continue
-        section = section_of.get(line.number, 0)
-        if not topical.get(section, False):
-            continue
-        above = bisect.bisect_right(starts, line.number)
-        if not above:
-            continue
+
+    def reading_at(number: int) -> tuple[dict[str, object], str, int] | None:
+        """The claim fields common to a statement on line ``number``, its pair numbering and
+        width; None where the section is not about RoPE or an input is not stated."""
+        section = section_of.get(number, 0)
+        above = bisect.bisect_right(starts, number)
+        if not topical.get(section, False) or not above:
+            return None
         definition = definitions[above - 1]
         sections = {section, section_of.get(definition.line, section)}
         base = definition.base
         if not base[0].isdigit():
-            stated = statements.last(base, line.number, sections)
+            stated = statements.last(base, number, sections)
             if stated is None:
-                continue
+                return None
             base = stated
         base = _number_text(base)
         if section_bases.get(section, {base}) - {base}:
-            continue  # another base is stated beside this one: two readings of every value
-        width = statements.last(definition.width, line.number, sections)
+            return None  # another base is stated beside this one: two readings of every value
+        width = statements.last(definition.width, number, sections)
         if width is None or not width.isdigit() or int(width) % 2 or int(width) < 2:
-            continue
+            return None
         numbering = "from_1" if definition.from_one else ("from_0" if zero_based else "either")
-        common: dict[str, object] = {"encoding": "rope", "d_head": width, "base": base}
-        yield from _scalars(line, common, numbering, int(width), wavelength_defined)
+        return {"encoding": "rope", "d_head": width, "base": base}, numbering, int(width)
+
+    for block in document.blocks:
+        if block.kind == "table" and block.table is not None and block.line > starts[0]:
+            yield from _table_drafts(document, block.table, reading_at)
+    for _, line in document.lines():
+        if line.number < starts[0] or not _MAY_CLAIM.search(line.text):
+            continue
+        found = reading_at(line.number)
+        if found is None:
+            continue
+        common, numbering, width = found
+        yield from _scalars(line, common, numbering, width, wavelength_defined)
         plain_text, offsets = plain(line.text)
         for match in _VECTOR.finditer(plain_text):
             values = [v.strip() for v in match.group("values").split(",")]
-            if len(values) != int(width) // 2:
+            if len(values) != width // 2:
                 continue
             yield Draft(
                 kind="positional",
@@ -355,3 +365,81 @@ def _part_offset(rest: str, index: int) -> int:
             if seen == index:
                 return at + 1
     return len(rest)
+
+
+_PAIR_HEADER = re.compile(
+    r"^(?:pair|pairs|pair index|index|dimension pair|维度对|频率对|对|序号|下标)?"
+    r"\s*[(（]?\s*[ijk]?\s*[)）]?$",
+    re.I,
+)
+_FREQUENCY_HEADER = re.compile(r"θ|theta|frequency|频率", re.I)
+_WAVELENGTH_HEADER = re.compile(r"wavelength|波长|2\s*π|period|周期", re.I)
+_ANGLE_HEADER = re.compile(
+    r"(?:^|[^\w])(?:m|pos|position|位置)\s*[=＝]\s*(?P<pos>\d+)(?![\d.])", re.I
+)
+_TABLE_CELL = re.compile(rf"\s*(?:[^=≈]*[=≈]\s*)?(?P<value>{_NUMBER})\s*(?:rad|弧度)?\s*")
+
+
+def _column_quantity(header: str) -> tuple[str, str | None] | None:
+    """What a table column holds: (``frequency`` | ``angle`` | ``wavelength``, the position of
+    an angle column); None for another column."""
+    text = plain(header)[0].strip(" $*`")
+    if _WAVELENGTH_HEADER.search(text):
+        return "wavelength", None
+    angle = _ANGLE_HEADER.search(text)
+    if angle is not None and (_FREQUENCY_HEADER.search(text) or re.search(r"angle|角度", text)):
+        return "angle", angle.group("pos")
+    if _FREQUENCY_HEADER.search(text) and not re.search(r"angle|角度|\bm\s*[·×*]?\s*θ", text):
+        return "frequency", None
+    return None
+
+
+def _table_drafts(
+    document: Document,
+    table: Table,
+    reading_at: Callable[[int], tuple[dict[str, object], str, int] | None],
+) -> Iterator[Draft]:
+    """A table with a pair column and columns of θ_i, angles at a stated position or
+    wavelengths: one claim per cell."""
+    headers = [plain(h)[0].strip(" $*`") for h in table.header]
+    pair_columns = [j for j, h in enumerate(headers) if h and _PAIR_HEADER.fullmatch(h)]
+    columns = {j: q for j, h in enumerate(table.header) if (q := _column_quantity(h)) is not None}
+    if len(pair_columns) != 1 or not columns:
+        return
+    found = reading_at(table.line)
+    if found is None:
+        return
+    common, numbering, width = found
+    pair_column = pair_columns[0]
+    pairs = [cells[pair_column].strip() for cells, _ in table.rows if len(cells) > pair_column]
+    if not all(p.isdigit() for p in pairs):
+        return
+    if "0" in pairs:
+        numbering = "from_0"
+    first = 1 if numbering == "from_1" else 0
+    last = width // 2 - (1 if numbering == "from_0" else 0)
+    for cells, line in table.rows:
+        pair = int(cells[pair_column])
+        if not first <= pair <= last:
+            continue
+        for j, (quantity, pos) in columns.items():
+            cell = plain(cells[j])[0] if j < len(cells) else ""
+            match = _TABLE_CELL.fullmatch(cell)
+            if match is None or _MULTIPLY.search(cell):
+                continue
+            fields: dict[str, object] = {**common, "pair": str(pair), "claimed": match["value"]}
+            if numbering != "from_0":
+                fields["numbering"] = numbering
+            if pos is not None:
+                fields["pos"] = pos
+            if quantity == "wavelength":
+                fields["wavelength"] = True
+            yield Draft(
+                kind="positional",
+                quote=document.source_line(line),
+                line=line,
+                fields=fields,
+                confidence=0.6,
+                recognizer=NAME,
+                slug=f"rope-table-{quantity}-{pair}",
+            )
