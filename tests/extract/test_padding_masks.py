@@ -87,3 +87,25 @@ def test_similar_shapes_are_not_drafted() -> None:
     )
     for text in (causal_only, no_lengths, indices, scores, disagree):
         assert _drafted(text) == [], text
+
+
+TOKENIZER = """## Padding with a tokenizer
+
+The [PAD] token has id 0, and the shorter sentence is padded on the right:
+
+```python
+{{'input_ids': [[101, 7592, 102, 0], [101, 7592, 2088, 102]],
+ 'attention_mask': [[1, 1, 1, {cell}], [1, 1, 1, 1]]}}
+```
+"""
+
+
+def test_lengths_read_from_token_ids_padded_with_the_stated_id(scan_text: ScanText) -> None:
+    # ids padded with 0: lengths 3 and 4
+    right = _masks(scan_text, TOKENIZER.format(cell="0"))
+    assert [(line, v) for line, v, _ in right] == [(7, "pass")]
+    assert "lengths 3, 4" in right[0][2] and "padding on the right" in right[0][2]
+    wrong = _masks(scan_text, TOKENIZER.format(cell="1"))
+    assert [v for _, v, _ in wrong] == ["fail"]
+    no_pad_id = TOKENIZER.format(cell="0").replace("The [PAD] token has id 0, and the", "The")
+    assert _drafted(no_pad_id) == []

@@ -38,7 +38,7 @@ _CAUSAL = re.compile(r"causal|因果|look[- ]?ahead|future|未来|上三角|uppe
 _MASK = re.compile(
     r"(?:\b(?:src_|tgt_)?(?:key_)?padding_mask|\battention_mask|\battn_mask|\bpad_mask|\bmask"
     r"|(?:注意力|填充|padding\s*)?掩码|\b(?:padding|attention)\s+mask)"
-    r"(?:\s*\([^)\n]{0,30}\))?"  # mask (batch 2, length 5)
+    r"(?:\s*\([^)\n]{0,30}\))?['\"]?"  # mask (batch 2, length 5); 'attention_mask': …
     r"\s*(?:=|:|：|→|->|\bis\b|为|是)\s*(?:(?:torch\.)?tensor\(|(?:np|numpy)\.array\()?\s*(?=\[)",
     re.I,
 )
@@ -56,6 +56,10 @@ _LENGTHS = re.compile(
 _TOKEN_ROW = re.compile(
     r"\[\s*(?:(?:\"[^\"\n]*\"|'[^'\n]*')\s*,\s*)+(?:\"[^\"\n]*\"|'[^'\n]*')\s*\]"
 )
+_PAD_ID = re.compile(
+    r"\bpad(?:_token)?_id\s*(?:=|:|is|为)\s*(\d+)|\[PAD\][^\n\d]{0,20}?\b(?:id|ID)\s*(?:=|:|is|为)?\s*(\d+)",
+)
+_IDS = re.compile(r"\binput_ids['\"]?\s*(?:=|:)\s*(?:(?:torch\.)?tensor\()?\s*(?=\[)")
 _PAD_TOKENS = frozenset({"<pad>", "[PAD]", "<PAD>", "PAD", "<|pad|>", "[pad]"})
 _MAX_ROWS = 64
 _MASK_CELLS = frozenset(
@@ -101,6 +105,18 @@ def _bracketed(text: str, start: int) -> tuple[list[list[str]], int] | None:
     return rows, end
 
 
+def _integer_rows(text: str, start: int) -> list[list[str]] | None:
+    """Rows of token ids ``[[101, 7, 0], [101, 8, 9]]`` (or one row) opening at ``start``."""
+    close = text.find("]]", start) if text.startswith("[[", start) else text.find("]", start)
+    if close < 0 or close - start > 20_000:
+        return None
+    inner = text[start : close + 1].strip("[]")
+    rows = [r.strip(" ,\n") for r in re.split(r"\]\s*,\s*\[", inner)]
+    if not all(re.fullmatch(r"\d+(?:\s*,\s*\d+)*", r) for r in rows):
+        return None
+    return [re.split(r"\s*,\s*", r) for r in rows]
+
+
 def _value(cell: str) -> float:
     """A cell's value, for the additive test (−inf and large negatives hide)."""
     try:
@@ -137,12 +153,34 @@ def _stated_lengths(text: str) -> tuple[list[list[int]], str | None]:
         [int(v) for v in re.split(r"\s*(?:,|，|、|和|and)\s*", m.group("values"))]
         for m in _LENGTHS.finditer(text)
     ]
-    token_rows: list[int] = []
+    sources = [
+        [
+            [t[1:-1] in _PAD_TOKENS for t in re.findall(r"\"[^\"\n]*\"|'[^'\n]*'", m.group())]
+            for m in _TOKEN_ROW.finditer(text)
+        ]
+    ]
+    pad_id = _PAD_ID.search(text)
+    if pad_id is not None:
+        pad = pad_id.group(1) or pad_id.group(2)
+        for match in _IDS.finditer(text):
+            ids = _integer_rows(text, match.end())
+            if ids is not None:
+                sources.append([[cell == pad for cell in row] for row in ids])
+    sides: set[str | None] = set()
+    for rows in sources:
+        padded = _padded(rows)
+        if padded is not None:
+            found.append(padded[0])
+            sides.add(padded[1])
+    return found, (sides.pop() if len(sides) == 1 else None)
+
+
+def _padded(rows: list[list[bool]]) -> tuple[list[int], str | None] | None:
+    """Lengths and padding side of rows of tokens (True: a padding token); None when no row is
+    padded, or one has padding between its real tokens."""
+    lengths: list[int] = []
     sides: set[str] = set()
-    padded = False
-    for match in _TOKEN_ROW.finditer(text):
-        tokens = [t[1:-1] for t in re.findall(r"\"[^\"\n]*\"|'[^'\n]*'", match.group())]
-        pads = [t in _PAD_TOKENS for t in tokens]
+    for pads in rows:
         real = pads.count(False)
         if pads == [False] * real + [True] * (len(pads) - real):
             if real < len(pads):
@@ -150,14 +188,11 @@ def _stated_lengths(text: str) -> tuple[list[list[int]], str | None]:
         elif pads == [True] * (len(pads) - real) + [False] * real:
             sides.add("left")
         else:
-            return found, None  # padding in the middle: not rows of one padded batch
-        padded = padded or real < len(pads)
-        token_rows.append(real)
-    if not padded:
-        token_rows = []
-    if token_rows:
-        found.append(token_rows)
-    return found, (sides.pop() if len(sides) == 1 else None)
+            return None
+        lengths.append(real)
+    if not sides:
+        return None
+    return lengths, (sides.pop() if len(sides) == 1 else None)
 
 
 def recognize(document: Document) -> Iterator[Draft]:
