@@ -85,7 +85,20 @@ def test_similar_shapes_are_not_drafted() -> None:
         "## Padding\n\nlengths = [2, 3], and later lengths = [3, 3].\n\n"
         "attention_mask = [[1, 1, 0], [1, 1, 1]]\n"
     )
-    for text in (causal_only, no_lengths, indices, scores, disagree):
+    padded_width = (
+        "## Padding\n\nEvery sequence is padded to length 5 (max length 5):\n\n"
+        "attention_mask = [1, 1, 1, 0, 0]\n"
+    )
+    ambiguous_length = "## Padding\n\nSequence length 4: attention_mask = [1, 1, 0, 0]\n"
+    for text in (
+        causal_only,
+        no_lengths,
+        indices,
+        scores,
+        disagree,
+        padded_width,
+        ambiguous_length,
+    ):
         assert _drafted(text) == [], text
 
 
@@ -109,3 +122,25 @@ def test_lengths_read_from_token_ids_padded_with_the_stated_id(scan_text: ScanTe
     assert [v for _, v, _ in wrong] == ["fail"]
     no_pad_id = TOKENIZER.format(cell="0").replace("The [PAD] token has id 0, and the", "The")
     assert _drafted(no_pad_id) == []
+
+
+PRINTED = """## Padding a batch by hand
+
+The sentences have lengths 2 and 4.
+
+```python
+mask = build_padding_mask(lengths=[2, 4], width=4)
+print(mask)
+```
+
+```
+tensor([[ True,  True, {cell}, False],
+        [ True,  True,  True,  True]])
+```
+"""
+
+
+def test_a_mask_printed_by_the_code_above_it(scan_text: ScanText) -> None:
+    right = _masks(scan_text, PRINTED.format(cell="False"))
+    assert [(line, v) for line, v, _ in right] == [(11, "pass")]
+    assert [v for _, v, _ in _masks(scan_text, PRINTED.format(cell=" True"))] == ["fail"]

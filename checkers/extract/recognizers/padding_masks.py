@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
@@ -53,6 +54,11 @@ _LENGTHS = re.compile(
     r"\s*[\])）]?(?![\d.])",
     re.I,
 )
+_PADDED_TO = re.compile(
+    r"(?:\bto|\bmax(?:imum)?|\bpadded|\bpad|最大|到|填充至|补齐至)\s*(?:a\s+|the\s+)?[_\s]*$", re.I
+)
+"""Before a length that is the padded width, not a sequence's own: "padded to length 5",
+"max length 5", "最大长度 5"."""
 _TOKEN_ROW = re.compile(
     r"\[\s*(?:(?:\"[^\"\n]*\"|'[^'\n]*')\s*,\s*)+(?:\"[^\"\n]*\"|'[^'\n]*')\s*\]"
 )
@@ -152,6 +158,7 @@ def _stated_lengths(text: str) -> tuple[list[list[int]], str | None]:
     found = [
         [int(v) for v in re.split(r"\s*(?:,|，|、|和|and)\s*", m.group("values"))]
         for m in _LENGTHS.finditer(text)
+        if not _PADDED_TO.search(text, max(0, m.start() - 24), m.start())
     ]
     sources = [
         [
@@ -209,20 +216,27 @@ def recognize(document: Document) -> Iterator[Draft]:
         joined, starts = _section_text(blocks)
         if "[" not in joined or not _PADDING.search(chains.get(section, "") + "\n" + joined):
             continue
-        masks = list(_MASK.finditer(joined))
+        masks = [(m.start(), m.end()) for m in _MASK.finditer(joined)]
+        masks.extend(_printed_masks(blocks, starts))
         if not masks:
             continue
         stated, side = _stated_lengths(joined)
         causal = bool(_CAUSAL.search(chains.get(section, "") + "\n" + joined))
-        for match in masks:
-            found = _bracketed(joined, match.end())
+        for begin, bracket in sorted(masks):
+            found = _bracketed(joined, bracket)
             if found is None:
                 continue
             rows, end = found
             width = len(rows[0])
             fields: dict[str, object] = {"claimed": rows}
-            batch = [s for s in stated if len(s) == len(rows) and max(s) <= width]
-            square = [s for s in stated if len(s) == 1 and len(rows) == width > 1]
+            # One length equal to the width may be the padded length ("sequence length 5"),
+            # not the sequence's own: not read.
+            batch = [
+                s
+                for s in stated
+                if len(s) == len(rows) and max(s) <= width and (len(s) > 1 or s[0] < width)
+            ]
+            square = [s for s in stated if len(s) == 1 and len(rows) == width > s[0]]
             if batch and all(s == batch[0] for s in batch):
                 fields["lengths"] = batch[0]
             elif not batch and square and all(s == square[0] for s in square):
@@ -233,9 +247,9 @@ def recognize(document: Document) -> Iterator[Draft]:
                 continue
             if side is not None:
                 fields["side"] = side
-            line = _line_of(starts, match.start())
+            line = _line_of(starts, begin)
             last = _line_of(starts, end - 1)
-            quote = joined[match.start() : end] if line == last else _first_line(joined, match)
+            quote = joined[begin:end] if line == last else _first_line(joined, begin)
             yield Draft(
                 kind="padding_mask",
                 quote=quote.strip(),
@@ -247,7 +261,32 @@ def recognize(document: Document) -> Iterator[Draft]:
             )
 
 
-def _first_line(joined: str, match: re.Match[str]) -> str:
+def _first_line(joined: str, begin: int) -> str:
     """The quote of a mask printed over several lines: its first line (a quote is one line)."""
-    stop = joined.find("\n", match.start())
-    return joined[match.start() : stop if stop >= 0 else len(joined)]
+    stop = joined.find("\n", begin)
+    return joined[begin : stop if stop >= 0 else len(joined)]
+
+
+_PRINTS_MASK = re.compile(
+    r"\bprint\([^\n]*(?:\b(?:key_)?padding_mask|attention_mask|attn_mask|\bmask)\b[^\n]*\)\s*$",
+    re.I,
+)
+_OUTPUT_OPENS = re.compile(r"\s*(?:(?:tensor|array)\()?(?=\[)")
+
+
+def _printed_masks(
+    blocks: tuple[Block, ...], starts: list[tuple[int, int]]
+) -> Iterator[tuple[int, int]]:
+    """(start, bracket) in the section text of a mask printed as the output of a code block
+    whose last line prints it (``print(attention_mask)``, then ``tensor([[1, 1, 0], …])``)."""
+    offset_of = {line: at for at, line in starts}
+    for code, output in pairwise(blocks):
+        if code.kind != "fence" or output.kind != "fence" or not code.lines or not output.lines:
+            continue
+        if not _PRINTS_MASK.search(code.lines[-1].text):
+            continue
+        first = output.lines[0]
+        opens = _OUTPUT_OPENS.match(first.text)
+        if opens is not None and first.number in offset_of:
+            at = offset_of[first.number]
+            yield at, at + opens.end()
