@@ -1,4 +1,4 @@
-"""Kind padding_mask: a padding (attention) mask against the sequence lengths it is built from.
+"""Kind ``padding_mask``: a padding (attention) mask against the sequence lengths it is built from.
 
 YAML fields:
 
@@ -171,7 +171,8 @@ def check(fields: Input, context: Context) -> Outcome:
     sides = ("right", "left") if fields.side == "either" else (fields.side,)
     pad_rows = (False, True) if fields.square else (False,)
     best: tuple[int, Form, str, bool, list[tuple[int, int]]] | None = None
-    for form, side, hide in product(forms, sides, pad_rows):
+    # Right padding (the usual default) is tried under every form before left padding.
+    for side, form, hide in product(sides, forms, pad_rows):
         attends = [[_attends(c, form) for c in row] for row in fields.claimed]
         if any(a is None for row in attends for a in row):
             continue  # e.g. −inf under a 1/0 reading

@@ -1,6 +1,6 @@
 """Recogniser ``padding_masks``: a padding mask printed next to the lengths it is built from.
 
-Reads, in a section about padding (its text or its headings say ``padding``, ``pad``,
+Recognises, in a section about padding (its text or its headings say ``padding``, ``pad``,
 ``<pad>``, ``[PAD]``, ``填充``, ``补齐``):
 
 * a mask by name — ``attention_mask``, ``padding_mask``, ``key_padding_mask``, ``attn_mask``,

@@ -1,6 +1,6 @@
 """Recogniser ``rope``: RoPE frequencies θ_i, angles m·θ_i and wavelengths 2π/θ_i a lesson prints.
 
-Reads a lesson that names rotary position embedding (``RoPE``, ``rotary``, ``旋转位置编码``,
+Recognises, in a lesson that names rotary position embedding (``RoPE``, ``rotary``, ``旋转位置编码``,
 ``RoFormer``) and *defines* its frequencies, so that every number drafted is one the text says is
 θ_i (the quantity is read, never guessed from a value's size):
 
