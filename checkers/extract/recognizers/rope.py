@@ -1,8 +1,8 @@
 """Recogniser ``rope``: RoPE frequencies θ_i, angles m·θ_i and wavelengths 2π/θ_i a lesson prints.
 
-Recognises, in a lesson that names rotary position embedding (``RoPE``, ``rotary``, ``旋转位置编码``,
-``RoFormer``) and *defines* its frequencies, so that every number drafted is one the text says is
-θ_i (the quantity is read, never guessed from a value's size):
+Recognises, in a lesson that names rotary position embedding (``RoPE``, ``rotary``,
+``旋转位置编码``, ``RoFormer``) and *defines* its frequencies, so that every number drafted is one
+the text says is θ_i (the quantity is read, never guessed from a value's size):
 
 * the definition, in prose, LaTeX or code, the last one above the statement:
   ``θ_i = 10000^(−2i/d)``, ``\\theta_i = \\frac{1}{base^{2i/d}}``, RoFormer's
