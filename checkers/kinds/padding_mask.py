@@ -12,8 +12,9 @@ YAML fields:
     How the printed cells say "hidden": ``keep_is_1`` (1/True = attend, 0 = padding: Hugging
     Face ``attention_mask``, the boolean mask of PyTorch's ``scaled_dot_product_attention``),
     ``pad_is_1`` (1/True = padding: PyTorch's ``key_padding_mask``), ``additive`` (0 = attend,
-    −∞ = hidden, added to the scores) or ``either`` (default: whichever of the three the printed
-    values allow; the message says which matched).
+    −∞ = hidden, added to the scores), ``masked_scores`` (a score matrix after masking: any
+    number is a visible score, −∞ a hidden one) or ``either`` (default: whichever of the first
+    three the printed values allow; the message says which matched).
 ``side``
     Where the padding goes: ``right`` (real tokens first, the usual default), ``left``
     (``padding_side="left"``, for generation) or ``either`` (default).
@@ -46,11 +47,12 @@ from checkers.kinds.base import Context, KindInput, Outcome
 
 __all__ = ["Input", "check"]
 
-Form = Literal["keep_is_1", "pad_is_1", "additive"]
+Form = Literal["keep_is_1", "pad_is_1", "additive", "masked_scores"]
 FORM_NAMES: dict[str, str] = {
     "keep_is_1": "1 = attend, 0 = padding (Hugging Face attention_mask)",
     "pad_is_1": "1 = padding, 0 = attend (PyTorch key_padding_mask)",
     "additive": "0 = attend, −∞ = hidden (added to the scores)",
+    "masked_scores": "a masked score matrix: −∞ = hidden, a score = visible",
 }
 """How a message names each way of writing the mask."""
 HIDDEN_ADDITIVE = -1e4
@@ -83,7 +85,7 @@ class Input(KindInput):
     """Real tokens per sequence (one per row; one in all for a square mask)."""
     claimed: tuple[tuple[str, ...], ...] = Field(min_length=1, max_length=4096)
     """The printed mask rows, cell by cell as written."""
-    form: Literal["keep_is_1", "pad_is_1", "additive", "either"] = "either"
+    form: Literal["keep_is_1", "pad_is_1", "additive", "masked_scores", "either"] = "either"
     """How hidden cells are written."""
     side: Literal["right", "left", "either"] = "either"
     """Which end of a sequence the padding is on."""
@@ -118,8 +120,13 @@ class Input(KindInput):
         if self.causal and not self.square:
             raise ValueError("causal applies to a square (query × key) mask")
         bad = [c for row in self.claimed for c in row if _cell_kind(c) == "other"]
+        if bad and self.form == "masked_scores":
+            bad = [c for c in bad if not _is_number(c)]
         if bad:
-            raise ValueError(f"a mask cell is 1/0, True/False, 0 or -inf, not {bad[0]!r}")
+            raise ValueError(
+                f"a mask cell is 1/0, True/False, 0 or -inf (a score with masked_scores), "
+                f"not {bad[0]!r}"
+            )
         return self
 
 
@@ -142,9 +149,21 @@ def _expected(fields: Input, side: str, hide_pad_rows: bool) -> list[list[bool]]
     ]
 
 
+def _is_number(text: str) -> bool:
+    try:
+        float(text.strip().replace("−", "-"))
+    except ValueError:
+        return False
+    return True
+
+
 def _attends(cell: str, form: Form) -> bool | None:
     """Whether a printed cell lets its row attend under ``form``; None: the form cannot print it."""
     kind = _cell_kind(cell)
+    if form == "masked_scores":
+        return kind != "minus"
+    if kind == "other":
+        return None
     if form == "additive":
         return {"zero": True, "minus": False}.get(kind)
     if kind == "minus":
@@ -152,7 +171,13 @@ def _attends(cell: str, form: Form) -> bool | None:
     return (kind == "one") == (form == "keep_is_1")
 
 
-def _written(attend: bool, form: Form) -> str:
+def _written(attend: bool, form: Form, printed: str) -> str:
+    """The cell as ``form`` writes it; a visible score keeps its printed value (``?`` where the
+    lesson hid it, as its value is not given)."""
+    if form == "masked_scores":
+        if not attend:
+            return "-inf"
+        return printed if _cell_kind(printed) != "minus" else "?"
     if form == "additive":
         return "0" if attend else "-inf"
     return "1" if attend == (form == "keep_is_1") else "0"
@@ -203,7 +228,10 @@ def check(fields: Input, context: Context) -> Outcome:
             message=f"{what}: its cells mix 1/0 with −∞, which no way of writing a mask does",
         )
     count, form, side, hide, wrong = best
-    expected_rows = [[_written(a, form) for a in row] for row in _expected(fields, side, hide)]
+    expected_rows = [
+        [_written(a, form, printed) for a, printed in zip(row, printed_row, strict=True)]
+        for row, printed_row in zip(_expected(fields, side, hide), fields.claimed, strict=True)
+    ]
     reading = f"{FORM_NAMES[form]}, padding on the {side}"
     if fields.square:
         reading += ", padding queries' rows hidden too" if hide else ", padding keys hidden"
@@ -235,5 +263,6 @@ def check(fields: Input, context: Context) -> Outcome:
         corrections=tuple(
             ("[" + ", ".join(fields.claimed[i]) + "]", "[" + ", ".join(expected_rows[i]) + "]")
             for i in rows
+            if "?" not in expected_rows[i]
         ),
     )

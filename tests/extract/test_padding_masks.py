@@ -144,3 +144,25 @@ def test_a_mask_printed_by_the_code_above_it(scan_text: ScanText) -> None:
     right = _masks(scan_text, PRINTED.format(cell="False"))
     assert [(line, v) for line, v, _ in right] == [(11, "pass")]
     assert [v for _, v, _ in _masks(scan_text, PRINTED.format(cell=" True"))] == ["fail"]
+
+
+SCORES = """## Masking padded keys
+
+The sequence has length 2 and one padding position, so the padding key is set to -inf:
+
+```text
+      a     b     <pad>
+a    0.9   0.1   -inf
+b    0.4   0.3   {cell}
+<pad> 0.2  0.5   -inf
+```
+"""
+
+
+def test_a_masked_score_matrix_in_a_padding_section(scan_text: ScanText) -> None:
+    right = _masks(scan_text, SCORES.format(cell="-inf"))
+    assert [v for _, v, _ in right] == ["pass"] and "masked score matrix" in right[0][2]
+    wrong = _masks(scan_text, SCORES.format(cell="0.7"))
+    assert [v for _, v, _ in wrong] == ["fail"] and "row 1 column 2" in wrong[0][2]
+    window = SCORES.format(cell="-inf").replace("## Masking", "## Sliding-window masking")
+    assert _drafted(window) == []

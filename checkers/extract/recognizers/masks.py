@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from checkers.extract.document import Block, Document, Line
 from checkers.extract.draft import Draft
 
-__all__ = ["recognize"]
+__all__ = ["recognize", "score_matrices"]
 
 NAME = "masks"
 
@@ -99,7 +99,7 @@ def _square(rows: list[list[str]]) -> bool:
     return len(rows) >= 2 and all(len(row) == len(rows) for row in rows)
 
 
-def _matrices(block: Block) -> Iterator[tuple[list[list[str]], list[Line]]]:
+def score_matrices(block: Block) -> Iterator[tuple[list[list[str]], list[Line]]]:
     """Every score matrix the block prints, with the line of each row."""
     if block.kind == "table" and block.table is not None:
         table = block.table
@@ -141,7 +141,7 @@ def recognize(document: Document) -> Iterator[Draft]:
             continue
         previous: list[list[str]] | None = None
         for block in blocks:
-            for rows, lines in _matrices(block):
+            for rows, lines in score_matrices(block):
                 if not any("-∞" in row for row in rows):
                     previous = rows
                     continue

@@ -1,7 +1,7 @@
 """Recogniser ``padding_masks``: a padding mask printed next to the lengths it is built from.
 
 Recognises, in a section about padding (its text or its headings say ``padding``, ``pad``,
-``<pad>``, ``[PAD]``, ``填充``, ``补齐``):
+``<pad>``, ``[PAD]``, ``填充``):
 
 * a mask by name — ``attention_mask``, ``padding_mask``, ``key_padding_mask``, ``attn_mask``,
   ``mask``, ``掩码`` (``注意力掩码``, ``填充掩码``), "padding mask", "attention mask" — followed by
@@ -27,14 +27,22 @@ import re
 from collections.abc import Iterator
 from itertools import pairwise
 
-from checkers.extract.document import Block, Document
+from checkers.extract.document import Block, Document, Line
 from checkers.extract.draft import Draft
+from checkers.extract.recognizers.masks import score_matrices
 
 __all__ = ["recognize"]
 
 NAME = "padding_masks"
 
-_PADDING = re.compile(r"padding|\bpad(?:ded|s)?\b|<pad>|\[PAD\]|填充|补齐", re.I)
+_PADDING = re.compile(r"padding|\bpad(?:ded|s)?\b|<pad>|\[PAD\]|填充", re.I)
+
+
+def _says_padding(text: str) -> bool:
+    """The substrings every match of ``_PADDING`` holds, tested before it."""
+    return "pad" in text or "PAD" in text or "Pad" in text or "填充" in text
+
+
 _CAUSAL = re.compile(r"causal|因果|look[- ]?ahead|future|未来|上三角|upper[- ]triangular", re.I)
 _MASK = re.compile(
     r"(?:\b(?:src_|tgt_)?(?:key_)?padding_mask|\battention_mask|\battn_mask|\bpad_mask|\bmask"
@@ -206,22 +214,32 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``padding_mask`` claim for each mask a padding section prints beside its
     lengths."""
     text = document.text
-    if "pad" not in text and "PAD" not in text and "Pad" not in text and "填充" not in text:
+    # Substring tests first (most lessons never say padding); the regexes run only where they
+    # can match.
+    if not _says_padding(text):
         return
-    if "[" not in text or ("mask" not in text and "Mask" not in text and "掩码" not in text):
+    masked = "mask" in text or "Mask" in text or "掩码" in text
+    infinite = "∞" in text or "-inf" in text or "−inf" in text
+    if not masked and not infinite:
         return
     chains = document.heading_chains
     for blocks in document.sections():
         section = blocks[0].section
         joined, starts = _section_text(blocks)
-        if "[" not in joined or not _PADDING.search(chains.get(section, "") + "\n" + joined):
+        context = chains.get(section, "") + "\n" + joined
+        if not _says_padding(context) or not _PADDING.search(context):
             continue
-        masks = [(m.start(), m.end()) for m in _MASK.finditer(joined)]
-        masks.extend(_printed_masks(blocks, starts))
-        if not masks:
+        masks: list[tuple[int, int]] = []
+        if masked and "[" in joined and ("mask" in joined or "Mask" in joined or "掩码" in joined):
+            masks.extend((m.start(), m.end()) for m in _MASK.finditer(joined))
+            masks.extend(_printed_masks(blocks, starts))
+        scores = infinite and ("∞" in joined or "-inf" in joined or "−inf" in joined)
+        if not masks and not scores:
             continue
         stated, side = _stated_lengths(joined)
         causal = bool(_CAUSAL.search(chains.get(section, "") + "\n" + joined))
+        if scores:
+            yield from _score_drafts(document, blocks, stated, side, causal)
         for begin, bracket in sorted(masks):
             found = _bracketed(joined, bracket)
             if found is None:
@@ -290,3 +308,48 @@ def _printed_masks(
         if opens is not None and first.number in offset_of:
             at = offset_of[first.number]
             yield at, at + opens.end()
+
+
+_OTHER_MASK = re.compile(r"sliding|滑动窗口|local window|prefix|前缀", re.I)
+"""Masks besides padding and causal ones: a section that also speaks of them is left alone."""
+
+
+def _score_drafts(
+    document: Document,
+    blocks: tuple[Block, ...],
+    stated: list[list[int]],
+    side: str | None,
+    causal: bool,
+) -> Iterator[Draft]:
+    """Square score matrices with −∞ cells (as the ``masks`` recogniser reads them) in a
+    padding section that states one sequence's length: a ``masked_scores`` query × key mask."""
+    lengths = {s[0] for s in stated if len(s) == 1}
+    if len(lengths) != 1 or any(_OTHER_MASK.search(line.text) for b in blocks for line in b.lines):
+        return
+    length = lengths.pop()
+    for block in blocks:
+        for rows, lines in score_matrices(block):
+            if len(rows) <= length or not any("-∞" in row for row in rows):
+                continue
+            fields: dict[str, object] = {
+                "lengths": [length],
+                "square": True,
+                "form": "masked_scores",
+                "claimed": [[c.replace("-∞", "-inf") for c in row] for row in rows],
+            }
+            if causal:
+                fields["causal"] = True
+            if side is not None:
+                fields["side"] = side
+            row_line = lines[0]
+            if block.kind == "table":
+                row_line = Line(document.source_line(row_line.number), row_line.number)
+            yield Draft(
+                kind="padding_mask",
+                quote=row_line.text.strip(),
+                line=row_line.number,
+                fields=fields,
+                confidence=0.6,
+                recognizer=NAME,
+                slug="padding-scores",
+            )
