@@ -82,6 +82,11 @@ KINDS: dict[str, KindEntry] = {
         "checkers.kinds.norm",
         "Kind norm: LayerNorm and RMSNorm statistics and normalised vectors of one printed input.",
     ),
+    "padding_mask": KindEntry(
+        "checkers.kinds.padding_mask",
+        "Kind padding_mask: a padding (attention) mask against the sequence lengths it is built "
+        "from.",
+    ),
     "positional": KindEntry(
         "checkers.kinds.positional",
         "Kind positional: positional encodings — sinusoidal PE values, RoPE angles, ALiBi slopes.",

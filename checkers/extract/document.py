@@ -176,6 +176,21 @@ class Document:
         """:func:`logical_lines`, joined once: every recogniser reads them."""
         return tuple(_logical_lines(self))
 
+    @cached_property
+    def heading_chains(self) -> dict[int, str]:
+        """Section → the text of its heading and of the headings it is under (a section about
+        "Frequencies" under "# RoPE" is about RoPE's frequencies)."""
+        chain: dict[int, str] = {}
+        open_headings: list[tuple[int, str]] = []  # (level, text)
+        for block in self.blocks:
+            if block.kind != "heading":
+                continue
+            level = int(block.info[1:]) if block.info[1:].isdigit() else 6
+            open_headings = [(lv, text) for lv, text in open_headings if lv < level]
+            open_headings.append((level, " ".join(line.text for line in block.lines)))
+            chain[block.section] = " ".join(text for _, text in open_headings)
+        return chain
+
     def lines(self) -> Iterator[tuple[Block, Line]]:
         """Every line of every block, with the block it belongs to."""
         for block in self.blocks:

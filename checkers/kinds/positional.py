@@ -32,11 +32,16 @@ Sinusoidal, one of four forms:
   ``d_model`` given the end is checked for that width; without it an expression is checked for
   d_model = 2, 4, 8, 64, 512 and 768.
 
-RoPE: ``d_head``, ``pair`` (0-based i; RoFormer's 1-based i is pair + 1), optional ``pos`` and
-``claimed``: the angle pos·base^(−2i/d_head) (without ``pos``: the frequency θ_i; without
-``pair``: the vector over all d_head/2 pairs). With ``x`` (a vector of d_head entries) the claim
-is x rotated at ``pos``: pairs (2i, 2i+1) for ``pairing: interleaved`` (RoFormer), (i, i + d/2)
-for ``pairing: half`` (GPT-NeoX / Hugging Face LLaMA).
+RoPE: ``d_head``, ``pair`` (the pair's number as printed), optional ``pos`` and ``claimed``:
+the angle pos·base^(−2i/d_head) (without ``pos``: the frequency θ_i; without ``pair``: the
+vector over all d_head/2 pairs). ``numbering`` says what ``pair`` counts from: ``from_0``
+(default: i = pair, as θ_i = base^(−2i/d) is written with i = 0 … d/2 − 1), ``from_1``
+(RoFormer's θ_i = base^(−2(i−1)/d), i = 1 … d/2, so i = pair − 1) or ``either`` (a lesson that
+does not fix it: the claim holds under whichever matches, and the message says which).
+``wavelength: true`` makes ``claimed`` the wavelength 2π/θ_i, in positions, instead. With ``x``
+(a vector of d_head entries) the claim is x rotated at ``pos``: pairs (2i, 2i+1) for
+``pairing: interleaved`` (RoFormer), (i, i + d/2) for ``pairing: half`` (GPT-NeoX / Hugging
+Face LLaMA), or ``either``.
 
 ALiBi: ``heads`` and ``claimed``: the slopes of all heads (2^(−8k/n), k = 1..n for n a power of
 two); with ``head`` (1-based, as the paper numbers them) one slope; with ``head`` and
@@ -89,7 +94,7 @@ RANGE_PROBE_WIDTHS = (2, 4, 8, 64, 512, 768)
 EXACT_RELATIVE = 1e-12
 """Relative tolerance for written exponents/divisors that are not printed decimals."""
 
-_ROPE_FIELDS = ("d_head", "pair", "x")
+_ROPE_FIELDS = ("d_head", "pair", "x", "numbering", "wavelength")
 _ALIBI_FIELDS = ("heads", "head", "distance")
 _SINUSOIDAL_FIELDS = (
     "index",
@@ -154,11 +159,15 @@ class Input(KindInput):
     d_head: int | None = Field(default=None, ge=1)
     """RoPE: dimensions per head."""
     pair: int | None = Field(default=None, ge=0)
-    """RoPE: 0-based pair index i (dimensions 2i, 2i+1)."""
+    """RoPE: the pair's number as printed (0-based unless ``numbering`` says otherwise)."""
+    numbering: Literal["from_0", "from_1", "either"] = "from_0"
+    """RoPE: what ``pair`` counts from (θ_i with i = 0 … d/2 − 1, or RoFormer's i = 1 … d/2)."""
+    wavelength: bool = False
+    """RoPE: ``claimed`` is the wavelength 2π/θ_i (positions per turn), not θ_i or pos·θ_i."""
     x: PrintedVector | None = None
     """RoPE: the vector to rotate (d_head entries); ``claimed`` is then the rotated vector."""
-    pairing: Literal["interleaved", "half"] = "interleaved"
-    """RoPE: which dimensions form a pair: (2i, 2i+1) or (i, i + d_head/2)."""
+    pairing: Literal["interleaved", "half", "either"] = "interleaved"
+    """RoPE: which dimensions form a pair: (2i, 2i+1), (i, i + d_head/2), or either."""
     heads: int | None = Field(default=None, ge=1, le=4096)
     """ALiBi: number of heads."""
     head: int | None = Field(default=None, ge=1)
@@ -263,6 +272,8 @@ class Input(KindInput):
             raise ValueError("RoPE rotates each head separately: give d_head, not d_model")
         if self.d_head is None or self.claimed is None:
             raise ValueError("a RoPE claim needs d_head and claimed")
+        if self.wavelength and (self.pos is not None or self.x is not None):
+            raise ValueError("a wavelength 2π/θ_i belongs to a pair, not to a position: omit pos")
         if self.x is not None:
             if self.pos is None or self.pair is not None:
                 raise ValueError("rotating x needs pos and no pair (all pairs are rotated)")
@@ -683,6 +694,18 @@ def _check_range(end_text: str, d_model: int | None, context: Context) -> Outcom
 # ---------------------------------------------------------------------------- RoPE and ALiBi
 
 
+NUMBERING_NAMES = {
+    "from_0": "i counted from 0 (θ_i = base^(−2i/d), i = 0 … d/2 − 1)",
+    "from_1": "i counted from 1 (RoFormer: θ_i = base^(−2(i−1)/d), i = 1 … d/2)",
+}
+"""How a message names each way of numbering RoPE's pairs."""
+PAIRING_NAMES = {
+    "interleaved": "pairs (2i, 2i+1), as in RoFormer",
+    "half": "pairs (i, i + d/2), as in GPT-NeoX and Hugging Face LLaMA",
+}
+"""How a message names each layout of RoPE's pairs."""
+
+
 def _check_rope(fields: Input, context: Context) -> Outcome:
     assert fields.d_head is not None and fields.claimed is not None
     d_head, base = fields.d_head, fields.base
@@ -693,23 +716,20 @@ def _check_rope(fields: Input, context: Context) -> Outcome:
         )
     base_text = _number(base)
     if fields.x is not None:
-        assert fields.pos is not None and isinstance(fields.claimed, tuple)
-        rotated = _rotate(fields.x, fields.pos, d_head, base, fields.pairing)
-        comparisons = [
-            compare(p, v, context.tolerance) for p, v in zip(fields.claimed, rotated, strict=True)
-        ]
-        x_text = ", ".join(p.text for p in fields.x)
-        return _vector_outcome(
-            comparisons,
-            f"RoPE([{x_text}]) at pos = {fields.pos} with d_head = {d_head} "
-            f"({fields.pairing} pairs)",
-            "element",
-            1,
-            [f"pair i rotates by pos·{base_text}^(−2i/{d_head})"],
-        )
+        return _check_rotation(fields, context)
     scale = float(fields.pos) if fields.pos is not None else 1.0
-    quantity = "angle pos·θ_i" if fields.pos is not None else "frequency θ_i"
+    if fields.wavelength:
+        quantity, formula = "wavelength 2π/θ_i", f"2π·{base_text}^(2i/d_head)"
+    elif fields.pos is not None:
+        quantity, formula = "angle pos·θ_i", f"pos·{base_text}^(−2i/d_head)"
+    else:
+        quantity, formula = "frequency θ_i", f"{base_text}^(−2i/d_head)"
     where = f"pos = {fields.pos}, " if fields.pos is not None else ""
+
+    def value_of(i: int) -> float:
+        theta = rope_angle(1.0, i, d_head, base)
+        return 2 * math.pi / theta if fields.wavelength else scale * theta
+
     if fields.pair is None:
         assert isinstance(fields.claimed, tuple)
         if len(fields.claimed) != d_head // 2:
@@ -718,34 +738,81 @@ def _check_rope(fields: Input, context: Context) -> Outcome:
                 "values are claimed",
                 _claimed_text(fields.claimed),
             )
-        values = [scale * rope_angle(1.0, i, d_head, base) for i in range(d_head // 2)]
+        values = [value_of(i) for i in range(d_head // 2)]
         comparisons = [
             compare(p, v, context.tolerance) for p, v in zip(fields.claimed, values, strict=True)
         ]
         return _vector_outcome(
             comparisons,
-            f"RoPE {quantity} = {'pos·' if fields.pos is not None else ''}"
-            f"{base_text}^(−2i/d_head) for {where}d_head = {d_head}",
+            f"RoPE {quantity} = {formula} for {where}d_head = {d_head}, i = 0 … {d_head // 2 - 1}",
             "pair i =",
             0,
             [],
         )
     assert not isinstance(fields.claimed, tuple)
-    if fields.pair >= d_head // 2:
+    numberings = ("from_0", "from_1") if fields.numbering == "either" else (fields.numbering,)
+    offsets = {"from_0": 0, "from_1": 1}
+    readings = [
+        (n, fields.pair - offsets[n])
+        for n in numberings
+        if 0 <= fields.pair - offsets[n] < d_head // 2
+    ]
+    if not readings:
+        last = d_head // 2 - (0 if fields.numbering == "from_1" else 1)
+        first = 1 if fields.numbering == "from_1" else 0
         return error(
-            f"pair i = {fields.pair} does not exist: d_head = {d_head} has pairs 0 … "
-            f"{d_head // 2 - 1}",
+            f"pair {fields.pair} does not exist: d_head = {d_head} has pairs {first} … {last}",
             fields.claimed.text,
         )
-    value = scale * rope_angle(1.0, fields.pair, d_head, base)
-    exponent = Fraction(-2 * fields.pair, d_head)
-    return from_comparisons(
-        [compare(fields.claimed, value, context.tolerance)],
-        what=f"RoPE {quantity} for {where}i = {fields.pair}, d_head = {d_head}",
-        details=[
-            f"{'pos·' if fields.pos is not None else ''}{base_text}^(−2i/d_head) = "
-            f"{_number(scale) + '·' if fields.pos is not None else ''}"
-            f"{base_text}^{_fraction_text(exponent)} = {_number(value)}"
+    tried = [(n, i, compare(fields.claimed, value_of(i), context.tolerance)) for n, i in readings]
+    numbering, i, comparison = next((t for t in tried if t[2].ok), tried[0])
+    exponent = Fraction(2 * i if fields.wavelength else -2 * i, d_head)
+    value = value_of(i)
+    prefix = (
+        "2π·" if fields.wavelength else (f"{_number(scale)}·" if fields.pos is not None else "")
+    )
+    matched = ", the reading that matched" if len(tried) > 1 and comparison.ok else ""
+    if len(tried) > 1 and not comparison.ok:
+        matched = "; counted from 1 it would be " + _number(value_of(tried[1][1]))
+    outcome = from_comparisons(
+        [comparison],
+        what=(
+            f"RoPE {quantity} = {formula} of pair {fields.pair} for {where}d_head = {d_head}, "
+            f"base {base_text} ({NUMBERING_NAMES[numbering]}{matched})"
+        ),
+        details=[f"{formula} = {prefix}{base_text}^{_fraction_text(exponent)} = {_number(value)}"],
+    )
+    if comparison.tolerance.reason in outcome.message:
+        return outcome
+    return replace(outcome, message=f"{outcome.message} ({comparison.tolerance.reason})")
+
+
+def _check_rotation(fields: Input, context: Context) -> Outcome:
+    """x rotated at pos, under each pair layout the claim allows; the first that holds wins."""
+    assert fields.x is not None and fields.pos is not None and fields.d_head is not None
+    assert isinstance(fields.claimed, tuple)
+    pairings = ("interleaved", "half") if fields.pairing == "either" else (fields.pairing,)
+    tried = []
+    for pairing in pairings:
+        rotated = _rotate(fields.x, fields.pos, fields.d_head, fields.base, pairing)
+        comparisons = [
+            compare(p, v, context.tolerance) for p, v in zip(fields.claimed, rotated, strict=True)
+        ]
+        tried.append((pairing, comparisons))
+    pairing, comparisons = next((t for t in tried if all(c.ok for c in t[1])), tried[0])
+    matched = (
+        ", the layout that matched" if len(tried) > 1 and all(c.ok for c in comparisons) else ""
+    )
+    x_text = ", ".join(p.text for p in fields.x)
+    return _vector_outcome(
+        comparisons,
+        f"RoPE([{x_text}]) at pos = {fields.pos} with d_head = {fields.d_head}, base "
+        f"{_number(fields.base)} ({PAIRING_NAMES[pairing]}{matched})",
+        "element",
+        1,
+        [
+            f"pair i rotates by pos·{_number(fields.base)}^(−2i/{fields.d_head}): "
+            "(x cos − y sin, x sin + y cos)"
         ],
     )
 

@@ -114,3 +114,82 @@ def test_an_added_vector_must_be_as_wide_as_the_encoding() -> None:
         positional.Input.model_validate(
             {"d_model": 4, "pos": 1, "index": 0, "added": ["0"], "claimed": "1"}
         )
+
+
+# RoPE readings (values from numpy: d_head = 8, base 10000 gives θ = 1, 0.1, 0.01, 0.001).
+
+
+def test_rope_pair_numbering_either_names_the_reading_that_matched() -> None:
+    # θ_1 = 1 only when pairs are counted from 1 (RoFormer); θ_1 = 0.1 when counted from 0.
+    from_one = _check(
+        {"encoding": "rope", "d_head": 8, "pair": 1, "numbering": "either", "claimed": "1"}
+    )
+    assert from_one.ok and "counted from 1" in from_one.message
+    from_zero = _check(
+        {"encoding": "rope", "d_head": 8, "pair": 1, "numbering": "either", "claimed": "0.1"}
+    )
+    assert from_zero.ok and "counted from 0" in from_zero.message
+    neither = _check(
+        {"encoding": "rope", "d_head": 8, "pair": 1, "numbering": "either", "claimed": "0.01"}
+    )
+    assert neither.verdict == "fail" and "counted from 1 it would be 1" in neither.message
+
+
+def test_rope_from_one_has_no_pair_zero_and_shifts_the_exponent() -> None:
+    assert _check(
+        {"encoding": "rope", "d_head": 8, "pair": 4, "numbering": "from_1", "claimed": "0.001"}
+    ).ok
+    outcome = _check(
+        {"encoding": "rope", "d_head": 8, "pair": 0, "numbering": "from_1", "claimed": "1"}
+    )
+    assert outcome.verdict == "error" and "pairs 1 … 4" in outcome.message
+
+
+def test_rope_wavelength_is_two_pi_over_theta() -> None:
+    # 2π / 0.1 = 62.83; 2π · 10000^(6/8) = 6283.2
+    assert _check(
+        {"encoding": "rope", "d_head": 8, "pair": 1, "wavelength": True, "claimed": "62.8"}
+    ).ok
+    wrong = _check(
+        {"encoding": "rope", "d_head": 8, "pair": 3, "wavelength": True, "claimed": "1000"}
+    )
+    assert wrong.verdict == "fail" and "2π/θ_i" in wrong.message and "6283" in wrong.expected
+
+
+def test_rope_base_of_llama_3() -> None:
+    # 500000^(−2/128) = 0.8146
+    fields = {"encoding": "rope", "d_head": 128, "pair": 1, "base": 500000}
+    assert _check({**fields, "claimed": "0.815"}).ok
+    assert _check({**fields, "claimed": "0.865"}).verdict == "fail"  # 10000^(−2/128) = 0.866
+
+
+def test_rope_rotation_under_either_pair_layout() -> None:
+    # x = [1, 0, 0, 1] at pos 1, d = 4: angles 1 and 0.01.
+    # interleaved: (1, 0) → (cos 1, sin 1), (0, 1) → (−sin 0.01, cos 0.01)
+    # half: (x0, x2) = (1, 0) rotate by 1, (x1, x3) = (0, 1) by 0.01
+    fields = {
+        "encoding": "rope",
+        "d_head": 4,
+        "pos": 1,
+        "x": ["1", "0", "0", "1"],
+        "pairing": "either",
+    }
+    interleaved = _check({**fields, "claimed": ["0.54", "0.84", "-0.01", "1.00"]})
+    assert interleaved.ok and "(2i, 2i+1)" in interleaved.message
+    half = _check({**fields, "claimed": ["0.54", "-0.01", "0.84", "1.00"]})
+    assert half.ok and "(i, i + d/2)" in half.message
+    assert _check({**fields, "claimed": ["0.84", "0.54", "-0.01", "1.00"]}).verdict == "fail"
+
+
+def test_rope_wavelength_of_a_position_is_refused() -> None:
+    with pytest.raises(ValidationError, match="omit pos"):
+        positional.Input.model_validate(
+            {
+                "encoding": "rope",
+                "d_head": 8,
+                "pair": 1,
+                "pos": 2,
+                "wavelength": True,
+                "claimed": "1",
+            }
+        )

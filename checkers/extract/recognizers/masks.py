@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from checkers.extract.document import Block, Document, Line
 from checkers.extract.draft import Draft
 
-__all__ = ["recognize"]
+__all__ = ["recognize", "score_matrices"]
 
 NAME = "masks"
 
@@ -99,7 +99,7 @@ def _square(rows: list[list[str]]) -> bool:
     return len(rows) >= 2 and all(len(row) == len(rows) for row in rows)
 
 
-def _matrices(block: Block) -> Iterator[tuple[list[list[str]], list[Line]]]:
+def score_matrices(block: Block) -> Iterator[tuple[list[list[str]], list[Line]]]:
     """Every score matrix the block prints, with the line of each row."""
     if block.kind == "table" and block.table is not None:
         table = block.table
@@ -125,25 +125,10 @@ def _matrices(block: Block) -> Iterator[tuple[list[list[str]], list[Line]]]:
         index += used
 
 
-def _heading_chain(document: Document) -> dict[int, str]:
-    """Section → the text of its heading and of the headings it is under."""
-    chain: dict[int, str] = {}
-    open_headings: list[tuple[int, str]] = []  # (level, text)
-    for block in document.blocks:
-        if block.kind != "heading":
-            continue
-        level = int(block.info[1:]) if block.info[1:].isdigit() else 6
-        open_headings = [(lv, text) for lv, text in open_headings if lv < level]
-        open_headings.append((level, " ".join(line.text for line in block.lines)))
-        chain[block.section] = " ".join(text for _, text in open_headings)
-    return chain
-
-
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``masked_softmax`` claim that a matrix the section calls causal is causal."""
     if not _prints_minus_infinity(document.text):
         return  # a substring test first: most lessons print no −∞
-    chain: dict[int, str] | None = None
     sections: dict[int, list[Block]] = {}
     for block in document.blocks:
         sections.setdefault(block.section, []).append(block)
@@ -151,14 +136,12 @@ def recognize(document: Document) -> Iterator[Draft]:
         text = " ".join(line.text for block in blocks for line in block.lines)
         if not _prints_minus_infinity(text):
             continue
-        if chain is None:
-            chain = _heading_chain(document)
-        context = chain.get(number, "") + " " + text
+        context = document.heading_chains.get(number, "") + " " + text
         if not _CAUSAL.search(context) or _OTHER_MASK.search(context):
             continue
         previous: list[list[str]] | None = None
         for block in blocks:
-            for rows, lines in _matrices(block):
+            for rows, lines in score_matrices(block):
                 if not any("-∞" in row for row in rows):
                     previous = rows
                     continue

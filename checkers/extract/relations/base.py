@@ -38,6 +38,8 @@ __all__ = [
     "Statement",
     "bracketed_counts",
     "claimed_value",
+    "clause_after",
+    "clause_start",
     "describe",
     "first_holding",
     "holding",
@@ -260,6 +262,27 @@ def parameters_cell(statement: Statement) -> tuple[Claimed, str] | None:
     if printed.value < 1000:
         return None
     return Claimed(printed, written, 0, 0), f"{cells[0]} ({' '.join(header)})"
+
+
+_CLAUSE_BREAK = re.compile(r"[,;]\s|[，；。]|\.\s")
+"""Where a clause of a statement ends: an ASCII comma or semicolon before a space (the comma of
+``1,000`` is a thousands separator), a Chinese comma, semicolon or full stop, a full stop before
+a space (the point of ``0.13`` is a decimal one)."""
+
+
+def clause_start(text: str, end: int) -> int:
+    """Where the clause that runs up to offset ``end`` starts (0: the line's first): what a
+    statement's claimed value is computed from is said in its own clause (``14 GFLOPs × 1,000
+    tokens`` after "…per token, and")."""
+    starts = [m.end() for m in _CLAUSE_BREAK.finditer(text, 0, end)]
+    return starts[-1] if starts else 0
+
+
+def clause_after(text: str, start: int) -> str:
+    """The rest of the clause from offset ``start`` on: the unit of a claimed size may follow it
+    there (``≈ 0.13 MB per token, i.e. …``)."""
+    found = _CLAUSE_BREAK.search(text, start)
+    return text[start : found.start() if found else len(text)]
 
 
 _SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")

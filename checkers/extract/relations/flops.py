@@ -59,6 +59,7 @@ from checkers.extract.relations.base import (
     Reading,
     Statement,
     claimed_value,
+    clause_start,
     describe,
     first_holding,
     holding,
@@ -107,7 +108,6 @@ _PREFIXED = re.compile(
     r"(?:about\s+|roughly\s+|约\s*)?(?P<number>\d+(?:\.\d+)?)\s*(?P<prefix>[KMGTPE])FLOPs?\b"
     r"(?!\s*/\s*s)"
 )
-_CLAUSE_CUT = re.compile(r"[,;]\s|[，；。]|\.\s")
 _FLOP_AMOUNT = re.compile(r"\d\s*[KMGTP]?FLOPs?\b", re.IGNORECASE)
 _SUPPOSED = re.compile(r"\b(?:if|were|would|dense)\b|如果|假如|若|稠密", re.IGNORECASE)
 _MANY = re.compile(
@@ -173,8 +173,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     claimed_text, start, end = claimed
     if not CUE.search(text[:start]) and not CUE.search(text[start : end + 12]):
         return None
-    cuts = [m.end() for m in _CLAUSE_CUT.finditer(text, 0, start)]
-    if _FLOP_AMOUNT.search(text, cuts[-1] if cuts else 0, start):
+    if _FLOP_AMOUNT.search(text, clause_start(text, start), start):
         return None  # "14 GFLOPs × 1,000 tokens = 14 TFLOPs": from another FLOPs figure, not N
     line = statement.line
     # What the statement says (forward or training, per token or for how many) is read from

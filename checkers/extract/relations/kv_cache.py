@@ -58,6 +58,7 @@ from checkers.extract.relations.base import (
     Reading,
     Statement,
     claimed_value,
+    clause_after,
     describe,
     first_holding,
     on_line,
@@ -89,7 +90,6 @@ _PER_TOKEN = re.compile(
     r"|每个?词元",
     re.IGNORECASE,
 )
-_CLAUSE_END = re.compile(r"[,，;；。]|\.(?:\s|$)|\bi\.e\.|\bor\b")
 _UNREAD_BATCH = re.compile(
     r"\b(?:sequences|requests|users|conversations|prompts)\b"
     r"|[两二三四五六七八九十百千几多]+\s*(?:个|条|路)[^，,。；;\d]{0,8}?(?:\d+[kK]?[^，,。；;]{0,6}?)?(?:序列|请求|对话|用户)",
@@ -134,7 +134,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     line = statement.line
     # "≈ 0.13 MB per token, i.e. roughly 1 GB per 8k tokens": the unit of the claimed size may
     # follow it in its own clause.
-    after = _CLAUSE_END.split(text[claimed.end :], maxsplit=1)[0]
+    after = clause_after(text, claimed.end)
     per_token = bool(_PER_TOKEN.search(said) or _PER_TOKEN.match(after.lstrip()))
     if _UNREAD_BATCH.search(said) and not on_line(scope, "batch", line):
         return None  # "Sixteen 8k sequences need …": a batch is named but its size not read
