@@ -50,7 +50,7 @@ is itself a rounded value, so the claim holds when values its digits round from 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from checkers.extract.document import Document, Table
@@ -229,6 +229,29 @@ def _label(text: str) -> str:
     return _NOTE.sub(" ", _MARKUP.sub("", text)).strip()
 
 
+def _column_terms(
+    rows: Sequence[tuple[tuple[str, ...], int]],
+    column: int,
+    units: list[str],
+    *,
+    skip_nothing: bool,
+) -> list[_Cell]:
+    """The cells of ``column`` in ``rows`` that a total of it adds up, or [] when one of them is
+    not a plain number (an approximate, ranged or worded cell: the column's sum is not stated).
+    With ``skip_nothing``, a "-" or "—" cell adds nothing rather than ending the sum."""
+    unit = units[column] if column < len(units) else ""
+    terms: list[_Cell] = []
+    for cells, _ in rows:
+        text = cells[column] if column < len(cells) else ""
+        if skip_nothing and _is_nothing(text):
+            continue
+        term = _cell(text, unit)
+        if term is None or term.approx:
+            return []
+        terms.append(term)
+    return terms
+
+
 def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
     # A share column checked row by row against its value column: its total is 100% by
     # definition, and a wrong share is reported on its own row, not again on the total.
@@ -245,16 +268,7 @@ def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[
             total = _cell(row[column], units[column] if column < len(units) else "")
             if total is None:
                 continue
-            terms: list[_Cell] = []
-            for cells, _ in above:
-                text = cells[column] if column < len(cells) else ""
-                if _is_nothing(text):
-                    continue
-                term = _cell(text, units[column] if column < len(units) else "")
-                if term is None or term.approx:
-                    terms = []
-                    break
-                terms.append(term)
+            terms = _column_terms(above, column, units, skip_nothing=True)
             if len(terms) < 2:
                 continue
             relation = _relation(terms, total, "+")
@@ -732,14 +746,7 @@ def _bold_total_rows(document: Document, table: Table, units: list[str]) -> Iter
         total = _cell(row[column], unit)
         if total is None:
             continue
-        terms: list[_Cell] = []
-        for cells, _ in table.rows[:-1]:
-            text = cells[column] if column < len(cells) else ""
-            term = _cell(text, unit)
-            if term is None or term.approx:
-                terms = []
-                break
-            terms.append(term)
+        terms = _column_terms(table.rows[:-1], column, units, skip_nothing=False)
         if len(terms) < 2:
             continue
         relation = _relation(terms, total, "+")
