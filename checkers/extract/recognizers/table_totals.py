@@ -49,12 +49,14 @@ is itself a rounded value, so the claim holds when values its digits round from 
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checkers.extract.document import Document, Table
 from checkers.extract.draft import Draft
+from checkers.extract.recognizers.table_rows import TOTAL_ROW, row_derivations
 
 __all__ = ["recognize"]
 
@@ -68,10 +70,6 @@ _CELL = re.compile(
 )
 _REST = re.compile(r"^(?:[a-z ]{0,20}|per [a-z]+|每[^\d]{0,4})$", re.IGNORECASE)
 _NOTHING = frozenset({"-", "—", "–", "0"})
-# Only the bare word: "Total per block" or "Total (12 blocks)" sums a part, or a multiple.
-_TOTAL_ROW = re.compile(
-    r"^(?:total|sum|grand total|overall|合计|总计|总和|小计|共计)\s*[:：]?$", re.IGNORECASE
-)
 _TOTAL_HEADER = re.compile(r"^(?:total|sum|合计|总计|总和)$", re.IGNORECASE)
 _SHARE_HEADER = re.compile(
     r"^(?:%|share|percent(?:age)?|proportion|fraction|% of (?:total|all|params|parameters)|"
@@ -230,26 +228,74 @@ def _label(text: str) -> str:
 
 
 def _column_terms(
-    rows: Sequence[tuple[tuple[str, ...], int]],
-    column: int,
-    units: list[str],
-    *,
-    skip_nothing: bool,
-) -> list[_Cell]:
-    """The cells of ``column`` in ``rows`` that a total of it adds up, or [] when one of them is
-    not a plain number (an approximate, ranged or worded cell: the column's sum is not stated).
-    With ``skip_nothing``, a "-" or "—" cell adds nothing rather than ending the sum."""
+    table: Table, rows: range, column: int, units: list[str], *, skip_nothing: bool
+) -> list[tuple[int, _Cell]]:
+    """(row index, cell) of each cell of ``column`` in ``rows`` that a total of it adds up, or
+    [] when one of them is not a plain number (an approximate, ranged or worded cell: the
+    column's sum is not stated). With ``skip_nothing``, a "-" or "—" cell adds nothing rather
+    than ending the sum."""
     unit = units[column] if column < len(units) else ""
-    terms: list[_Cell] = []
-    for cells, _ in rows:
+    terms: list[tuple[int, _Cell]] = []
+    for index in rows:
+        cells = table.rows[index][0]
         text = cells[column] if column < len(cells) else ""
         if skip_nothing and _is_nothing(text):
             continue
         term = _cell(text, unit)
         if term is None or term.approx:
             return []
-        terms.append(term)
+        terms.append((index, term))
     return terms
+
+
+def _carried_rows(
+    document: Document,
+    table: Table,
+    column: int,
+    terms: list[tuple[int, _Cell]],
+    relation: tuple[str, str],
+) -> tuple[dict[str, str], str]:
+    """(the ``upstream`` of a total over ``terms``, a note naming their rows) for the terms
+    that their own row derives and gets wrong (:func:`row_derivations`): a total right from
+    their true values carries that row's error, and is not a second mistake."""
+    wrong = {
+        d.row: d
+        for d in row_derivations(table, document.byte_prefixes)
+        if d.column == column and not d.agrees
+    }
+    if not wrong:
+        return {}, ""
+    literals = [t.number if t.number in relation[0].split() else "" for _, t in terms]
+    upstream: dict[str, str] = {}
+    rows: list[str] = []
+    for (index, term), literal in zip(terms, literals, strict=True):
+        derivation = wrong.get(index)
+        if derivation is None or not literal or literals.count(literal) > 1:
+            continue  # a literal printed twice in the sum cannot stand for one row's value
+        upstream[literal] = f"({derivation.expression}) / {derivation.unit_factor:.17g}"
+        label = _label(table.rows[index][0][0]) if table.rows[index][0] else ""
+        rows.append(f"{term.text} of row {label!r} is {derivation.expression} in its row")
+    return upstream, "; ".join(rows)
+
+
+def _with_carried(
+    draft: Draft,
+    document: Document,
+    table: Table,
+    column: int,
+    terms: list[tuple[int, _Cell]],
+    relation: tuple[str, str],
+) -> Draft:
+    """The total's draft, with the rows above it that are wrong in their own row as its
+    ``upstream`` (see :func:`_carried_rows`)."""
+    upstream, rows = _carried_rows(document, table, column, terms, relation)
+    if not upstream:
+        return draft
+    return dataclasses.replace(
+        draft,
+        fields={**draft.fields, "upstream": upstream},
+        note=f"{rows}: a total right from its true value carries that row's error",
+    )
 
 
 def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
@@ -258,22 +304,24 @@ def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[
     shares = set(_share_sources(table, units)[1])
     start = 0
     for index, (row, line) in enumerate(table.rows):
-        if not row or not _TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip()):
+        if not row or not TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip()):
             continue
-        above = table.rows[start:index]
-        start = index + 1
+        first, start = start, index + 1
         for column in range(1, len(row)):
             if column in shares:
                 continue
             total = _cell(row[column], units[column] if column < len(units) else "")
             if total is None:
                 continue
-            terms = _column_terms(above, column, units, skip_nothing=True)
+            terms = _column_terms(table, range(first, index), column, units, skip_nothing=True)
             if len(terms) < 2:
                 continue
-            relation = _relation(terms, total, "+")
+            relation = _relation([t for _, t in terms], total, "+")
             if relation is not None:
-                yield _draft(document, table, row, line, relation, terms, "total-row", total)
+                draft = _draft(
+                    document, table, row, line, relation, [t for _, t in terms], "total-row", total
+                )
+                yield _with_carried(draft, document, table, column, terms, relation)
 
 
 def _total_columns(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
@@ -309,7 +357,7 @@ def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple
     totals = [
         i
         for i, (row, _) in enumerate(table.rows)
-        if row and _TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip())
+        if row and TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip())
     ]
     if len(totals) != 1:
         return -1, {}
@@ -746,12 +794,15 @@ def _bold_total_rows(document: Document, table: Table, units: list[str]) -> Iter
         total = _cell(row[column], unit)
         if total is None:
             continue
-        terms = _column_terms(table.rows[:-1], column, units, skip_nothing=False)
+        terms = _column_terms(table, range(len(table.rows) - 1), column, units, skip_nothing=False)
         if len(terms) < 2:
             continue
-        relation = _relation(terms, total, "+")
+        relation = _relation([t for _, t in terms], total, "+")
         if relation is not None:
-            yield _draft(document, table, row, line, relation, terms, "bold-total", total)
+            draft = _draft(
+                document, table, row, line, relation, [t for _, t in terms], "bold-total", total
+            )
+            yield _with_carried(draft, document, table, column, terms, relation)
 
 
 def recognize(document: Document) -> Iterator[Draft]:
