@@ -71,7 +71,7 @@ _CELL = re.compile(
 _MIN_AGREEING = 2
 
 _RATE = re.compile(
-    r"(?:(?<![A-Za-z])per\s+|/\s*|每\s*)(?P<item>[A-Za-z]+|[\u4e00-\u9fff]{1,2}|GPU)"
+    r"(?:(?<![A-Za-z])per[\s-]+|/\s*|每\s*)(?P<item>[A-Za-z]+|[\u4e00-\u9fff]{1,2}|GPU)"
     r"|(?P<each>\beach\b|\bapiece\b|单个|每个)",
     re.IGNORECASE,
 )
@@ -396,15 +396,19 @@ def _shares(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidate]
     if any(cells and TOTAL_ROW.match(_label(cells[0])) for cells, _ in table.rows):
         return  # a total row states the whole: ``table_totals`` relates shares to it
     for column, header in enumerate(table.header):
-        if column < 2 or not _SHARE_HEADER.match(_label(header)):
+        if column == 0 or not _SHARE_HEADER.match(_label(header)):
             continue
-        source = column - 1
-        parts = _cells(table, source)
-        if any(p is None for p in parts) or any(
-            p is not None and p.printed.unit is not None and p.printed.unit.family == "percent"
-            for p in parts
-        ):
-            continue  # every row must give its part, or the column's sum is not the whole
+        # The part is the nearest column of numbers beside it, left first, that every row
+        # fills (or the column's sum is not the whole).
+        source, parts = 0, []
+        for side in (column - 1, column + 1):
+            if 0 < side < len(table.header) and not _SHARE_HEADER.match(_label(table.header[side])):
+                found = _cells(table, side)
+                if all(p is not None for p in found):
+                    source, parts = side, found
+                    break
+        if not source:
+            continue
         values = [p for p in parts if p is not None]
         whole = " + ".join(p.term for p in values)
         candidates = []
@@ -431,6 +435,139 @@ def _shares(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidate]
             "sum (the table has no total row)"
         )
         yield what, candidates
+
+
+_SAVING_HEADER = re.compile(
+    r"^(?:savings?|saved|reduction|memory (?:saved|savings|reduction)|节省|节约|减少|降低|"
+    r"节省比例|显存节省|减少比例)$",
+    re.IGNORECASE,
+)
+
+
+def _savings(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidate]]]:
+    """A savings column after two columns of one quantity (before, after): the share saved
+    ``(before − after) / before`` as a percentage, ``before / after`` as a factor (``8×``),
+    or ``before − after`` in their unit."""
+    for column, header in enumerate(table.header):
+        if column < 3 or not _SAVING_HEADER.match(_label(header)):
+            continue
+        before, after = _cells(table, column - 2), _cells(table, column - 1)
+        candidates = []
+        for row, (a, b, (cells, _)) in enumerate(zip(before, after, table.rows, strict=True)):
+            text = cells[column] if column < len(cells) else ""
+            claimed = _value_percent(text) or _value_factor(text) or _value(text, "")
+            if a is None or b is None or claimed is None or _family(a) != _family(b):
+                continue
+            shape = _family(claimed)
+            if shape not in ("percent", "ratio") and shape != _family(a):
+                continue
+            bounds: dict[str, tuple[float, float, float]] = {}
+            for reading in _readings(prefixes):
+                (a_low, a_high), (b_low, b_high) = _interval(a, reading), _interval(b, reading)
+                pa, pb = _base(a.printed, reading), _base(b.printed, reading)
+                if pa <= 0 or pb <= 0:
+                    break
+                if shape == "percent":
+                    bounds[reading] = (1 - b_high / a_low, 1 - b_low / a_high, 1 - pb / pa)
+                elif shape == "ratio":
+                    bounds[reading] = (a_low / b_high, a_high / b_low, pa / pb)
+                else:
+                    bounds[reading] = (a_low - b_high, a_high - b_low, pa - pb)
+            else:
+                expression = {
+                    "percent": f"1 - {b.term} / {a.term}",
+                    "ratio": f"{a.term} / {b.term}",
+                }.get(shape, f"{a.term} - {b.term}")
+                carried = tuple(sorted({v.number for v in (a, b) if _rounded(v)}))
+                candidates.append(_Candidate(row, column, expression, claimed, carried, bounds))
+        what = (
+            f"column {_label(header)!r} is what {_label(table.header[column - 1])!r} saves "
+            f"against {_label(table.header[column - 2])!r} in the same row"
+        )
+        yield what, candidates
+
+
+def _family(value: _Value) -> str:
+    return value.printed.unit.family if value.printed.unit is not None else ""
+
+
+def _value_factor(text: str) -> _Value | None:
+    """A cell printed as a factor (``8×``, ``3.5x``, ``4倍``)."""
+    clean = _MARKUP.sub("", text).strip()
+    if not clean or clean[-1] not in "×x倍":
+        return None
+    try:
+        printed = parse_printed(clean)
+    except NumberError:
+        return None
+    number = re.search(r"\d(?:[\d,]*\d)?(?:\.\d+)?", clean)
+    assert number is not None
+    return _Value(clean, printed, "", number.group(0).replace(",", ""))
+
+
+_HEADER_COUNT = re.compile(
+    r"(?:[（(]\s*|\bfor\s+(?:a\s+)?)(\d+(?:\.\d+)?)\s*([BMK])(?:\s*(?:model|params|模型))?"
+    r"\s*[)）]?|(?<![\w.])(\d+(?:\.\d+)?)\s*([BMK])\s+(?:model|params)\b",
+    re.IGNORECASE,
+)
+_PER_VALUE = re.compile(
+    r"^(?P<bytes>bytes?(?:[\s/-]*(?:per\s+)?(?:param(?:eter)?|value|weight))?|字节数?|每参数字节)$"
+    r"|^(?P<bits>bits?(?:[\s/-]*(?:per\s+)?(?:param(?:eter)?|value|weight))?|bpw|位数|比特数?)$",
+    re.IGNORECASE,
+)
+
+
+def _stated_counts(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidate]]]:
+    """A size column whose header states the parameter count (``Memory (7B)``, ``Size for
+    70B``, ``7B model``) beside a column of bytes or bits per value: the count × that rate."""
+    rates = [
+        (i, match)
+        for i, h in enumerate(table.header)
+        if i > 0 and (match := _PER_VALUE.match(_label(h).lower())) is not None
+    ]
+    if len(rates) != 1:
+        return
+    rate_column, rate = rates[0]
+    per_value = _cells(table, rate_column)
+    for column, header in enumerate(table.header):
+        count = _HEADER_COUNT.search(_MARKUP.sub("", header)) if column > 0 else None
+        if count is None or column == rate_column:
+            continue
+        number, scale = count.group(1) or count.group(3), (count.group(2) or count.group(4))
+        items = _value(f"{number}{scale.upper()}", "")
+        if items is None:
+            continue
+        candidates = []
+        for row, (b, claimed) in enumerate(zip(per_value, _cells(table, column), strict=True)):
+            if b is None or claimed is None or _family(claimed) != "bytes" or _family(b):
+                continue
+            candidate = _two_operand(row, column, items, b, claimed, "×", prefixes)
+            if candidate is None:
+                continue
+            if rate.group("bits"):
+                candidate = _per_byte(candidate)
+            candidates.append(candidate)
+        what = (
+            f"column {_label(header)!r} = {items.text} parameters × "
+            f"{_label(table.header[rate_column])!r} of the row"
+            + (" / 8 bits per byte" if rate.group("bits") else "")
+        )
+        yield what, candidates
+
+
+def _per_byte(candidate: _Candidate) -> _Candidate:
+    """A product of bits, in bytes."""
+    bounds = {
+        r: (low / 8, high / 8, point / 8) for r, (low, high, point) in candidate.bounds.items()
+    }
+    return _Candidate(
+        candidate.row,
+        candidate.column,
+        f"{candidate.expression} / 8",
+        candidate.claimed,
+        candidate.carried,
+        bounds,
+    )
 
 
 def _value_percent(text: str) -> _Value | None:
@@ -569,7 +706,7 @@ def row_derivations(table: Table, prefixes: str) -> tuple[RowDerivation, ...]:
         return ()
     found: list[RowDerivation] = []
     taken: set[int] = set()
-    for shape in (_formulas, _products, _quotients, _shares):
+    for shape in (_formulas, _products, _quotients, _shares, _savings, _stated_counts):
         for what, candidates in shape(table, prefixes):
             if not candidates or candidates[0].column in taken:
                 continue
