@@ -39,6 +39,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from checkers.data import dtype_table
 from checkers.expr import ExprError, Node, evaluate, names, parse
 from checkers.extract.document import Document, Table
 from checkers.extract.draft import Draft
@@ -555,6 +556,112 @@ def _stated_counts(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Can
         yield what, candidates
 
 
+_RELATIVE_HEADER = re.compile(
+    r"^(?:speed-?up|relative(?:\s+\w+)?|vs\.?\s+baseline|(?:\w+\s+)?vs\.?\s+\w+|加速比|相对\S{0,4})$",
+    re.IGNORECASE,
+)
+_BASELINE_CELL = re.compile(
+    r"^(?:1(?:\.0+)?\s*[×x]?|100(?:\.0+)?\s*%)?\s*[(（]?\s*(?:baseline|基准|基线)?\s*[)）]?$",
+    re.IGNORECASE,
+)
+
+
+def _relative(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidate]]]:
+    """A relative column (``Speedup``, ``Relative``, ``vs baseline``, ``加速比``) beside one
+    quantity: each row against the one baseline row (its cell ``1×``, ``100%``, ``baseline``),
+    in the orientation most rows agree with (baseline / row for a time, row / baseline for a
+    rate)."""
+    for column, header in enumerate(table.header):
+        if column < 2 or not _RELATIVE_HEADER.match(_label(header)):
+            continue
+        texts = [
+            _MARKUP.sub("", cells[column]).strip() if column < len(cells) else ""
+            for cells, _ in table.rows
+        ]
+        baselines = [i for i, text in enumerate(texts) if text and _BASELINE_CELL.match(text)]
+        if len(baselines) != 1:
+            continue
+        quantities = _cells(table, column - 1)
+        base = quantities[baselines[0]]
+        if base is None or base.printed.value <= 0:
+            continue
+        for upward in (True, False):
+            candidates = []
+            for row, (value, text) in enumerate(zip(quantities, texts, strict=True)):
+                claimed = _value_factor(text) or _value_percent(text) or _value(text, "")
+                if row == baselines[0] or value is None or claimed is None:
+                    continue
+                if _family(value) != _family(base) or _family(claimed) not in (
+                    "",
+                    "ratio",
+                    "percent",
+                ):
+                    continue
+                top, bottom = (value, base) if upward else (base, value)
+                candidate = _two_operand(row, column, top, bottom, claimed, "/", prefixes)
+                if candidate is not None:
+                    candidates.append(candidate)
+            label = _label(table.rows[baselines[0]][0][0]) if table.rows[baselines[0]][0] else ""
+            what = f"column {_label(header)!r} is {_label(table.header[column - 1])!r} " + (
+                f"over that of the baseline row {label!r}"
+                if upward
+                else f"of the baseline row {label!r} over the row's"
+            )
+            yield what, candidates
+
+
+_STORED = frozenset(dtype_table().written)
+
+
+def _storage_type(header: str) -> float | None:
+    """Bytes per value of the one storage type a header names (``FP16``, ``int4 (GB)``), or
+    None."""
+    words = [w for w in re.findall(r"[A-Za-z]+\d+|\d+-?bit", _label(header).lower())]
+    found = {dtype_table().find(w.replace("-", "")) for w in words}
+    found.discard(None)
+    if len(found) != 1:
+        return None
+    stored = found.pop()
+    assert stored is not None
+    return float(stored.bytes)
+
+
+def _storage_types(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidate]]]:
+    """Columns of one size in several storage types (``FP32 | FP16 | INT8``): each column is
+    the first one's cell × its bytes per value / the first one's."""
+    typed = [
+        (i, per)
+        for i, h in enumerate(table.header)
+        if i > 0 and (per := _storage_type(h)) is not None
+    ]
+    if len(typed) < 2:
+        return
+    (first, first_bytes), others = typed[0], typed[1:]
+    sources = _cells(table, first)
+    for column, per in others:
+        if per == first_bytes:
+            continue
+        candidates = []
+        for row, (a, claimed) in enumerate(zip(sources, _cells(table, column), strict=True)):
+            if a is None or claimed is None or _family(a) != "bytes" or _family(claimed) != "bytes":
+                continue
+            bounds = {
+                reading: (low * per / first_bytes, high * per / first_bytes, point)
+                for reading in _readings(prefixes)
+                for (low, high), point in [
+                    (_interval(a, reading), _base(a.printed, reading) * per / first_bytes)
+                ]
+            }
+            expression = f"{a.term} × {round(8 * per)} / {round(8 * first_bytes)}"
+            carried = (a.number,) if _rounded(a) else ()
+            candidates.append(_Candidate(row, column, expression, claimed, carried, bounds))
+        what = (
+            f"column {_label(table.header[column])!r} is {_label(table.header[first])!r} × "
+            f"{round(8 * per)} / {round(8 * first_bytes)} bits per value"
+        )
+        yield what, candidates
+
+
 def _per_byte(candidate: _Candidate) -> _Candidate:
     """A product of bits, in bytes."""
     bounds = {
@@ -706,7 +813,16 @@ def row_derivations(table: Table, prefixes: str) -> tuple[RowDerivation, ...]:
         return ()
     found: list[RowDerivation] = []
     taken: set[int] = set()
-    for shape in (_formulas, _products, _quotients, _shares, _savings, _stated_counts):
+    for shape in (
+        _formulas,
+        _products,
+        _quotients,
+        _shares,
+        _savings,
+        _stated_counts,
+        _relative,
+        _storage_types,
+    ):
         for what, candidates in shape(table, prefixes):
             if not candidates or candidates[0].column in taken:
                 continue
