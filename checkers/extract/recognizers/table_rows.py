@@ -92,8 +92,8 @@ _SHARE_HEADER = re.compile(
     re.IGNORECASE,
 )
 _FORMULA_HEADER = re.compile(
-    r"^(?:formula|calculation|calc|computation|derivation|math|how|计算|公式|算式|推导|计算过程|"
-    r"计算方式|计算公式)$",
+    r"^(?:formula|calculation|calc|computation|derivation|breakdown|math|how|how computed|"
+    r"expression|计算|公式|算式|推导|计算过程|计算方式|计算公式|明细)$",
     re.IGNORECASE,
 )
 _FORMULA_CELL = re.compile(r"\d\s*(?:[KMBT]|万|亿|[KMGT]i?B|bytes?|字节)?\s*[×x*·/+]\s*\(?\s*\d")
@@ -616,7 +616,7 @@ _STORED = frozenset(dtype_table().written)
 def _storage_type(header: str) -> float | None:
     """Bytes per value of the one storage type a header names (``FP16``, ``int4 (GB)``), or
     None."""
-    words = [w for w in re.findall(r"[A-Za-z]+\d+|\d+-?bit", _label(header).lower())]
+    words = re.findall(r"[A-Za-z]+\d+|\d+-?bit", _MARKUP.sub("", header).lower())
     found = {dtype_table().find(w.replace("-", "")) for w in words}
     found.discard(None)
     if len(found) != 1:
@@ -658,6 +658,43 @@ def _storage_types(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Can
         what = (
             f"column {_label(table.header[column])!r} is {_label(table.header[first])!r} × "
             f"{round(8 * per)} / {round(8 * first_bytes)} bits per value"
+        )
+        yield what, candidates
+
+
+_PARAMS_HEADER = re.compile(
+    r"^(?:#\s*)?(?:total\s+)?(?:params|parameters|param count|参数量?|总参数量?|参数规模)$",
+    re.IGNORECASE,
+)
+_SIZE_WORD = re.compile(r"weights?|memory|size|storage|显存|内存|权重|存储|大小", re.IGNORECASE)
+
+
+def _typed_sizes(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidate]]]:
+    """A size column whose header names one storage type (``Memory (FP16)``, ``bf16 weights``)
+    beside the table's one parameter-count column: the count × the type's bytes per value."""
+    params = [i for i, h in enumerate(table.header) if i > 0 and _PARAMS_HEADER.match(_label(h))]
+    if len(params) != 1:
+        return
+    counts = _cells(table, params[0])
+    for column, header in enumerate(table.header):
+        per = _storage_type(header) if column > 0 and column != params[0] else None
+        if per is None or (not _SIZE_WORD.search(header) and not _HEADER_UNIT.search(header)):
+            continue
+        candidates = []
+        for row, (a, claimed) in enumerate(zip(counts, _cells(table, column), strict=True)):
+            if a is None or claimed is None or _family(claimed) != "bytes" or _family(a) == "bytes":
+                continue
+            bounds = {
+                reading: (low * per, high * per, _base(a.printed, reading) * per)
+                for reading in _readings(prefixes)
+                for low, high in [_interval(a, reading)]
+            }
+            expression = f"{a.term} × {round(8 * per)} / 8"
+            carried = (a.number,) if _rounded(a) else ()
+            candidates.append(_Candidate(row, column, expression, claimed, carried, bounds))
+        what = (
+            f"column {_label(header)!r} = {_label(table.header[params[0]])!r} × "
+            f"{round(8 * per)} bits per value of the type it names, / 8 bits per byte"
         )
         yield what, candidates
 
@@ -822,6 +859,7 @@ def row_derivations(table: Table, prefixes: str) -> tuple[RowDerivation, ...]:
         _stated_counts,
         _relative,
         _storage_types,
+        _typed_sizes,
     ):
         for what, candidates in shape(table, prefixes):
             if not candidates or candidates[0].column in taken:
