@@ -767,28 +767,85 @@ def _formulas(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidat
         claims = _cells(table, target)
         candidates = []
         for row, ((cells, _), claimed) in enumerate(zip(table.rows, claims, strict=True)):
-            formula = _formula_expression(cells[column]) if column < len(cells) else None
-            if formula is None or claimed is None:
-                continue
-            expression, tree = formula
-            bounds: dict[str, tuple[float, float, float]] = {}
-            try:
-                for reading in _readings(prefixes):
-                    units = byte_units(reading)
-                    low, high = printed_interval(tree, units)
-                    point = evaluate(tree, units)
-                    if not isinstance(point, float):
-                        raise ValueError("a vector is no cell's value")
-                    bounds[reading] = (low, high, point)
-            except (ExprError, ArithmeticError, ValueError):
-                continue
-            carried = tuple(sorted(set(re.findall(r"\d+\.\d+", expression))))
-            candidates.append(_Candidate(row, target, expression, claimed, carried, bounds))
+            formula = cells[column] if column < len(cells) else ""
+            candidate = _formula_candidate(row, target, formula, claimed, prefixes)
+            if candidate is not None:
+                candidates.append(candidate)
         what = (
             f"column {_label(table.header[target])!r} holds the value of the formula in "
             f"{_label(header)!r} of the same row"
         )
         yield what, candidates
+
+
+def _formula_candidate(
+    row: int, target: int, text: str, claimed: _Value | None, prefixes: str
+) -> _Candidate | None:
+    """The row's statement that ``claimed`` is the value of the formula ``text``."""
+    formula = _formula_expression(text)
+    if formula is None or claimed is None:
+        return None
+    expression, tree = formula
+    bounds: dict[str, tuple[float, float, float]] = {}
+    try:
+        for reading in _readings(prefixes):
+            units = byte_units(reading)
+            low, high = printed_interval(tree, units)
+            point = evaluate(tree, units)
+            if not isinstance(point, float):
+                return None  # a vector is no cell's value
+            bounds[reading] = (low, high, point)
+    except (ExprError, ArithmeticError, ValueError):
+        return None
+    carried = tuple(sorted(set(re.findall(r"\d+\.\d+", expression))))
+    return _Candidate(row, target, expression, claimed, carried, bounds)
+
+
+_BRACKETED = re.compile(r"[（(]([^()（）]{3,80})[)）]\s*$")
+_VALUE_THEN_NOTE = re.compile(
+    r"^(?P<value>[^()（）]+?)\s*[（(](?P<formula>[^()（）]{3,80})[)）]\s*$"
+)
+
+
+def _bracket_formulas(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidate]]]:
+    """A formula in brackets after a row's label (``Weights (7B × 2 bytes)``) with its value
+    in the row's first number cell, or after a cell's own number (``14 GB (7B × 2 bytes)``)."""
+    by_column: dict[int, list[_Candidate]] = {}
+    for row, (cells, _) in enumerate(table.rows):
+        label = _BRACKETED.search(_MARKUP.sub("", cells[0])) if cells else None
+        if label is not None:
+            target = next(
+                (
+                    i
+                    for i in range(1, len(cells))
+                    if _value(
+                        cells[i], _header_unit(table.header[i]) if i < len(table.header) else ""
+                    )
+                ),
+                0,
+            )
+            if target:
+                unit = _header_unit(table.header[target]) if target < len(table.header) else ""
+                claimed = _value(cells[target], unit)
+                candidate = _formula_candidate(row, target, label.group(1), claimed, prefixes)
+                if candidate is not None:
+                    by_column.setdefault(target, []).append(candidate)
+                    continue
+        for column in range(1, len(cells)):
+            own = _VALUE_THEN_NOTE.match(_MARKUP.sub("", cells[column]))
+            if own is None:
+                continue
+            unit = _header_unit(table.header[column]) if column < len(table.header) else ""
+            claimed = _value(own.group("value"), unit)
+            candidate = _formula_candidate(row, column, own.group("formula"), claimed, prefixes)
+            if candidate is not None:
+                by_column.setdefault(column, []).append(candidate)
+    for column, candidates in by_column.items():
+        header = _label(table.header[column]) if column < len(table.header) else ""
+        yield (
+            f"column {header!r} holds the value of the formula its row prints in brackets",
+            candidates,
+        )
 
 
 _DESCRIBE = {
@@ -846,12 +903,13 @@ def row_derivations(table: Table, prefixes: str) -> tuple[RowDerivation, ...]:
     """Every cell of ``table`` that its row derives from its other cells, under the reading
     most of the column's rows agree with (``prefixes``: the lesson's, ``either`` or
     ``decimal``)."""
-    if len(table.header) < 3 or len(table.rows) < _MIN_AGREEING:
+    if len(table.header) < 2 or len(table.rows) < _MIN_AGREEING:
         return ()
     found: list[RowDerivation] = []
     taken: set[int] = set()
     for shape in (
         _formulas,
+        _bracket_formulas,
         _products,
         _quotients,
         _shares,
@@ -876,7 +934,7 @@ def recognize(document: Document) -> Iterator[Draft]:
     its column agree on how."""
     for block in document.blocks:
         table = block.table
-        if table is None or len(table.header) < 3 or len(table.rows) < _MIN_AGREEING:
+        if table is None or len(table.header) < 2 or len(table.rows) < _MIN_AGREEING:
             continue
         for derivation in row_derivations(table, document.byte_prefixes):
             cells, line = table.rows[derivation.row]
