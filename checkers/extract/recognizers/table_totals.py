@@ -248,6 +248,151 @@ def _column_terms(
     return terms
 
 
+@dataclass(frozen=True)
+class _Crossing:
+    """A cell above a total row that its row's other relation shows to be wrong: the total row
+    misses by just what that relation corrects it by."""
+
+    row: int
+    """Index of the cell's row in the table's body."""
+    column: int
+    """Index of its column."""
+    term: _Cell
+    """The cell as printed."""
+    corrected: str
+    """Its value from the row's relation, in the cell's unit (``85.0 / 100 * 2000.0``)."""
+    how: str
+    """That relation in words (``its share 85.0% of the total 2,000.0``)."""
+
+
+def _half(cell: _Cell) -> float:
+    """Half the last printed place of a decimal cell; 0 for a whole number, which the
+    ``arithmetic`` kind reads as exact."""
+    decimals = len(cell.number.partition(".")[2])
+    return 0.5 * 10.0**-decimals if decimals else 0.0
+
+
+def _number(cell: _Cell) -> float:
+    return float(cell.number.replace(",", ""))
+
+
+def _crossings(table: Table, units: list[str]) -> dict[tuple[int, int], _Crossing]:
+    """The cells of a table with one total row that a second relation of their row names as
+    the one mistake: the column's printed cells miss its total by m, and the row's share of
+    that total, or the row's total column less its other cells, puts the cell at its printed
+    value + m (one row only; every cell in one unit)."""
+    total_index, sources = _share_sources(table, units)
+    if total_index < 0:
+        return {}
+    total_row = table.rows[total_index][0]
+    share_of = {left: share for share, (left, _) in sources.items()}
+    sums = [i for i, h in enumerate(table.header) if i > 0 and _TOTAL_HEADER.match(_label(h))]
+    found: dict[tuple[int, int], _Crossing] = {}
+    for column in range(1, len(total_row)):
+        if column in sources or column in sums:
+            continue
+        total = _cell(total_row[column], units[column] if column < len(units) else "")
+        terms = _column_terms(table, range(total_index), column, units, skip_nothing=True)
+        if total is None or total.approx or len(terms) < 2:
+            continue
+        if any(t.unit != total.unit or t.rest != total.rest for _, t in terms):
+            continue
+        missing = _number(total) - sum(_number(t) for _, t in terms)
+        slack = _half(total) + sum(_half(t) for _, t in terms) + 1e-9 * abs(_number(total))
+        if abs(missing) <= slack:
+            continue
+        matches: list[_Crossing] = []
+        for index, term in terms:
+            cells = table.rows[index][0]
+            want = _number(term) + missing
+            share_column = share_of.get(column)
+            share = _cell(cells[share_column], "%") if share_column is not None else None
+            if share is not None and share.unit == "%" and not share.approx:
+                value = _number(share) / 100 * _number(total)
+                if abs(value - want) <= slack + _half(share) / 100 * _number(total):
+                    matches.append(
+                        _Crossing(
+                            index,
+                            column,
+                            term,
+                            f"{share.number.replace(',', '')} / 100 * "
+                            f"{total.number.replace(',', '')}",
+                            f"its share {share.text} of the total {total.text}",
+                        )
+                    )
+                    continue
+            for other in sums:
+                crossing = _by_row_total(table, units, index, column, term, other)
+                if crossing is not None and abs(crossing[0] - want) <= slack + crossing[1]:
+                    matches.append(_Crossing(index, column, term, crossing[2], crossing[3]))
+                    break
+        if len(matches) == 1:
+            found[(matches[0].row, column)] = matches[0]
+    return found
+
+
+def _by_row_total(
+    table: Table, units: list[str], index: int, column: int, term: _Cell, total_column: int
+) -> tuple[float, float, str, str] | None:
+    """(value, its rounding, expression, words) of ``term`` as its row's total column less
+    the row's other components, or None."""
+    cells = table.rows[index][0]
+    if total_column >= len(cells) or column >= total_column:
+        return None
+    total = _cell(cells[total_column], units[total_column])
+    if total is None or total.approx or total.unit != term.unit:
+        return None
+    others: list[_Cell] = []
+    for other in range(1, total_column):
+        if other == column or _is_nothing(cells[other]):
+            continue
+        cell = _cell(cells[other], units[other])
+        if cell is None or cell.family != total.family:
+            continue
+        if cell.approx or cell.unit != term.unit:
+            return None
+        others.append(cell)
+    if not others:
+        return None
+    value = _number(total) - sum(_number(c) for c in others)
+    rounding = _half(total) + sum(_half(c) for c in others)
+    expression = " - ".join(c.number.replace(",", "") for c in (total, *others))
+    return value, rounding, expression, f"its row's total {total.text} less its other cells"
+
+
+def _crossed_cells(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    """A draft for each cell :func:`_crossings` names: its value from its row's relation."""
+    for crossing in _crossings(table, units).values():
+        row, line = table.rows[crossing.row]
+        yield Draft(
+            kind="arithmetic",
+            quote=document.source_line(line) or table.row_source(row),
+            line=line,
+            fields={"expression": crossing.corrected, "claimed": crossing.term.number},
+            confidence=0.7,
+            recognizer=NAME,
+            slug="crossed-cell",
+            note=(
+                f"the total row and {crossing.how} both put this cell at the value that makes "
+                "both right: it is the one cell the column's sum and the row disagree on"
+            ),
+        )
+
+
+def _crossed_upstream(
+    table: Table, units: list[str], cells: list[tuple[int, int, _Cell]], expression: str
+) -> dict[str, str]:
+    """The ``upstream`` of a relation over ``cells`` (row, column, cell) for those a crossing
+    names (a literal printed twice in ``expression`` is left alone)."""
+    crossings = _crossings(table, units)
+    words = expression.replace("(", " ").replace(")", " ").split()
+    return {
+        cell.number: crossings[(row, column)].corrected
+        for row, column, cell in cells
+        if (row, column) in crossings and words.count(cell.number) == 1
+    }
+
+
 def _carried_rows(
     document: Document,
     table: Table,
@@ -263,6 +408,11 @@ def _carried_rows(
         for d in row_derivations(table, document.byte_prefixes)
         if d.column == column and not d.agrees
     }
+    crossed = _crossed_upstream(
+        table, _header_units(table), [(i, column, t) for i, t in terms], relation[0]
+    )
+    if crossed:
+        return crossed, "a cell above it that its row shows to be wrong is drafted on its row"
     if not wrong:
         return {}, ""
     literals = [t.number if t.number in relation[0].split() else "" for _, t in terms]
@@ -328,11 +478,12 @@ def _total_columns(document: Document, table: Table, units: list[str]) -> Iterat
     for column, header in enumerate(table.header):
         if column == 0 or not _TOTAL_HEADER.match(_label(header)):
             continue
-        for row, line in table.rows:
+        for index, (row, line) in enumerate(table.rows):
             total = _cell(row[column], units[column]) if column < len(row) else None
             if total is None:
                 continue
             terms: list[_Cell] = []
+            placed: list[tuple[int, int, _Cell]] = []
             usable = True
             for other in range(1, min(len(row), column)):
                 if _is_nothing(row[other]):
@@ -344,11 +495,18 @@ def _total_columns(document: Document, table: Table, units: list[str]) -> Iterat
                     usable = False
                     break
                 terms.append(term)
+                placed.append((index, other, term))
             if not usable or len(terms) < 2:
                 continue
             relation = _relation(terms, total, "+")
             if relation is not None:
-                yield _draft(document, table, row, line, relation, terms, "total-column", total)
+                draft = _draft(document, table, row, line, relation, terms, "total-column", total)
+                upstream = _crossed_upstream(table, units, placed, relation[0])
+                if upstream:
+                    draft = dataclasses.replace(
+                        draft, fields={**draft.fields, "upstream": upstream}
+                    )
+                yield draft
 
 
 def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple[int, _Cell]]]:
@@ -447,6 +605,7 @@ def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draf
             plain = value.unit == total.unit
             expression = f"({_literal(value, plain)}) / ({_literal(total, plain)})"
             claimed = ("~" if share.approx else "") + share.text
+            upstream = _crossed_upstream(table, units, [(index, left, value)], expression)
             yield Draft(
                 kind="arithmetic",
                 quote=document.source_line(line) or table.row_source(row),
@@ -456,6 +615,7 @@ def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draf
                     "claimed": claimed,
                     "carried": sorted({value.number, total.number}),
                     "prefixes": document.byte_prefixes,
+                    **({"upstream": upstream} if upstream else {}),
                 },
                 confidence=0.8,
                 recognizer=NAME,
@@ -816,6 +976,7 @@ def recognize(document: Document) -> Iterator[Draft]:
         yield from _prose_totals(document, index, table)
         yield from _bold_total_rows(document, table, units)
         yield from _total_rows(document, table, units)
+        yield from _crossed_cells(document, table, units)
         yield from _total_columns(document, table, units)
         yield from _shares(document, table, units)
         yield from _shares_of_stated(document, table, units)
