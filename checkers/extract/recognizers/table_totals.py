@@ -408,11 +408,25 @@ def _carried_rows(
         for d in row_derivations(table, document.byte_prefixes)
         if d.column == column and not d.agrees
     }
-    crossed = _crossed_upstream(
-        table, _header_units(table), [(i, column, t) for i, t in terms], relation[0]
-    )
+    units = _header_units(table)
+    crossed = _crossed_upstream(table, units, [(i, column, t) for i, t in terms], relation[0])
     if crossed:
         return crossed, "a cell above it that its row shows to be wrong is drafted on its row"
+    if column < len(table.header) and _TOTAL_HEADER.match(_label(table.header[column])):
+        # A total column's cell that is not its row's sum is that row's mistake: the total
+        # row over the column is carried from it.
+        words = relation[0].split()
+        sums: dict[str, str] = {}
+        for index, cell in terms:
+            components = _row_components(table, index, column, units, cell)
+            parts = [t for _, t in components or []]
+            expression = _plain_sum(parts, cell.unit)
+            missing = _number(cell) - sum(_number(t) for t in parts)
+            slack = _half(cell) + sum(_half(t) for t in parts) + 1e-9 * abs(_number(cell))
+            if expression is not None and words.count(cell.number) == 1 and abs(missing) > slack:
+                sums[cell.number] = expression
+        if sums:
+            return sums, "a row total above it that is not its row's sum is drafted on its row"
     if not wrong:
         return {}, ""
     literals = [t.number if t.number in relation[0].split() else "" for _, t in terms]
@@ -474,39 +488,70 @@ def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[
                 yield _with_carried(draft, document, table, column, terms, relation)
 
 
+def _row_components(
+    table: Table, index: int, column: int, units: list[str], total: _Cell
+) -> list[tuple[int, _Cell]] | None:
+    """(column, cell) of the cells of row ``index`` left of its total column ``column`` that
+    the total adds (those of the total's unit family), or None when one is approximate."""
+    row = table.rows[index][0]
+    found: list[tuple[int, _Cell]] = []
+    for other in range(1, min(len(row), column)):
+        if _is_nothing(row[other]):
+            continue
+        term = _cell(row[other], units[other])
+        if term is None or term.family != total.family:
+            continue
+        if term.approx:
+            return None
+        found.append((other, term))
+    return found
+
+
+def _plain_sum(terms: list[_Cell], unit: str) -> str | None:
+    """The terms as a sum of their printed numbers when all are in ``unit``, else None."""
+    if len(terms) < 2 or any(t.unit != unit for t in terms):
+        return None
+    return " + ".join(t.number.replace(",", "") for t in terms)
+
+
 def _total_columns(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
     for column, header in enumerate(table.header):
         if column == 0 or not _TOTAL_HEADER.match(_label(header)):
             continue
+        first = 0
         for index, (row, line) in enumerate(table.rows):
+            is_total_row = bool(row) and TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip())
             total = _cell(row[column], units[column]) if column < len(row) else None
-            if total is None:
+            components = (
+                None if total is None else _row_components(table, index, column, units, total)
+            )
+            if total is None or components is None or len(components) < 2:
+                first = index + 1 if is_total_row else first
                 continue
-            terms: list[_Cell] = []
-            placed: list[tuple[int, int, _Cell]] = []
-            usable = True
-            for other in range(1, min(len(row), column)):
-                if _is_nothing(row[other]):
-                    continue
-                term = _cell(row[other], units[other])
-                if term is None or term.family != total.family:
-                    continue
-                if term.approx:
-                    usable = False
-                    break
-                terms.append(term)
-                placed.append((index, other, term))
-            if not usable or len(terms) < 2:
-                continue
+            terms = [t for _, t in components]
             relation = _relation(terms, total, "+")
             if relation is not None:
                 draft = _draft(document, table, row, line, relation, terms, "total-column", total)
+                placed = [(index, other, t) for other, t in components]
                 upstream = _crossed_upstream(table, units, placed, relation[0])
+                if is_total_row:
+                    # A total row's cell that is not its column's sum is that column's mistake:
+                    # the row's total is carried from it, not wrong a second time.
+                    words = relation[0].split()
+                    for other, cell in components:
+                        above = _column_terms(
+                            table, range(first, index), other, units, skip_nothing=True
+                        )
+                        expression = _plain_sum([t for _, t in above], cell.unit)
+                        if expression is not None and words.count(cell.number) == 1:
+                            upstream.setdefault(cell.number, expression)
                 if upstream:
                     draft = dataclasses.replace(
                         draft, fields={**draft.fields, "upstream": upstream}
                     )
                 yield draft
+            if is_total_row:
+                first = index + 1
 
 
 def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple[int, _Cell]]]:
