@@ -49,12 +49,14 @@ is itself a rounded value, so the claim holds when values its digits round from 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from checkers.extract.document import Document, Table
 from checkers.extract.draft import Draft
+from checkers.extract.recognizers.table_rows import TOTAL_ROW, row_derivations
 
 __all__ = ["recognize"]
 
@@ -68,10 +70,6 @@ _CELL = re.compile(
 )
 _REST = re.compile(r"^(?:[a-z ]{0,20}|per [a-z]+|每[^\d]{0,4})$", re.IGNORECASE)
 _NOTHING = frozenset({"-", "—", "–", "0"})
-# Only the bare word: "Total per block" or "Total (12 blocks)" sums a part, or a multiple.
-_TOTAL_ROW = re.compile(
-    r"^(?:total|sum|grand total|overall|合计|总计|总和|小计|共计)\s*[:：]?$", re.IGNORECASE
-)
 _TOTAL_HEADER = re.compile(r"^(?:total|sum|合计|总计|总和)$", re.IGNORECASE)
 _SHARE_HEADER = re.compile(
     r"^(?:%|share|percent(?:age)?|proportion|fraction|% of (?:total|all|params|parameters)|"
@@ -229,64 +227,331 @@ def _label(text: str) -> str:
     return _NOTE.sub(" ", _MARKUP.sub("", text)).strip()
 
 
+def _column_terms(
+    table: Table, rows: range, column: int, units: list[str], *, skip_nothing: bool
+) -> list[tuple[int, _Cell]]:
+    """(row index, cell) of each cell of ``column`` in ``rows`` that a total of it adds up, or
+    [] when one of them is not a plain number (an approximate, ranged or worded cell: the
+    column's sum is not stated). With ``skip_nothing``, a "-" or "—" cell adds nothing rather
+    than ending the sum."""
+    unit = units[column] if column < len(units) else ""
+    terms: list[tuple[int, _Cell]] = []
+    for index in rows:
+        cells = table.rows[index][0]
+        text = cells[column] if column < len(cells) else ""
+        if skip_nothing and _is_nothing(text):
+            continue
+        term = _cell(text, unit)
+        if term is None or term.approx:
+            return []
+        terms.append((index, term))
+    return terms
+
+
+@dataclass(frozen=True)
+class _Crossing:
+    """A cell above a total row that its row's other relation shows to be wrong: the total row
+    misses by just what that relation corrects it by."""
+
+    row: int
+    """Index of the cell's row in the table's body."""
+    column: int
+    """Index of its column."""
+    term: _Cell
+    """The cell as printed."""
+    corrected: str
+    """Its value from the row's relation, in the cell's unit (``85.0 / 100 * 2000.0``)."""
+    how: str
+    """That relation in words (``its share 85.0% of the total 2,000.0``)."""
+
+
+def _half(cell: _Cell) -> float:
+    """Half the last printed place of a decimal cell; 0 for a whole number, which the
+    ``arithmetic`` kind reads as exact."""
+    decimals = len(cell.number.partition(".")[2])
+    return 0.5 * 10.0**-decimals if decimals else 0.0
+
+
+def _number(cell: _Cell) -> float:
+    return float(cell.number.replace(",", ""))
+
+
+def _crossings(table: Table, units: list[str]) -> dict[tuple[int, int], _Crossing]:
+    """The cells of a table with one total row that a second relation of their row names as
+    the one mistake: the column's printed cells miss its total by m, and the row's share of
+    that total, or the row's total column less its other cells, puts the cell at its printed
+    value + m (one row only; every cell in one unit)."""
+    total_index, sources = _share_sources(table, units)
+    if total_index < 0:
+        return {}
+    total_row = table.rows[total_index][0]
+    share_of = {left: share for share, (left, _) in sources.items()}
+    sums = [i for i, h in enumerate(table.header) if i > 0 and _TOTAL_HEADER.match(_label(h))]
+    found: dict[tuple[int, int], _Crossing] = {}
+    for column in range(1, len(total_row)):
+        if column in sources or column in sums:
+            continue
+        total = _cell(total_row[column], units[column] if column < len(units) else "")
+        terms = _column_terms(table, range(total_index), column, units, skip_nothing=True)
+        if total is None or total.approx or len(terms) < 2:
+            continue
+        if any(t.unit != total.unit or t.rest != total.rest for _, t in terms):
+            continue
+        missing = _number(total) - sum(_number(t) for _, t in terms)
+        slack = _half(total) + sum(_half(t) for _, t in terms) + 1e-9 * abs(_number(total))
+        if abs(missing) <= slack:
+            continue
+        matches: list[_Crossing] = []
+        for index, term in terms:
+            cells = table.rows[index][0]
+            want = _number(term) + missing
+            share_column = share_of.get(column)
+            share = _cell(cells[share_column], "%") if share_column is not None else None
+            if share is not None and share.unit == "%" and not share.approx:
+                value = _number(share) / 100 * _number(total)
+                if abs(value - want) <= slack + _half(share) / 100 * _number(total):
+                    matches.append(
+                        _Crossing(
+                            index,
+                            column,
+                            term,
+                            f"{share.number.replace(',', '')} / 100 * "
+                            f"{total.number.replace(',', '')}",
+                            f"its share {share.text} of the total {total.text}",
+                        )
+                    )
+                    continue
+            for other in sums:
+                crossing = _by_row_total(table, units, index, column, term, other)
+                if crossing is not None and abs(crossing[0] - want) <= slack + crossing[1]:
+                    matches.append(_Crossing(index, column, term, crossing[2], crossing[3]))
+                    break
+        if len(matches) == 1:
+            found[(matches[0].row, column)] = matches[0]
+    return found
+
+
+def _by_row_total(
+    table: Table, units: list[str], index: int, column: int, term: _Cell, total_column: int
+) -> tuple[float, float, str, str] | None:
+    """(value, its rounding, expression, words) of ``term`` as its row's total column less
+    the row's other components, or None."""
+    cells = table.rows[index][0]
+    if total_column >= len(cells) or column >= total_column:
+        return None
+    total = _cell(cells[total_column], units[total_column])
+    if total is None or total.approx or total.unit != term.unit:
+        return None
+    others: list[_Cell] = []
+    for other in range(1, total_column):
+        if other == column or _is_nothing(cells[other]):
+            continue
+        cell = _cell(cells[other], units[other])
+        if cell is None or cell.family != total.family:
+            continue
+        if cell.approx or cell.unit != term.unit:
+            return None
+        others.append(cell)
+    if not others:
+        return None
+    value = _number(total) - sum(_number(c) for c in others)
+    rounding = _half(total) + sum(_half(c) for c in others)
+    expression = " - ".join(c.number.replace(",", "") for c in (total, *others))
+    return value, rounding, expression, f"its row's total {total.text} less its other cells"
+
+
+def _crossed_cells(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
+    """A draft for each cell :func:`_crossings` names: its value from its row's relation."""
+    for crossing in _crossings(table, units).values():
+        row, line = table.rows[crossing.row]
+        yield Draft(
+            kind="arithmetic",
+            quote=document.source_line(line) or table.row_source(row),
+            line=line,
+            fields={"expression": crossing.corrected, "claimed": crossing.term.number},
+            confidence=0.7,
+            recognizer=NAME,
+            slug="crossed-cell",
+            note=(
+                f"the total row and {crossing.how} both put this cell at the value that makes "
+                "both right: it is the one cell the column's sum and the row disagree on"
+            ),
+        )
+
+
+def _crossed_upstream(
+    table: Table, units: list[str], cells: list[tuple[int, int, _Cell]], expression: str
+) -> dict[str, str]:
+    """The ``upstream`` of a relation over ``cells`` (row, column, cell) for those a crossing
+    names (a literal printed twice in ``expression`` is left alone)."""
+    crossings = _crossings(table, units)
+    words = expression.replace("(", " ").replace(")", " ").split()
+    return {
+        cell.number: crossings[(row, column)].corrected
+        for row, column, cell in cells
+        if (row, column) in crossings and words.count(cell.number) == 1
+    }
+
+
+def _carried_rows(
+    document: Document,
+    table: Table,
+    column: int,
+    terms: list[tuple[int, _Cell]],
+    relation: tuple[str, str],
+) -> tuple[dict[str, str], str]:
+    """(the ``upstream`` of a total over ``terms``, a note naming their rows) for the terms
+    that their own row derives and gets wrong (:func:`row_derivations`): a total right from
+    their true values carries that row's error, and is not a second mistake."""
+    wrong = {
+        d.row: d
+        for d in row_derivations(table, document.byte_prefixes)
+        if d.column == column and not d.agrees
+    }
+    units = _header_units(table)
+    crossed = _crossed_upstream(table, units, [(i, column, t) for i, t in terms], relation[0])
+    if crossed:
+        return crossed, "a cell above it that its row shows to be wrong is drafted on its row"
+    if column < len(table.header) and _TOTAL_HEADER.match(_label(table.header[column])):
+        # A total column's cell that is not its row's sum is that row's mistake: the total
+        # row over the column is carried from it.
+        words = relation[0].split()
+        sums: dict[str, str] = {}
+        for index, cell in terms:
+            components = _row_components(table, index, column, units, cell)
+            parts = [t for _, t in components or []]
+            expression = _plain_sum(parts, cell.unit)
+            missing = _number(cell) - sum(_number(t) for t in parts)
+            slack = _half(cell) + sum(_half(t) for t in parts) + 1e-9 * abs(_number(cell))
+            if expression is not None and words.count(cell.number) == 1 and abs(missing) > slack:
+                sums[cell.number] = expression
+        if sums:
+            return sums, "a row total above it that is not its row's sum is drafted on its row"
+    if not wrong:
+        return {}, ""
+    literals = [t.number if t.number in relation[0].split() else "" for _, t in terms]
+    upstream: dict[str, str] = {}
+    rows: list[str] = []
+    for (index, term), literal in zip(terms, literals, strict=True):
+        derivation = wrong.get(index)
+        if derivation is None or not literal or literals.count(literal) > 1:
+            continue  # a literal printed twice in the sum cannot stand for one row's value
+        upstream[literal] = f"({derivation.expression}) / {derivation.unit_factor:.17g}"
+        label = _label(table.rows[index][0][0]) if table.rows[index][0] else ""
+        rows.append(f"{term.text} of row {label!r} is {derivation.expression} in its row")
+    return upstream, "; ".join(rows)
+
+
+def _with_carried(
+    draft: Draft,
+    document: Document,
+    table: Table,
+    column: int,
+    terms: list[tuple[int, _Cell]],
+    relation: tuple[str, str],
+) -> Draft:
+    """The total's draft, with the rows above it that are wrong in their own row as its
+    ``upstream`` (see :func:`_carried_rows`)."""
+    upstream, rows = _carried_rows(document, table, column, terms, relation)
+    if not upstream:
+        return draft
+    return dataclasses.replace(
+        draft,
+        fields={**draft.fields, "upstream": upstream},
+        note=f"{rows}: a total right from its true value carries that row's error",
+    )
+
+
 def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
     # A share column checked row by row against its value column: its total is 100% by
     # definition, and a wrong share is reported on its own row, not again on the total.
     shares = set(_share_sources(table, units)[1])
     start = 0
     for index, (row, line) in enumerate(table.rows):
-        if not row or not _TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip()):
+        if not row or not TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip()):
             continue
-        above = table.rows[start:index]
-        start = index + 1
+        first, start = start, index + 1
         for column in range(1, len(row)):
             if column in shares:
                 continue
             total = _cell(row[column], units[column] if column < len(units) else "")
             if total is None:
                 continue
-            terms: list[_Cell] = []
-            for cells, _ in above:
-                text = cells[column] if column < len(cells) else ""
-                if _is_nothing(text):
-                    continue
-                term = _cell(text, units[column] if column < len(units) else "")
-                if term is None or term.approx:
-                    terms = []
-                    break
-                terms.append(term)
+            terms = _column_terms(table, range(first, index), column, units, skip_nothing=True)
             if len(terms) < 2:
                 continue
-            relation = _relation(terms, total, "+")
+            relation = _relation([t for _, t in terms], total, "+")
             if relation is not None:
-                yield _draft(document, table, row, line, relation, terms, "total-row", total)
+                draft = _draft(
+                    document, table, row, line, relation, [t for _, t in terms], "total-row", total
+                )
+                yield _with_carried(draft, document, table, column, terms, relation)
+
+
+def _row_components(
+    table: Table, index: int, column: int, units: list[str], total: _Cell
+) -> list[tuple[int, _Cell]] | None:
+    """(column, cell) of the cells of row ``index`` left of its total column ``column`` that
+    the total adds (those of the total's unit family), or None when one is approximate."""
+    row = table.rows[index][0]
+    found: list[tuple[int, _Cell]] = []
+    for other in range(1, min(len(row), column)):
+        if _is_nothing(row[other]):
+            continue
+        term = _cell(row[other], units[other])
+        if term is None or term.family != total.family:
+            continue
+        if term.approx:
+            return None
+        found.append((other, term))
+    return found
+
+
+def _plain_sum(terms: list[_Cell], unit: str) -> str | None:
+    """The terms as a sum of their printed numbers when all are in ``unit``, else None."""
+    if len(terms) < 2 or any(t.unit != unit for t in terms):
+        return None
+    return " + ".join(t.number.replace(",", "") for t in terms)
 
 
 def _total_columns(document: Document, table: Table, units: list[str]) -> Iterator[Draft]:
     for column, header in enumerate(table.header):
         if column == 0 or not _TOTAL_HEADER.match(_label(header)):
             continue
-        for row, line in table.rows:
+        first = 0
+        for index, (row, line) in enumerate(table.rows):
+            is_total_row = bool(row) and TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip())
             total = _cell(row[column], units[column]) if column < len(row) else None
-            if total is None:
+            components = (
+                None if total is None else _row_components(table, index, column, units, total)
+            )
+            if total is None or components is None or len(components) < 2:
+                first = index + 1 if is_total_row else first
                 continue
-            terms: list[_Cell] = []
-            usable = True
-            for other in range(1, min(len(row), column)):
-                if _is_nothing(row[other]):
-                    continue
-                term = _cell(row[other], units[other])
-                if term is None or term.family != total.family:
-                    continue
-                if term.approx:
-                    usable = False
-                    break
-                terms.append(term)
-            if not usable or len(terms) < 2:
-                continue
+            terms = [t for _, t in components]
             relation = _relation(terms, total, "+")
             if relation is not None:
-                yield _draft(document, table, row, line, relation, terms, "total-column", total)
+                draft = _draft(document, table, row, line, relation, terms, "total-column", total)
+                placed = [(index, other, t) for other, t in components]
+                upstream = _crossed_upstream(table, units, placed, relation[0])
+                if is_total_row:
+                    # A total row's cell that is not its column's sum is that column's mistake:
+                    # the row's total is carried from it, not wrong a second time.
+                    words = relation[0].split()
+                    for other, cell in components:
+                        above = _column_terms(
+                            table, range(first, index), other, units, skip_nothing=True
+                        )
+                        expression = _plain_sum([t for _, t in above], cell.unit)
+                        if expression is not None and words.count(cell.number) == 1:
+                            upstream.setdefault(cell.number, expression)
+                if upstream:
+                    draft = dataclasses.replace(
+                        draft, fields={**draft.fields, "upstream": upstream}
+                    )
+                yield draft
+            if is_total_row:
+                first = index + 1
 
 
 def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple[int, _Cell]]]:
@@ -295,7 +560,7 @@ def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple
     totals = [
         i
         for i, (row, _) in enumerate(table.rows)
-        if row and _TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip())
+        if row and TOTAL_ROW.match(_MARKUP.sub("", row[0]).strip())
     ]
     if len(totals) != 1:
         return -1, {}
@@ -385,6 +650,7 @@ def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draf
             plain = value.unit == total.unit
             expression = f"({_literal(value, plain)}) / ({_literal(total, plain)})"
             claimed = ("~" if share.approx else "") + share.text
+            upstream = _crossed_upstream(table, units, [(index, left, value)], expression)
             yield Draft(
                 kind="arithmetic",
                 quote=document.source_line(line) or table.row_source(row),
@@ -394,6 +660,7 @@ def _shares(document: Document, table: Table, units: list[str]) -> Iterator[Draf
                     "claimed": claimed,
                     "carried": sorted({value.number, total.number}),
                     "prefixes": document.byte_prefixes,
+                    **({"upstream": upstream} if upstream else {}),
                 },
                 confidence=0.8,
                 recognizer=NAME,
@@ -732,19 +999,15 @@ def _bold_total_rows(document: Document, table: Table, units: list[str]) -> Iter
         total = _cell(row[column], unit)
         if total is None:
             continue
-        terms: list[_Cell] = []
-        for cells, _ in table.rows[:-1]:
-            text = cells[column] if column < len(cells) else ""
-            term = _cell(text, unit)
-            if term is None or term.approx:
-                terms = []
-                break
-            terms.append(term)
+        terms = _column_terms(table, range(len(table.rows) - 1), column, units, skip_nothing=False)
         if len(terms) < 2:
             continue
-        relation = _relation(terms, total, "+")
+        relation = _relation([t for _, t in terms], total, "+")
         if relation is not None:
-            yield _draft(document, table, row, line, relation, terms, "bold-total", total)
+            draft = _draft(
+                document, table, row, line, relation, [t for _, t in terms], "bold-total", total
+            )
+            yield _with_carried(draft, document, table, column, terms, relation)
 
 
 def recognize(document: Document) -> Iterator[Draft]:
@@ -758,6 +1021,7 @@ def recognize(document: Document) -> Iterator[Draft]:
         yield from _prose_totals(document, index, table)
         yield from _bold_total_rows(document, table, units)
         yield from _total_rows(document, table, units)
+        yield from _crossed_cells(document, table, units)
         yield from _total_columns(document, table, units)
         yield from _shares(document, table, units)
         yield from _shares_of_stated(document, table, units)
