@@ -12,8 +12,13 @@ prints:
   lesson path relative to ``files/`` → line → ``label`` and ``what``, the recomputation; more
   files of the same shape in ``benchmarks/realworld_labels/``), and
   the share of labelled failures that are real mistakes;
-* the scan's wall time against parsing the same texts with markdown-it-py as
-  :mod:`checkers.extract.document` configures it, measured in the same run (``--repeats``).
+* the scan's time against parsing the same texts with markdown-it-py (CommonMark, tables,
+  ``$…$`` math, front matter; inline parsing included, as a reader of the lesson would render
+  it), measured in the same process: ``--repeats`` runs of each (3 by default), interleaved so
+  that load from elsewhere hits both alike, each after the checkers' caches are emptied and
+  garbage collected, so that every scan starts as a fresh process would; medians of wall and
+  of CPU time (the process's own, which load from elsewhere barely changes on a shared
+  machine), and the ratio of each.
 
 The corpus is for measuring: nothing here reads it to decide a verdict.
 """
@@ -28,8 +33,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,8 +43,6 @@ if __package__ in (None, ""):
     sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 import yaml
-
-from benchmarks.common import median_seconds
 
 __all__ = ["DEFAULT_CORPUS", "LABELS", "Triage", "main", "triage"]
 
@@ -151,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     options.add_argument("corpus", nargs="?", type=Path, default=DEFAULT_CORPUS)
     options.add_argument("--list", action="store_true", help="print every line behind a figure")
-    options.add_argument("--repeats", type=int, default=1, help="timed runs of each (median)")
+    options.add_argument("--repeats", type=int, default=3, help="timed runs of each (median)")
     options.add_argument("--json", type=Path, help="also keep the scan's JSON report here")
     args = options.parse_args(argv)
     corpus: Path = args.corpus.resolve()
@@ -170,12 +174,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.set_threshold(10_000, 10, 10)  # as the lessoncheck command sets it for its process
     marked_wrong: list[object] = []
     findings = _scan(files, marked_wrong)  # warm-up, and the findings scored below
-    scan_seconds: list[float] = []
-    parse_seconds: list[float] = []
-    for _ in range(args.repeats):  # interleaved, so that load from elsewhere hits both alike
+    scan_times: list[tuple[float, float]] = []
+    parse_times: list[tuple[float, float]] = []
+    for _ in range(max(args.repeats, 1)):  # interleaved: load from elsewhere hits both alike
         reset_caches()
-        scan_seconds.append(median_seconds(lambda: _scan(files), 1))
-        parse_seconds.append(median_seconds(lambda: _parse(texts), 1))
+        scan_times.append(_timed(lambda: _scan(files)))
+        parse_times.append(_timed(lambda: _parse(texts)))
     with tempfile.TemporaryDirectory() as temporary:
         report_path = args.json.resolve() if args.json else Path(temporary) / "rw.json"
         json_report.write(report_path, findings)  # type: ignore[arg-type]
@@ -204,12 +208,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"({result.real_share:.0%} of the triaged failures are real)"
     )
     print(f"{len(marked_wrong)} failing drafts not reported: the author marks them wrong")
-    scan, parse = statistics.median(scan_seconds), statistics.median(parse_seconds)
+    scan, parse = _medians(scan_times), _medians(parse_times)
     print(
-        f"scan {scan:.2f} s, markdown-it-py parse {parse:.2f} s ({scan / parse:.1f}× the parse;"
-        f" one process, medians of {args.repeats})"
+        f"scan {scan[0]:.2f} s, markdown-it-py parse {parse[0]:.2f} s ({scan[0] / parse[0]:.1f}×"
+        f" the parse); CPU {scan[1]:.2f} s against {parse[1]:.2f} s ({scan[1] / parse[1]:.1f}×);"
+        f" one process, medians of {len(scan_times)}"
     )
     return 0
+
+
+def _medians(times: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """The median wall and the median CPU seconds of (wall, CPU) timings."""
+    return statistics.median(t[0] for t in times), statistics.median(t[1] for t in times)
+
+
+def _timed(run: Callable[[], object]) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``run()``, started from a collected heap (the garbage of what ran
+    before is not charged to it)."""
+    gc.collect()
+    wall, cpu = time.perf_counter(), time.process_time()
+    run()
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 if __name__ == "__main__":

@@ -102,8 +102,13 @@ def fold(text: str) -> tuple[str, list[int]]:
     The same as applying :func:`_fold_char` character by character, done by C loops: a
     megabyte lesson folds in tens of milliseconds.
     """
-    offsets = list(compress(range(len(text)), map(not_, map(str.isspace, text))))
-    return fold_text(text), offsets
+    return fold_text(text), _fold_offsets(text)
+
+
+def _fold_offsets(text: str) -> list[int]:
+    """``fold(text)[1]``: the source offset of each character :func:`fold_text` keeps (folding
+    maps one character to one, so only whitespace moves offsets)."""
+    return list(compress(range(len(text)), map(not_, map(str.isspace, text))))
 
 
 @dataclass(frozen=True)
@@ -133,18 +138,17 @@ class AnchorError(ValueError):
 
 @dataclass(frozen=True)
 class Lesson:
-    """A lesson read once and folded once, shared by all claims that quote it."""
+    """A lesson read once and folded once, shared by all claims that quote it.
+
+    The folded text, its offsets and the line index are computed on first use and then kept
+    (:attr:`folded`, :attr:`offsets`, :attr:`line_starts`): ``scan`` reads every lesson but
+    anchors drafts in about a third of them, and the offsets (one int per character) were a
+    twentieth of the scan for lessons that never needed them."""
 
     path: Path
     """Where the lesson was read from."""
     text: str
     """The lesson as the author wrote it."""
-    folded: str
-    """The text folded for matching (see :func:`fold`)."""
-    offsets: tuple[int, ...]
-    """Source offset of each folded character."""
-    line_starts: tuple[int, ...]
-    """Source offset at which each line starts."""
     source: LessonSource
     """The file as its format reads it: what a reader sees of ``text`` (anchoring and
     drafting read that), and for a notebook where each line lies in the file."""
@@ -160,8 +164,8 @@ class Lesson:
     @classmethod
     def from_text(cls, path: Path, content: str) -> Lesson:
         """The lesson in ``content`` (the file at ``path``, decoded), read by its format
-        (:func:`checkers.formats.read_source`; a notebook becomes Markdown text), folded and
-        indexed. Raises :class:`LessonError` when the file is not what its name says."""
+        (:func:`checkers.formats.read_source`; a notebook becomes Markdown text). Raises
+        :class:`LessonError` when the file is not what its name says."""
         try:
             source = read_source(path, content)
         except FormatError as error:
@@ -170,16 +174,30 @@ class Lesson:
 
     @classmethod
     def from_source(cls, path: Path, source: LessonSource) -> Lesson:
-        """Fold a lesson's readable text (what is hidden from readers never anchors a quote)
-        and index its lines."""
-        text = source.text
-        folded, offsets = fold(source.readable)
+        """The lesson of a source already read by its format."""
+        return cls(path, source.text, source)
+
+    @cached_property
+    def folded(self) -> str:
+        """The readable text folded for matching (see :func:`fold`; what is hidden from
+        readers never anchors a quote)."""
+        return fold_text(self.source.readable)
+
+    @cached_property
+    def offsets(self) -> tuple[int, ...]:
+        """Source offset of each character of :attr:`folded`."""
+        return tuple(_fold_offsets(self.source.readable))
+
+    @cached_property
+    def line_starts(self) -> tuple[int, ...]:
+        """Source offset at which each line starts."""
+        text = self.text
         starts = [0]
         newline = text.find("\n")
         while newline != -1:
             starts.append(newline + 1)
             newline = text.find("\n", newline + 1)
-        return cls(path, text, folded, tuple(offsets), tuple(starts), source)
+        return tuple(starts)
 
     def edited(self, text: str) -> Lesson:
         """This lesson with its text edited in place (numbers replaced, lines kept), as

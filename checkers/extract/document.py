@@ -215,10 +215,13 @@ def _parser(front_matter: bool = True) -> MarkdownIt:
     # the core "inline" rule, which would build a child token for every emphasis, link and
     # word of every block, is disabled. That divides the parser's memory several times over
     # on hostile lessons (a table of 50 000 rows, 50 000 nested ``*a **b``).
+    # With "html" off the html_block rule never matches, yet the block parser would still try
+    # it at every block start and every paragraph line (it interrupts paragraphs): disabled,
+    # the blocks are the same and the parse is a few per cent cheaper.
     parser = MarkdownIt("commonmark", {"html": False}).enable("table").use(dollarmath_plugin)
     if front_matter:  # only the first piece of a lesson may open with front matter
         parser.use(front_matter_plugin)
-    return parser.disable("inline")
+    return parser.disable(["inline", "html_block"])
 
 
 @lru_cache(maxsize=1)
@@ -238,6 +241,9 @@ _FRONT_MATTER = re.compile(r"^-{3,}\s*$")
 
 def _pieces(text: str, size: int) -> Iterator[tuple[int, str]]:
     """(0-based first line, text) of consecutive pieces of ``text`` (see :data:`CHUNK_CHARS`)."""
+    if len(text) < size:  # no piece reaches the size: one piece, line breaks made "\n"
+        yield 0, _NEWLINES.sub("\n", text) if "\r" in text else text
+        return
     lines = _NEWLINES.split(text)
     fence: str | None = None  # the marker of the open top-level fence, if any
     in_front_matter = bool(lines) and _FRONT_MATTER.match(lines[0]) is not None
