@@ -216,6 +216,11 @@ class ModelFamily(Frozen):
     generic: bool = False
     """The family name is also a common noun ("transformer"): alone it names no entry, only
     with a size label ("Transformer base")."""
+    includes: tuple[str, ...] = ()
+    """Keys of other families' entries that this name also denotes with their size, where a
+    source names them so ("Llama 3 405B" is the Llama 3.1 release: Dubey et al. 2024 call every
+    model of the herd "Llama 3"; an unversioned "LLaMA 7B" is LLaMA 1's or Llama 2's). Alone,
+    the family name never means one of them."""
 
     @field_validator("pattern")
     @classmethod
@@ -594,6 +599,10 @@ class ModelTable:
         """The entries of one family."""
         return tuple(m for m in self.models if m.family == family.key)
 
+    def included(self, family: ModelFamily) -> tuple[ModelSpec, ...]:
+        """Other families' entries the family's name also denotes with their size."""
+        return tuple(m for m in self.models if m.key in family.includes)
+
     def find(self, name: str) -> ModelMatch:
         """The entry a printed name denotes: family by pattern, then size label or word."""
         exact = self.by_key(name.strip())
@@ -626,10 +635,14 @@ class ModelTable:
                 f"{name!r} does not say which {family.name}: {', '.join(m.name for m in members)}",
                 members,
             )
-        chosen = tuple(m for m in members if _has_size(m, counts, words))
+        chosen = tuple(m for m in members if _has_size(m, counts, words)) or tuple(
+            m for m in self.included(family) if _has_size(m, counts, words)
+        )
         if len(chosen) == 1:
             return ModelMatch(chosen[0], family, f"{name!r} names {chosen[0].name}")
-        labels = "; ".join(f"{m.name}: {', '.join(m.sizes)}" for m in members)
+        labels = "; ".join(
+            f"{m.name}: {', '.join(m.sizes)}" for m in (*members, *self.included(family))
+        )
         if not chosen:
             if len(members) == 1 and not counts and words <= _RELEASE_WORDS:
                 # "Phi-3-mini-4k-instruct", "DeepSeek-V3-Base": a release of the one entry.
@@ -667,22 +680,26 @@ class ModelTable:
         columns = [c for c in printed if any(m.values(c) for m in candidates)]
         if not columns:
             return match
-        fitting = [m for m in candidates if all(m.accepts(c, printed[c]) for c in columns)]
+        # Only entries that publish every printed column can be told apart by them (an entry
+        # that publishes no context fits any printed context, and would decide nothing).
+        publishing = [m for m in candidates if all(m.values(c) for c in columns)]
+        fitting = [m for m in publishing if all(m.accepts(c, printed[c]) for c in columns)]
         if len(fitting) == 1:
             return ModelMatch(
                 fitting[0], match.family, f"{name!r} with these columns is {fitting[0].name}"
             )
-        alike = fitting if len(fitting) > 1 else list(candidates)
-        if all(m.values(c) == alike[0].values(c) for m in alike for c in columns):
+        alike = fitting if len(fitting) > 1 else publishing
+        if alike and all(m.values(c) == alike[0].values(c) for m in alike for c in columns):
             names = ", ".join(m.name for m in alike)
             said = _list_words(columns)
-            return ModelMatch(
-                alike[0],
-                match.family,
-                f"every {match.family.name if match.family else name} entry ({names}) publishes "
-                f"the same {said}",
-                shared=True,
-            )
+            family_name = match.family.name if match.family else name
+            reason = f"every {family_name} entry ({names}) publishes the same {said}"
+            if len(alike) < len(candidates):
+                reason = (
+                    f"every {family_name} entry that publishes its {said} ({names}) gives the "
+                    "same value"
+                )
+            return ModelMatch(alike[0], match.family, reason, shared=True)
         scores = sorted(
             ((sum(m.accepts(c, printed[c]) for c in columns), m) for m in candidates),
             key=lambda pair: -pair[0],
@@ -808,7 +825,11 @@ def build_model_table(raw: Any, file: str = "models.yaml") -> ModelTable:
     for spec in models:
         if spec.family not in known:
             raise DataError(f"{file}: entry {spec.key!r}: unknown family {spec.family!r}")
+    keys = {m.key for m in models}
     for family in families:
+        unknown = [key for key in family.includes if key not in keys]
+        if unknown:
+            raise DataError(f"{file}: family {family.key!r}: includes unknown {unknown[0]!r}")
         if family.bare is not None and family.bare not in {
             m.key for m in models if m.family == family.key
         }:

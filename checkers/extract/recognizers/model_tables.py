@@ -77,10 +77,16 @@ _HEADERS: dict[str, re.Pattern[str]] = {
         r"total parameters|#\s*params|param(eter)? count|size|model size)$"
     ),
     "active_params": re.compile(
-        r"^(active params|active parameters|activated params|激活参数量?)$"
+        r"^(activ(e|ated) (params|parameters)( ?(/|per) ?token)?|激活参数量?)$"
+    ),
+    "tokens": re.compile(
+        r"^((pre ?)?train(ing|ed)? (tokens|data)|tokens trained( on)?|"
+        r"(预)?训练 ?(tokens?|token ?数|数据量))$"
     ),
 }
-_NOT_ARCHITECTURE = frozenset({"params", "active_params", "head_dim"})
+_NOT_ARCHITECTURE = frozenset({"params", "active_params", "head_dim", "tokens"})
+# Headers that say the column counts parameters (a bare "Size" may be a file or memory size).
+_PARAMS_NAMED = re.compile(r"^(?!size$|model size$).*$")
 _NUMBER = re.compile(r"^\s*(?:~|≈|约)?\s*\d[\d,]*(\.\d+)?\s*([kKMBT]|亿|万)?\s*$")
 _APPROX = re.compile(r"^\s*(?:~|≈|约)\s*")
 _MARKUP = re.compile(r"\*\*|__|`|\$")
@@ -135,14 +141,19 @@ _TERSE = frozenset({"l", "h", "d", "width", "维度", "层", "depth", "blocks", 
 
 def _enough(columns: dict[str, str]) -> bool:
     """The headers (label → field) make a model table: two architecture fields, or one beside
-    a params column, or one whose header names it unmistakably ("Vocab Size", "上下文长度")."""
+    a params column, or one whose header names it unmistakably ("Vocab Size", "上下文长度"), or
+    a column that says it counts parameters or training tokens ("Total Params", "Training
+    Tokens", "激活参数量"; not a bare "Size")."""
     architecture = {label: f for label, f in columns.items() if f not in _NOT_ARCHITECTURE}
     fields = set(architecture.values())
     if len(fields) >= 2:
         return True
     if len(fields) == 1:
         return "params" in columns.values() or any(label not in _TERSE for label in architecture)
-    return False
+    return any(
+        field in ("tokens", "active_params") or (field == "params" and _PARAMS_NAMED.match(label))
+        for label, field in columns.items()
+    )
 
 
 def _draft(name: str, cells: dict[str, str], line: int, quote: str) -> Draft | None:
@@ -161,9 +172,16 @@ def _draft(name: str, cells: dict[str, str], line: int, quote: str) -> Draft | N
     if size is not None and parse_count(values["params"]) is None:
         return None  # a size column must print a count (7B, 124M), not a bare number
     printed.pop("active_params", None)
-    if not (set(values) - _NOT_ARCHITECTURE):
+    for field in ("tokens", "params", "active_params"):
+        if field in values and parse_count(values[field]) is None:
+            values.pop(field)  # a count must say its scale (2T, 124M), not be a bare number
+            printed.pop(field, None)
+    spec = model_table().resolve(name, printed, size).spec
+    if spec is None:
         return None
-    if model_table().resolve(name, printed, size).spec is None:
+    if not spec.is_moe:
+        values.pop("active_params", None)  # a dense model's "active" size is its total
+    if not set(values) - {"head_dim"}:
         return None
     return Draft(
         kind="model_config",
