@@ -161,7 +161,8 @@ _BARE_BASE = re.compile(
 )
 _ROPE_WORDS = re.compile(r"rope|rotary|旋转位置|θ|\\theta|theta")
 _FAMILY_WORDS = re.compile(
-    r"gpt|bert|llama|mistral|mixtral|t5|qwen|deepseek|gemma|phi|transformer|openai|vit|chinchilla"
+    r"gpt|bert|llama|mistral|mixtral|t5|qwen|deepseek|gemma|phi|transformer|openai|chinchilla"
+    r"|(?<![a-z])vit(?![a-z])"
 )
 _SIZE_AFTER = re.compile(
     r"(?:[\s_-]*(?:\(\s*)?(?:\d+(?:\.\d+)?\s*(?:b|m)(?![a-z])|(?:small|medium|large|xl|base|big|huge)"
