@@ -361,7 +361,8 @@ def test_find_model_names(name: str, key: str) -> None:
         "RoBERTa-base", "GPT-3.5", "LLaMA 7B", "LLaMA 13B", "DistilBERT", "Transformer-XL",
         "GPT-2 (15B)", "flan-t5-base", "T5 v1.1 base", "mT5", "DeepSeek-V2-Lite", "GPT-3 Ada",
         "Qwen2.5-110B", "Qwen 7B", "Qwen1.5-7B", "Code Llama 7B", "llama.cpp",
-        "meta-llama", "Chinese-LLaMA-7B", "Llama 4 Scout", "ViT-g/14",
+        "meta-llama", "Chinese-LLaMA-7B", "Llama 4 Scout", "ViT-g/14", "Qwen2.5-VL-72B",
+        "Qwen2.5-Coder-7B", "DeepSeek-R1-Distill-Llama-8B", "Llama Guard 7B",
     ],
 )  # fmt: skip
 def test_find_model_misses(name: str) -> None:

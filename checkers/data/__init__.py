@@ -635,6 +635,14 @@ class ModelTable:
                 f"{name!r} does not say which {family.name}: {', '.join(m.name for m in members)}",
                 members,
             )
+        derived = sorted(words & _DERIVED_WORDS)
+        if derived:
+            return ModelMatch(
+                None,
+                family,
+                f"{name!r} names a model derived from {family.name} ({derived[0]}), whose "
+                "published numbers are its own",
+            )
         chosen = tuple(m for m in members if _has_size(m, counts, words)) or tuple(
             m for m in self.included(family) if _has_size(m, counts, words)
         )
@@ -720,6 +728,13 @@ def _list_words(columns: list[str]) -> str:
 
 # Size words of the table's entries (a generic family name needs one of them to name a model).
 _SIZE_WORDS = frozenset({"small", "medium", "large", "xl", "base", "big"})
+
+# Words of a name that make it another model built on the family's (Qwen2.5-VL-72B, Qwen2.5-Coder,
+# Llama Guard, DeepSeek-R1-Distill-Llama-8B, CodeT5): its layers, context or vocabulary may differ.
+_DERIVED_WORDS = frozenset(
+    {"vl", "coder", "code", "math", "audio", "omni", "vision", "guard", "distill", "embedding",
+     "reward", "long", "moe", "mt"}
+)  # fmt: skip
 
 # Words of a release name that do not pick a size ("-Instruct", "-chat-hf", "-it", "-v0.1").
 _RELEASE_WORDS = frozenset({"instruct", "chat", "hf", "it", "base", "preview", "v"})
