@@ -733,7 +733,7 @@ _SIZE_WORDS = frozenset({"small", "medium", "large", "xl", "base", "big"})
 # Llama Guard, DeepSeek-R1-Distill-Llama-8B, CodeT5): its layers, context or vocabulary may differ.
 _DERIVED_WORDS = frozenset(
     {"vl", "coder", "code", "math", "audio", "omni", "vision", "guard", "distill", "embedding",
-     "reward", "long", "moe", "mt"}
+     "reward", "long", "moe", "mt", "turbo", "distil"}
 )  # fmt: skip
 
 # Words of a release name that do not pick a size ("-Instruct", "-chat-hf", "-it", "-v0.1").

@@ -35,7 +35,8 @@ import re
 from collections.abc import Iterator
 
 from checkers.data import model_table, parse_count, size_in_name
-from checkers.extract.document import Document, Table
+from checkers.data.entries import fold
+from checkers.extract.document import Block, Document, Table
 from checkers.extract.draft import Draft
 from checkers.numbers import NumberError, Printed, parse_printed
 
@@ -195,14 +196,50 @@ def _draft(name: str, cells: dict[str, str], line: int, quote: str) -> Draft | N
     )
 
 
-def _rows(document: Document, table: Table) -> Iterator[Draft]:
+_NOT_ITS_SIZES = re.compile(
+    r"\b(?:our|we|my|your|like|similar|style|toy|suppose|imagine|hypothetical|e\.g\.)\b"
+    r"|我们|假设|类似|仿照"
+)
+_SIZE_ONLY = re.compile(r"^[a-z]+(?:[\s-]*v\d)?$|^\d+(?:\.\d+)?\s*[kmb]$")
+
+
+def _section_family(document: Document, block: Block, names: list[str]) -> str | None:
+    """The family a table of bare sizes ("Tiny", "Base", "Small", "Medium") belongs to: the
+    one family its section names before it (heading and text), when every row's name with that
+    family's name before it picks one of its entries; else None (never guessed)."""
+    if not names or not all(_SIZE_ONLY.match(fold(name)) for name in names):
+        return None
+    table = model_table()
+    text = " ".join(
+        line.text
+        for other in document.blocks
+        if other.section == block.section and other.line < block.line and other.table is None
+        for line in other.lines
+    )
+    folded = fold(text)
+    if _NOT_ITS_SIZES.search(folded):
+        return None  # "like GPT-2, our models come in…": sizes of another model
+    named = [f for f in table.families if not f.generic and f.regex.search(folded)]
+    if len(named) != 1:
+        return None
+    family = named[0]
+    if any(table.find(f"{family.name} {name}").spec is None for name in names):
+        return None
+    return family.name
+
+
+def _rows(document: Document, block: Block, table: Table) -> Iterator[Draft]:
     first, again = _columns([_field(header) for header in table.header])
     if not _enough({_label(table.header[i]): field for i, field in first.items()}):
         return
+    named = [_name(cells[0]) for cells, _ in table.rows if cells and _name(cells[0])]
+    family = _section_family(document, block, named)
     for cells, line in table.rows:
         name = _name(cells[0]) if cells else ""
         if not name or len(name) > 80:
             continue
+        if family is not None:
+            name = f"{family} {name}"
         quote = document.source_line(line) or table.row_source(cells)
         own = {field: cells[i] for i, field in first.items() if i < len(cells)}
         draft = _draft(name, own, line, quote)
@@ -243,6 +280,6 @@ def recognize(document: Document) -> Iterator[Draft]:
         if table is None or len(table.header) < 2 or not table.rows:
             continue
         if _field(table.header[0]) is None and any(_field(h) for h in table.header[1:]):
-            yield from _rows(document, table)
+            yield from _rows(document, block, table)
         elif _field(table.header[0]) is None:
             yield from _transposed(document, table)
