@@ -199,6 +199,9 @@ _DIGIT = re.compile(r"\d")
 _RUN_WITH = re.compile(r"\bwith\s*(?:an?\s+|the\s+)?$")  # "served with 32K context" is a setting
 
 
+_IN_AN_ADDRESS = frozenset("/.:#=@")
+
+
 @dataclass(frozen=True)
 class _Mention:
     """A model named in a clause."""
@@ -217,6 +220,8 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
     table = model_table()
     for family in table.families:
         for match in family.regex.finditer(folded, start, end):
+            if match.start() > 0 and folded[match.start() - 1] in _IN_AN_ADDRESS:
+                continue  # "github.com/openai/whisper/…": a path, not a mention
             size = _SIZE_AFTER.match(folded, match.end(), end)
             stop = size.end() if size else match.end()
             name = text[match.start() : stop].strip(" (-_")
