@@ -200,6 +200,7 @@ _RUN_WITH = re.compile(r"\bwith\s*(?:an?\s+|the\s+)?$")  # "served with 32K cont
 
 
 _IN_AN_ADDRESS = frozenset("/.:#=@")
+_JOINED_SUFFIX = re.compile(r"(?:[-_.][a-z0-9]+)+")
 
 
 @dataclass(frozen=True)
@@ -229,7 +230,11 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
                 continue
             if _NOT_THE_MODEL_BEFORE.search(folded, max(start, match.start() - 16), match.start()):
                 continue
-            known = table.find(name)
+            # The rest of a joined name decides which model it is ("Whisper Large-v3-turbo" is
+            # not Whisper large): it is looked up whole.
+            joined = _JOINED_SUFFIX.match(folded, stop, end)
+            whole = text[match.start() : joined.end()] if joined and joined.end() > stop else name
+            known = table.find(whole)
             if known.spec is None and not known.candidates:
                 continue
             found.append(_Mention(name, match.start(), stop))
