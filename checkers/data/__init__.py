@@ -684,9 +684,9 @@ class ModelTable:
             and not _has_size(match.spec, [size], set())
         ):
             # "GPT-3" alone is the 175B model, but "GPT-3 has 125M parameters" is its smallest.
-            sized = [m for m in self.members(family) if _has_size(m, [size], set())]
-            if len(sized) == 1:
-                return ModelMatch(sized[0], family, f"{name!r} of {size.text} is {sized[0].name}")
+            other = [m for m in self.members(family) if _has_size(m, [size], set())]
+            if len(other) == 1:
+                return ModelMatch(other[0], family, f"{name!r} of {size.text} is {other[0].name}")
         if match.spec is not None or not match.candidates:
             return match
         candidates = match.candidates
