@@ -292,7 +292,9 @@ def test_every_size_label_finds_its_entry(spec: ModelSpec) -> None:
     family = model_table().family(spec.family)
     for label in spec.sizes:
         family_name = re.sub(r"\s*\(.*\)", "", family.name)  # "Transformer (Vaswani et al.)"
-        assert find_model(f"{family_name} {label}").spec == spec, label
+        # "Qwen-7B": the first Qwen generation is named with the size joined to it.
+        found = [find_model(f"{family_name}{join}{label}").spec for join in (" ", "-")]
+        assert spec in found, label
 
 
 @pytest.mark.parametrize(
@@ -338,6 +340,13 @@ def test_every_size_label_finds_its_entry(spec: ModelSpec) -> None:
         ("Gemma 2 (27B)", "gemma2-27b"),
         ("Phi-2", "phi-2"),
         ("Phi-3-mini-4k-instruct", "phi-3-mini"),
+        ("Llama 3 405B", "llama3.1-405b"),
+        ("Qwen-1.8B", "qwen-1.8b"),
+        ("Qwen-7B-Chat", "qwen-7b"),
+        ("ViT-B/16", "vit-base"),
+        ("ViT-L/14", "vit-large"),
+        ("ViT-Huge", "vit-huge"),
+        ("Chinchilla", "chinchilla-70b"),
     ],
 )
 def test_find_model_names(name: str, key: str) -> None:
@@ -351,7 +360,9 @@ def test_find_model_names(name: str, key: str) -> None:
     [
         "RoBERTa-base", "GPT-3.5", "LLaMA 7B", "LLaMA 13B", "DistilBERT", "Transformer-XL",
         "GPT-2 (15B)", "flan-t5-base", "T5 v1.1 base", "mT5", "DeepSeek-V2-Lite", "GPT-3 Ada",
-        "Llama 3 405B", "Qwen2.5-110B",
+        "Qwen2.5-110B", "Qwen 7B", "Qwen1.5-7B", "Code Llama 7B", "llama.cpp",
+        "meta-llama", "Chinese-LLaMA-7B", "Llama 4 Scout", "ViT-g/14", "Qwen2.5-VL-72B",
+        "Qwen2.5-Coder-7B", "DeepSeek-R1-Distill-Llama-8B", "Llama Guard 7B",
     ],
 )  # fmt: skip
 def test_find_model_misses(name: str) -> None:

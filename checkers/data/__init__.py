@@ -216,6 +216,11 @@ class ModelFamily(Frozen):
     generic: bool = False
     """The family name is also a common noun ("transformer"): alone it names no entry, only
     with a size label ("Transformer base")."""
+    includes: tuple[str, ...] = ()
+    """Keys of other families' entries that this name also denotes with their size, where a
+    source names them so ("Llama 3 405B" is the Llama 3.1 release: Dubey et al. 2024 call every
+    model of the herd "Llama 3"; an unversioned "LLaMA 7B" is LLaMA 1's or Llama 2's). Alone,
+    the family name never means one of them."""
 
     @field_validator("pattern")
     @classmethod
@@ -594,6 +599,10 @@ class ModelTable:
         """The entries of one family."""
         return tuple(m for m in self.models if m.family == family.key)
 
+    def included(self, family: ModelFamily) -> tuple[ModelSpec, ...]:
+        """Other families' entries the family's name also denotes with their size."""
+        return tuple(m for m in self.models if m.key in family.includes)
+
     def find(self, name: str) -> ModelMatch:
         """The entry a printed name denotes: family by pattern, then size label or word."""
         exact = self.by_key(name.strip())
@@ -626,10 +635,22 @@ class ModelTable:
                 f"{name!r} does not say which {family.name}: {', '.join(m.name for m in members)}",
                 members,
             )
-        chosen = tuple(m for m in members if _has_size(m, counts, words))
+        derived = sorted(words & _DERIVED_WORDS)
+        if derived:
+            return ModelMatch(
+                None,
+                family,
+                f"{name!r} names a model derived from {family.name} ({derived[0]}), whose "
+                "published numbers are its own",
+            )
+        chosen = tuple(m for m in members if _has_size(m, counts, words)) or tuple(
+            m for m in self.included(family) if _has_size(m, counts, words)
+        )
         if len(chosen) == 1:
             return ModelMatch(chosen[0], family, f"{name!r} names {chosen[0].name}")
-        labels = "; ".join(f"{m.name}: {', '.join(m.sizes)}" for m in members)
+        labels = "; ".join(
+            f"{m.name}: {', '.join(m.sizes)}" for m in (*members, *self.included(family))
+        )
         if not chosen:
             if len(members) == 1 and not counts and words <= _RELEASE_WORDS:
                 # "Phi-3-mini-4k-instruct", "DeepSeek-V3-Base": a release of the one entry.
@@ -654,6 +675,18 @@ class ModelTable:
         the printed columns and more of them than any other.
         """
         match = self.find(name)
+        family = match.family
+        if (
+            match.spec is not None
+            and family is not None
+            and size is not None
+            and family.bare == match.spec.key
+            and not _has_size(match.spec, [size], set())
+        ):
+            # "GPT-3" alone is the 175B model, but "GPT-3 has 125M parameters" is its smallest.
+            other = [m for m in self.members(family) if _has_size(m, [size], set())]
+            if len(other) == 1:
+                return ModelMatch(other[0], family, f"{name!r} of {size.text} is {other[0].name}")
         if match.spec is not None or not match.candidates:
             return match
         candidates = match.candidates
@@ -667,22 +700,26 @@ class ModelTable:
         columns = [c for c in printed if any(m.values(c) for m in candidates)]
         if not columns:
             return match
-        fitting = [m for m in candidates if all(m.accepts(c, printed[c]) for c in columns)]
+        # Only entries that publish every printed column can be told apart by them (an entry
+        # that publishes no context fits any printed context, and would decide nothing).
+        publishing = [m for m in candidates if all(m.values(c) for c in columns)]
+        fitting = [m for m in publishing if all(m.accepts(c, printed[c]) for c in columns)]
         if len(fitting) == 1:
             return ModelMatch(
                 fitting[0], match.family, f"{name!r} with these columns is {fitting[0].name}"
             )
-        alike = fitting if len(fitting) > 1 else list(candidates)
-        if all(m.values(c) == alike[0].values(c) for m in alike for c in columns):
+        alike = fitting if len(fitting) > 1 else publishing
+        if alike and all(m.values(c) == alike[0].values(c) for m in alike for c in columns):
             names = ", ".join(m.name for m in alike)
             said = _list_words(columns)
-            return ModelMatch(
-                alike[0],
-                match.family,
-                f"every {match.family.name if match.family else name} entry ({names}) publishes "
-                f"the same {said}",
-                shared=True,
-            )
+            family_name = match.family.name if match.family else name
+            reason = f"every {family_name} entry ({names}) publishes the same {said}"
+            if len(alike) < len(candidates):
+                reason = (
+                    f"every {family_name} entry that publishes its {said} ({names}) gives the "
+                    "same value"
+                )
+            return ModelMatch(alike[0], match.family, reason, shared=True)
         scores = sorted(
             ((sum(m.accepts(c, printed[c]) for c in columns), m) for m in candidates),
             key=lambda pair: -pair[0],
@@ -703,6 +740,13 @@ def _list_words(columns: list[str]) -> str:
 
 # Size words of the table's entries (a generic family name needs one of them to name a model).
 _SIZE_WORDS = frozenset({"small", "medium", "large", "xl", "base", "big"})
+
+# Words of a name that make it another model built on the family's (Qwen2.5-VL-72B, Qwen2.5-Coder,
+# Llama Guard, DeepSeek-R1-Distill-Llama-8B, CodeT5): its layers, context or vocabulary may differ.
+_DERIVED_WORDS = frozenset(
+    {"vl", "coder", "code", "math", "audio", "omni", "vision", "guard", "distill", "embedding",
+     "reward", "long", "moe", "mt", "turbo", "distil"}
+)  # fmt: skip
 
 # Words of a release name that do not pick a size ("-Instruct", "-chat-hf", "-it", "-v0.1").
 _RELEASE_WORDS = frozenset({"instruct", "chat", "hf", "it", "base", "preview", "v"})
@@ -808,7 +852,11 @@ def build_model_table(raw: Any, file: str = "models.yaml") -> ModelTable:
     for spec in models:
         if spec.family not in known:
             raise DataError(f"{file}: entry {spec.key!r}: unknown family {spec.family!r}")
+    keys = {m.key for m in models}
     for family in families:
+        unknown = [key for key in family.includes if key not in keys]
+        if unknown:
+            raise DataError(f"{file}: family {family.key!r}: includes unknown {unknown[0]!r}")
         if family.bare is not None and family.bare not in {
             m.key for m in models if m.family == family.key
         }:

@@ -234,8 +234,13 @@ class Input(KindInput):
 
     @model_validator(mode="after")
     def _something_to_check(self) -> Input:
-        if all(getattr(self, column) is None for column in _ROW_COLUMNS) and self.tokens is None:
-            raise ValueError("give at least one column: layers, heads, hidden, context, …")
+        stated = (self.tokens, self.params, self.active_params)
+        if all(getattr(self, column) is None for column in _ROW_COLUMNS) and all(
+            value is None for value in stated
+        ):
+            raise ValueError(
+                "give at least one column: layers, heads, hidden, context, …, tokens or a size"
+            )
         if self.params is not None and size_in_name(self.name) is not None:
             raise ValueError(
                 f"the name {self.name!r} already states a size; drop params or the size in the name"
@@ -570,6 +575,17 @@ def _architecture(fields: Input, spec: ModelSpec | None) -> tuple[Architecture |
 
     def pick(column: str) -> int | None:
         own = _printed_int(getattr(fields, column))
+        if (
+            own is not None
+            and spec is not None
+            and column == "d_ff"
+            and own != spec.d_ff
+            and own in spec.also.get("d_ff", ())
+        ):
+            # The released configuration's other count of the same width (Qwen's
+            # intermediate_size holds both gated halves): the estimate counts one projection.
+            borrowed.append(f"d_ff {spec.d_ff} (the printed {own} counts both gated halves)")
+            return spec.d_ff
         if own is not None or spec is None:
             return own
         if column == "kv_heads":
@@ -652,6 +668,7 @@ def check(fields: Input, context: Context) -> Outcome:
     size: Comparison | None = None
     active: Comparison | None = None
     value: float | None = None
+    held_sizes: list[str] = []
     if arch is not None:
         counted = estimate(arch)
         value = counted.total
@@ -687,8 +704,12 @@ def check(fields: Input, context: Context) -> Outcome:
                 )
         elif fields.active_params is not None:
             details.append("no experts known: the active size is not checked")
-    elif stated is not None:
-        details.append("layers or d missing: the size is not checked against the architecture")
+    elif stated is not None or fields.active_params is not None:
+        published = _published_sizes(fields, stated, reference, context)
+        details.extend(published.details)
+        problems.extend(published.problems)
+        corrections.extend(published.corrections)
+        held_sizes = published.held
     if size is not None and stated is not None and arch is not None and not size.ok:
         approx = _in_units_of(size.recomputed, stated)
         problems.append(
@@ -729,7 +750,9 @@ def check(fields: Input, context: Context) -> Outcome:
         )
         if part
     )
-    said = problems or _what_held(fields, reference, size, stated)
+    said = problems or [*_what_held(fields, reference, size, stated), *held_sizes]
+    if len(said) > 1 and said[0] == "holds":
+        said = said[1:]
     if not problems and active is not None and fields.active_params is not None:
         said.append(
             f"≈ {count_text(active.recomputed)} used per token, consistent with "
@@ -747,6 +770,60 @@ def check(fields: Input, context: Context) -> Outcome:
         details=tuple(details),
         value=value,
     )
+
+
+@dataclass(frozen=True)
+class _PublishedSizes:
+    """The stated sizes of a row without layers and d, against the published counts."""
+
+    problems: list[str]
+    """Why a size is not the published one."""
+    corrections: list[tuple[str, str]]
+    """(printed, published) replacements."""
+    held: list[str]
+    """What held, for the message."""
+    details: list[str]
+    """What was compared, or why nothing was."""
+
+
+def _published_sizes(
+    fields: Input, stated: Printed | None, reference: _ReferenceResult, context: Context
+) -> _PublishedSizes:
+    """A row that prints no layers and d gives no estimate: its total and per-token sizes are
+    compared with the counts the source publishes, within ±10% or the size's printed digits
+    (published sizes are rounded names: "117M" and "124M" are both GPT-2 small)."""
+    spec = reference.spec
+    out = _PublishedSizes([], [], [], [])
+    pairs = (
+        ("parameters", stated, spec.params if spec else None),
+        (
+            "parameters used per token",
+            fields.active_params,
+            spec.active_params if spec else None,
+        ),
+    )
+    for what, printed, published in pairs:
+        if printed is None:
+            continue
+        count = None if published is None else parse_count(published)
+        if spec is None or published is None or count is None:
+            out.details.append(f"no published count of {what}: {printed.text} is not checked")
+            continue
+        tolerance = context.tolerance or _size_tolerance(printed)
+        comparison = compare(printed, count.value, tolerance)
+        out.details.append(
+            f"layers or d not printed: {printed.text} {what} compared with the published "
+            f"{published} of {reference.label} ({tolerance.reason.split(':')[0]})"
+        )
+        if comparison.ok:
+            out.held.append(f"{printed.text} {what}, as published ({published})")
+        else:
+            out.problems.append(
+                f"{printed.text} {what} does not match the published {reference.label} "
+                f"({published}; {spec.cite})"
+            )
+            out.corrections.append((printed.text, published))
+    return out
 
 
 def _tokens_problem(

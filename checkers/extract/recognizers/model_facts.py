@@ -110,10 +110,17 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("vocab", rf"词表(?:大小)?\s*(?:为|是|=|：)?\s*{_N}|{_M}\s*的?\s*词表"),
         (
             "params",
-            rf"{_N}[\s-]*(?:parameters?|params)\b"
+            rf"{_N}[\s-]*(?:total\s+)?(?:parameters?|params)\b"
             rf"|{_M}\s*(?:[（(][^）)]{{0,12}}[）)])?\s*(?:的\s*)?参数",
         ),
         ("params", rf"参数(?:量|规模)?\s*(?:为|是|达到|约)\s*{_N}"),
+        (
+            "active_params",
+            rf"{_N}[\s-]*(?:active|activated)\b(?:[\s-]*(?:parameters?|params))?"
+            r"|(?:activat(?:es|ing)|uses)\s+(?:only\s+|just\s+)?"
+            rf"{_M}(?=\s*(?:parameters?\b|params\b|per\s+token|out\s+of|of\s+(?:its|the|them)))",
+        ),
+        ("active_params", rf"激活(?:参数(?:量)?)?\s*(?:为|是|约|仅)?\s*{_N}"),
         (
             "rope_theta",
             r"(?:rope[\s_-]*(?:theta|θ|base)(?:[\s_-]*frequency)?|rotary[\s-]*(?:embedding[\s-]*)?base"
@@ -136,7 +143,7 @@ _ROLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "tokens",
             r"(?:trained|训练)(?:\s*(?:on|for|with|了))?\s*(?:about|approximately|roughly|over|"
-            rf"around|约|大约|超过)?\s*{_N}\s*(?:个\s*)?tokens?\b",
+            rf"around|nearly|约|大约|超过|~|≈)?\s*{_N}\s*(?:个\s*)?tokens?\b",
         ),
         (
             "experts",
@@ -154,15 +161,18 @@ _BARE_BASE = re.compile(
 )
 _ROPE_WORDS = re.compile(r"rope|rotary|旋转位置|θ|\\theta|theta")
 _FAMILY_WORDS = re.compile(
-    r"gpt|bert|llama|mistral|mixtral|t5|qwen|deepseek|gemma|phi|transformer|openai"
+    r"gpt|bert|llama|mistral|mixtral|t5|qwen|deepseek|gemma|phi|transformer|openai|chinchilla"
+    r"|(?<![a-z])vit(?![a-z])"
 )
 _SIZE_AFTER = re.compile(
-    r"(?:[\s_-]*(?:\(\s*)?(?:\d+(?:\.\d+)?\s*(?:b|m)(?![a-z])|(?:small|medium|large|xl|base|big))"
+    r"(?:[\s_-]*(?:\(\s*)?(?:\d+(?:\.\d+)?\s*(?:b|m)(?![a-z])|(?:small|medium|large|xl|base|big|huge)"
+    r"|[blh]/\d+)"
     r"(?:\s*\))?){0,2}"
 )
 # A mention that names a look-alike, not the model: "GPT-2-style", "BERT-like", "BERT 类模型".
 _NOT_THE_MODEL_AFTER = re.compile(
     r"^[\s-]*(?:style|like|ish|inspired|sized|class|clone|variant|based|type|family|series|"
+    r"optimal|scaling|law|rule|"
     r"architecture|tokenizer|风格|式|类|架构|结构|系列|分词器)"
 )
 _NOT_THE_MODEL_BEFORE = re.compile(r"(?:like|similar to|à la|类似于?|仿照|类)\s*(?:an?\s+)?$")
@@ -189,6 +199,10 @@ _DIGIT = re.compile(r"\d")
 _RUN_WITH = re.compile(r"\bwith\s*(?:an?\s+|the\s+)?$")  # "served with 32K context" is a setting
 
 
+_IN_AN_ADDRESS = frozenset("/.:#=@")
+_JOINED_SUFFIX = re.compile(r"(?:[-_.][a-z0-9]+)+")
+
+
 @dataclass(frozen=True)
 class _Mention:
     """A model named in a clause."""
@@ -207,6 +221,8 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
     table = model_table()
     for family in table.families:
         for match in family.regex.finditer(folded, start, end):
+            if match.start() > 0 and folded[match.start() - 1] in _IN_AN_ADDRESS:
+                continue  # "github.com/openai/whisper/…": a path, not a mention
             size = _SIZE_AFTER.match(folded, match.end(), end)
             stop = size.end() if size else match.end()
             name = text[match.start() : stop].strip(" (-_")
@@ -214,7 +230,11 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
                 continue
             if _NOT_THE_MODEL_BEFORE.search(folded, max(start, match.start() - 16), match.start()):
                 continue
-            known = table.find(name)
+            # The rest of a joined name decides which model it is ("Whisper Large-v3-turbo" is
+            # not Whisper large): it is looked up whole.
+            joined = _JOINED_SUFFIX.match(folded, stop, end)
+            whole = text[match.start() : joined.end()] if joined and joined.end() > stop else name
+            known = table.find(whole)
             if known.spec is None and not known.candidates:
                 continue
             found.append(_Mention(name, match.start(), stop))
@@ -276,6 +296,47 @@ def _roles(
     return sorted(found.values())
 
 
+# What makes a count after a model's name something other than the model's own size: a part
+# of it ("trainable", "LoRA adds 4M", "non-embedding", "per layer"), a change ("fewer"), or a
+# comparison ("than").
+_NOT_ITS_SIZE = re.compile(
+    r"trainab|train(?:s|ing)\b|adapter|lora|add(?:s|ed|ing)?\b|extra|additional|new\b|"
+    r"frozen|embedding|layer|block|head|expert|each|per\b|than|more|fewer|less|"
+    r"小于|大于|约为其|每|新增|额外|可训练"
+)
+_SIZE_VERB = re.compile(
+    r"^[\s,:：(（]*(?:(?:has|had|is|was|with|at|has about|totall?ing|of|activates|uses"
+    r"|有|共有|为|是|约|激活)\s*)?(?:only\s+|just\s+|仅\s*)?(?:about|around|roughly|approximately|~|≈|约)?\s*$"
+)
+# After the size: a part of the model it counts ("per layer", "in the embeddings", "trainable").
+_PART_AFTER = re.compile(
+    r"\s*(?:per\s+(?!token)|each\b|in\s+(?:the|its|each)|of\s+which|for\s+(?:the|its)\b|"
+    r"for\s+each\s+(?!token)|"
+    r"trainab|embedding|non-embedding|每层|的嵌入)"
+)
+
+
+def _states_its_size(
+    folded: str, after_name: int, fields: dict[str, str], numbers: list[tuple[int, int, str, str]]
+) -> bool:
+    """A clause whose only numbers are sizes states the model's size when the first of them
+    follows the name directly ("ViT-Large (307M params)", "BERT-large has 340M parameters",
+    "Mixtral 8x7B has 47B total parameters", "671B parameters total, 37B active") with nothing
+    between that makes it a part, a change or a comparison of it."""
+    if not fields:
+        return False
+    first = min(
+        n_start for n_start, _, field, _ in numbers if field in fields and n_start >= after_name
+    )
+    between = folded[after_name:first]
+    if len(between) > 24 or _NOT_ITS_SIZE.search(between) or not _SIZE_VERB.match(between):
+        return False
+    end = max(
+        m_end for n_start, m_end, field, _ in numbers if field in fields and n_start >= after_name
+    )
+    return not _PART_AFTER.match(folded, end)
+
+
 def _printed(text: str) -> Printed | None:
     try:
         return parse_printed(text)
@@ -324,7 +385,7 @@ def _clause_drafts(
                 continue
             written = text[n_start : n_start + len(number)]
             printed = _printed(written)
-            counted = field in ("params", "tokens")
+            counted = field in ("params", "tokens", "active_params")
             if printed is None or (counted and parse_count(written) is None):
                 continue
             if not counted and printed.unit is not None and printed.unit.symbol != "K":
@@ -332,14 +393,23 @@ def _clause_drafts(
             fields[field] = written
             last = max(last, m_end)
         if size_in_name(mention.name) is not None:
-            fields.pop("params", None)
-        if not set(fields) - {"params"}:
-            continue  # a size alone is the name's business (GPT-3 175B), not a fact to check
+            fields.pop("params", None)  # the name states the size (GPT-3 175B)
+        if set(fields) <= {"params", "active_params"} and not _states_its_size(
+            folded, mention.end, fields, numbers
+        ):
+            continue
         size = _printed(fields["params"]) if "params" in fields else None
         printed_columns = {
-            f: p for f, v in fields.items() if f != "params" and (p := _printed(v)) is not None
+            f: p
+            for f, v in fields.items()
+            if f not in ("params", "active_params") and (p := _printed(v)) is not None
         }
-        if model_table().resolve(mention.name, printed_columns, size).spec is None:
+        spec = model_table().resolve(mention.name, printed_columns, size).spec
+        if spec is None:
+            continue
+        if not spec.is_moe:
+            fields.pop("active_params", None)
+        if not fields:
             continue
         yield Draft(
             kind="model_config",

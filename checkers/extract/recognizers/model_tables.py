@@ -35,7 +35,8 @@ import re
 from collections.abc import Iterator
 
 from checkers.data import model_table, parse_count, size_in_name
-from checkers.extract.document import Document, Table
+from checkers.data.entries import fold
+from checkers.extract.document import Block, Document, Table
 from checkers.extract.draft import Draft
 from checkers.numbers import NumberError, Printed, parse_printed
 
@@ -77,10 +78,17 @@ _HEADERS: dict[str, re.Pattern[str]] = {
         r"total parameters|#\s*params|param(eter)? count|size|model size)$"
     ),
     "active_params": re.compile(
-        r"^(active params|active parameters|activated params|激活参数量?)$"
+        r"^(activ(e|ated) (params|parameters)( ?(/|per) ?token)?|激活参数量?)$"
+    ),
+    # Tokens, said so: a "training data" or "预训练数据量" column may count words (BERT's 3.3B
+    # words, read about 40 times, are 128B tokens), so it is not read as tokens.
+    "tokens": re.compile(
+        r"^((pre ?)?train(ing|ed)? tokens|tokens trained( on)?|(预)?训练 ?(tokens?|token ?数))$"
     ),
 }
-_NOT_ARCHITECTURE = frozenset({"params", "active_params", "head_dim"})
+_NOT_ARCHITECTURE = frozenset({"params", "active_params", "head_dim", "tokens"})
+# Headers that say the column counts parameters (a bare "Size" may be a file or memory size).
+_PARAMS_NAMED = re.compile(r"^(?!size$|model size$).*$")
 _NUMBER = re.compile(r"^\s*(?:~|≈|约)?\s*\d[\d,]*(\.\d+)?\s*([kKMBT]|亿|万)?\s*$")
 _APPROX = re.compile(r"^\s*(?:~|≈|约)\s*")
 _MARKUP = re.compile(r"\*\*|__|`|\$")
@@ -135,14 +143,19 @@ _TERSE = frozenset({"l", "h", "d", "width", "维度", "层", "depth", "blocks", 
 
 def _enough(columns: dict[str, str]) -> bool:
     """The headers (label → field) make a model table: two architecture fields, or one beside
-    a params column, or one whose header names it unmistakably ("Vocab Size", "上下文长度")."""
+    a params column, or one whose header names it unmistakably ("Vocab Size", "上下文长度"), or
+    a column that says it counts parameters or training tokens ("Total Params", "Training
+    Tokens", "激活参数量"; not a bare "Size")."""
     architecture = {label: f for label, f in columns.items() if f not in _NOT_ARCHITECTURE}
     fields = set(architecture.values())
     if len(fields) >= 2:
         return True
     if len(fields) == 1:
         return "params" in columns.values() or any(label not in _TERSE for label in architecture)
-    return False
+    return any(
+        field in ("tokens", "active_params") or (field == "params" and _PARAMS_NAMED.match(label))
+        for label, field in columns.items()
+    )
 
 
 def _draft(name: str, cells: dict[str, str], line: int, quote: str) -> Draft | None:
@@ -161,9 +174,16 @@ def _draft(name: str, cells: dict[str, str], line: int, quote: str) -> Draft | N
     if size is not None and parse_count(values["params"]) is None:
         return None  # a size column must print a count (7B, 124M), not a bare number
     printed.pop("active_params", None)
-    if not (set(values) - _NOT_ARCHITECTURE):
+    for field in ("tokens", "params", "active_params"):
+        if field in values and parse_count(values[field]) is None:
+            values.pop(field)  # a count must say its scale (2T, 124M), not be a bare number
+            printed.pop(field, None)
+    spec = model_table().resolve(name, printed, size).spec
+    if spec is None:
         return None
-    if model_table().resolve(name, printed, size).spec is None:
+    if not spec.is_moe:
+        values.pop("active_params", None)  # a dense model's "active" size is its total
+    if not set(values) - {"head_dim"}:
         return None
     return Draft(
         kind="model_config",
@@ -176,14 +196,50 @@ def _draft(name: str, cells: dict[str, str], line: int, quote: str) -> Draft | N
     )
 
 
-def _rows(document: Document, table: Table) -> Iterator[Draft]:
+_NOT_ITS_SIZES = re.compile(
+    r"\b(?:our|we|my|your|like|similar|style|toy|suppose|imagine|hypothetical|e\.g\.)\b"
+    r"|我们|假设|类似|仿照"
+)
+_SIZE_ONLY = re.compile(r"^[a-z]+(?:[\s-]*v\d)?$|^\d+(?:\.\d+)?\s*[kmb]$")
+
+
+def _section_family(document: Document, block: Block, names: list[str]) -> str | None:
+    """The family a table of bare sizes ("Tiny", "Base", "Small", "Medium") belongs to: the
+    one family its section names before it (heading and text), when every row's name with that
+    family's name before it picks one of its entries; else None (never guessed)."""
+    if not names or not all(_SIZE_ONLY.match(fold(name)) for name in names):
+        return None
+    table = model_table()
+    text = " ".join(
+        line.text
+        for other in document.blocks
+        if other.section == block.section and other.line < block.line and other.table is None
+        for line in other.lines
+    )
+    folded = fold(text)
+    if _NOT_ITS_SIZES.search(folded):
+        return None  # "like GPT-2, our models come in…": sizes of another model
+    named = [f for f in table.families if not f.generic and f.regex.search(folded)]
+    if len(named) != 1:
+        return None
+    family = named[0]
+    if any(table.find(f"{family.name} {name}").spec is None for name in names):
+        return None
+    return family.name
+
+
+def _rows(document: Document, block: Block, table: Table) -> Iterator[Draft]:
     first, again = _columns([_field(header) for header in table.header])
     if not _enough({_label(table.header[i]): field for i, field in first.items()}):
         return
+    named = [_name(cells[0]) for cells, _ in table.rows if cells and _name(cells[0])]
+    family = _section_family(document, block, named)
     for cells, line in table.rows:
         name = _name(cells[0]) if cells else ""
         if not name or len(name) > 80:
             continue
+        if family is not None:
+            name = f"{family} {name}"
         quote = document.source_line(line) or table.row_source(cells)
         own = {field: cells[i] for i, field in first.items() if i < len(cells)}
         draft = _draft(name, own, line, quote)
@@ -224,6 +280,6 @@ def recognize(document: Document) -> Iterator[Draft]:
         if table is None or len(table.header) < 2 or not table.rows:
             continue
         if _field(table.header[0]) is None and any(_field(h) for h in table.header[1:]):
-            yield from _rows(document, table)
+            yield from _rows(document, block, table)
         elif _field(table.header[0]) is None:
             yield from _transposed(document, table)

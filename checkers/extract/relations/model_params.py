@@ -39,6 +39,7 @@ from collections.abc import Callable
 from typing import Any
 
 from checkers.data import model_table, parse_count
+from checkers.data.entries import fold
 from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
     Claimed,
@@ -107,7 +108,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         q.column <= claimed.start for q in later
     ):
         return None  # the line describes another configuration after the count
-    get = _lookup(statement, scope)
+    get = _lookup(statement, scope, None if statement.header else claimed.start)
     layers, hidden = get("layers"), get("hidden")
     if layers is None or hidden is None:
         return None
@@ -206,8 +207,10 @@ _INPUTS = frozenset({"layers", "hidden", "heads", "d_ff", "vocab", "context", "e
 Get = Callable[[str], Quantity | None]
 
 
-def _lookup(statement: Statement, scope: Scope) -> Get:
-    """How an input is found: a table row's own cells, else the section's value."""
+def _lookup(statement: Statement, scope: Scope, count_start: int | None = None) -> Get:
+    """How an input is found: a table row's own cells, else the section's value. A named
+    model's published value counts only when the statement names it before the count
+    (``OpenCLIP ViT-bigG (2.5B params), …, Qwen-7B base``: the count is not Qwen-7B's)."""
     row = statement.text.lstrip().startswith("|")
 
     def get(role: str) -> Quantity | None:
@@ -217,6 +220,11 @@ def _lookup(statement: Statement, scope: Scope) -> Get:
         found = scope.value(role, before=statement.line)
         if found is not None and found.published and found.line != statement.line:
             return None  # a model named elsewhere: the count may be another model's
+        if found is not None and found.published and count_start is not None:
+            spec = model_table().by_key(found.model)
+            family = None if spec is None else model_table().family(spec.family)
+            if family is not None and not family.regex.search(fold(statement.text[:count_start])):
+                return None  # the model is named after the count: it is another model's
         return found
 
     return get

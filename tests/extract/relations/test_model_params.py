@@ -81,6 +81,16 @@ def test_a_model_named_elsewhere_does_not_size_another_count(scan: Scan) -> None
     assert scan(text) == []
 
 
+def test_a_model_named_after_the_count_does_not_size_it(scan: Scan) -> None:
+    # The 1.8B belongs to the image encoder; Llama 2 7B (32 layers, d 4096) is named after it.
+    line = "The recipe: a ViT-style encoder (1.8B params), a small adapter and Llama 2 7B.\n"
+    assert scan("# A vision-language model\n\n" + line) == []
+    # Named before its count, the published configuration sizes it:
+    # 4 · 4096² + 3 · 4096 · 11008 = 202,375,168 per layer.
+    named = "Per layer, Llama 2 7B holds about 202M parameters.\n"
+    assert _verdicts(scan, "# A vision-language model\n\n" + named) == ["pass"]
+
+
 def test_a_count_followed_by_another_configuration_is_left_alone(scan: Scan) -> None:
     text = "# Training\n\nhidden size 768, vocabulary of 50,257 tokens, context 1024.\n\n"
     line = "A real run would train 124M parameters; here a tiny model of 2 layers.\n"
