@@ -167,3 +167,51 @@ def test_a_rounded_per_unit_figure_is_carried(
         f"Over all layers that is {total}M.\n"
     )
     assert [v for _, v, _ in _verdicts(scan_text, text)] == [verdict]
+
+
+# Four phrasings of a figure carried to the next clause (numbers worked by hand):
+# 3 × 2,097,152 = 6,291,456 per layer × 24 = 150,994,944; 2 GiB per conversation × 6 = 12 GiB;
+# 14 GFLOPs per token (2 × 7B) × 3B tokens = 4.2e19; 7,200 s = 2 hours.
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Per layer: 6,291,456. All 24 layers: 150,994,944.\n", "pass"),
+        ("Per layer: 6,291,456. All 24 layers: 125,829,120.\n", "fail"),
+        ("每层：6,291,456。全部 24 层：150,994,944。\n", "pass"),
+        ("每层：6,291,456。全部 24 层：125,829,120。\n", "fail"),
+        ("每条对话序列 2 GiB；6 条共 12 GiB。\n", "pass"),
+        ("每条对话序列 2 GiB；6 条共 10 GiB。\n", "fail"),
+        (
+            "Inference costs 14 billion FLOPs per token (2 × 7B). Serving 3B tokens costs 4.2e19 FLOPs.\n",
+            "pass",
+        ),
+        (
+            "Inference costs 14 billion FLOPs per token (2 × 7B). Serving 3B tokens costs 4.2e20 FLOPs.\n",
+            "fail",
+        ),
+        ("The job needs 7,200 s, which is about 2 hours.\n", "pass"),
+        ("The job needs 7,200 s, which is about 3 hours.\n", "fail"),
+    ],
+)
+def test_a_figure_carried_into_the_next_clause(
+    scan_text: ScanText, text: str, verdict: str
+) -> None:
+    (finding,) = [f for f in scan_text("## S\n\n" + text) if f.id.startswith("rates-")]
+    assert finding.verdict == verdict
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a plain number after a label that names no unit counts nothing the next one is of
+        "Layer 3: 6,291,456. All 24 layers: 125,829,120.\n",
+        # 条 alone without its total (“8 条规则”) is no count of sequences
+        "每条序列 2 GiB。我们定了 6 条规则，显存上限 10 GiB。\n",
+        # another model's figure in between (13B named) breaks the link
+        "The 7B model costs 14 billion FLOPs per token. The 13B model over 3B tokens costs 4.2e20 FLOPs.\n",
+        # a new sentence is no restatement
+        "The job needs 7,200 s. Which is about 3 hours of queueing.\n",
+    ],
+)
+def test_no_carry_without_the_clause_that_states_it(scan_text: ScanText, text: str) -> None:
+    assert _verdicts(scan_text, "## S\n\n" + text) == []

@@ -75,6 +75,11 @@ _MEASURES: tuple[tuple[str, str], ...] = (
     ("bytes", r"\s*(?:[KMGTP]i?B(?![A-Za-z])|bytes?\b|个?\s*字节)"),
     ("bits", r"\s*(?:bits?\b|比特)"),
     ("nats", r"\s*nats?\b"),
+    # "7.8 billion FLOPs", "2.0e21 FLOPs", "3 PFLOPs": compute, a scale word or a prefix allowed
+    (
+        "flops",
+        r"(?:\s*(?:thousand|million|billion|trillion)|\s*(?-i:[KMBT]))?\s*(?-i:[GTPE]?FLOPs?)(?![A-Za-z/])",
+    ),
     (
         "time",
         r"\s*(?:seconds?|secs?|s|秒|minutes?|mins?|分钟|hours?|hrs?|h|小时|days?|天|weeks?|周)"
@@ -87,7 +92,9 @@ _SCALE = (
 _NOUN = (
     r"[\s-]*(?:个\s*)?(?:(?:adapted|trainable|attention|projection|weight|such|这样的)\s*)?"
     r"(?P<noun>tokens?|layers?|blocks?|matri(?:x|ces)|sequences?|conversations?|requests?|samples?"
-    r"|GPUs?|context|window|层|条\s*(?:这样的)?\s*序列|序列|张\s*(?:卡|A100|H100|H800|A800|GPU)|块\s*GPU|卡)"
+    r"|GPUs?|context|window|层|条\s*(?:这样的)?\s*序列|序列|张\s*(?:卡|A100|H100|H800|A800|GPU)|块\s*GPU|卡"
+    # "8 条共 12 GiB": the classifier alone, when the clause goes on to their total
+    r"|条(?=\s*(?:共|总共|一共|合计|总计|加起来)))"
     r"(?![A-Za-z])"
 )
 _PARAMS = r"\s*(?:(?:trainable\s+)?(?:parameters|params|weights)\b|个?参数)"
@@ -159,14 +166,17 @@ _RESTATED = re.compile(
 )
 _COMPUTED = re.compile(r"[\d)]\s*[×*/÷+−-]\s*[\d(][^=≈＝]*(?:=|≈|＝)\s*(?:~|约|about\s+)?\s*$")
 _CONVERSION = re.compile(
-    r"(?:折合|约合|相当于|换算成|即|也就是|i\.e\.,?)\s*"
+    r"(?:折合|约合|相当于|换算成|即|也就是|i\.e\.,?|[,，]\s*(?:which|that)\s+(?:is|comes\s+to))\s*"
     r"(?:约|大约|about|roughly|approximately|~|≈)?\s*$",
     re.IGNORECASE,
 )
 _TOTAL_CUE = re.compile(
     r"takes?|took|lasts?|runs?|needs?|wall[-\s]?clock|耗时|用时|需要|跑|训练", re.IGNORECASE
 )
-_MODEL_SIZE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*[BM](?![A-Za-z])")
+# A model's size, not a count of tokens ("26B tokens") nor an operand ("6 × 1.3B").
+_MODEL_SIZE = re.compile(
+    r"(?<![\w.])(?<![×*/]\s)(?<![×*/])\d+(?:\.\d+)?\s*[BM](?![A-Za-z])(?!\s*tokens?\b)"
+)
 _FAR = 20.0
 """A derived value more than this many times off the printed one is not the relation the text
 states (a rate per token times a training set's tokens against a checkpoint's size): no draft.
@@ -336,6 +346,8 @@ def _read(segment: _Segment, index: int) -> None:
             measure = _noun(match["noun"])
         elif not measure and (match["params"] or scale):
             measure = "count"
+        elif not measure and not exponent and _COUNT_LABEL.search(text, 0, match.start()):
+            measure = "count"  # "Per layer: 7,077,888." … "All 12 layers: 84,934,656."
         if not measure:
             continue
         after = text[match.end() :]
@@ -345,7 +357,9 @@ def _read(segment: _Segment, index: int) -> None:
         figure = _Figure(
             printed=text[match.start() : match.end()].strip(),
             number=number,
-            term=_term(number, exponent, scale, unit if measure == "bytes" else ""),
+            term=_flops_term(number, exponent, unit)
+            if measure == "flops"
+            else _term(number, exponent, scale, unit if measure == "bytes" else ""),
             measure=measure,
             per=frozenset(),
             line=segment.line_of(match.start()),
@@ -411,6 +425,29 @@ def _read(segment: _Segment, index: int) -> None:
             )
         )
     segment.figures.sort(key=lambda f: f.start)
+
+
+_COUNT_LABEL = re.compile(
+    r"(?:\b(?:per|each|every|one)\s+(?:layer|block)|\ball\s+\d+\s+(?:layers|blocks)|每层|全部\s*\d+\s*层)"
+    r"\s*[:：]\s*\Z",
+    re.IGNORECASE,
+)
+"""A label that says what a plain number right after it counts: per layer, or all N layers."""
+_FLOP_PREFIX = {"G": "1e9", "T": "1e12", "P": "1e15", "E": "1e18"}
+
+
+def _flops_term(number: str, exponent: str, unit: str) -> str:
+    """A figure of FLOPs as a term in FLOPs: its scale word (``billion``) or its unit's prefix
+    (``PFLOPs``) as a power of ten."""
+    value = _term(number, exponent, "", "")
+    scale = unit.split()[0] if len(unit.split()) > 1 else ""
+    prefix = unit[0] if unit[:1] in _FLOP_PREFIX and not scale else ""
+    factor = (
+        _SCALES.get(scale, _SCALES.get(scale.lower(), ""))
+        if scale
+        else _FLOP_PREFIX.get(prefix, "")
+    )
+    return f"({value}*{factor})" if factor else value
 
 
 def _digits(number: str) -> int:
@@ -538,7 +575,7 @@ class _Section:
                 if drafted is not None:
                     yield drafted
             return
-        if figure.measure not in ("bytes", "bits", "count", "nats"):
+        if figure.measure not in ("bytes", "bits", "count", "nats", "flops"):
             return
         for rate in self.earlier(figure, (figure.measure,)):
             if not rate.per or rate.restated or rate.number in figure.head:
@@ -694,6 +731,9 @@ class _Section:
         if figure.measure == "count" and not re.search(r"[KMBTk万亿]|illion|thousand", claimed):
             claimed = figure.number
         claimed = re.sub(_PARAMS + "$", "", claimed, flags=re.IGNORECASE).strip()
+        if figure.measure == "flops":  # "2.0e21 FLOPs" reads as 2.0e21, "3 PFLOPs" keeps its unit
+            claimed = _term(figure.number, "", "", "") if not figure.printed else figure.printed
+            claimed = re.sub(r"(?<![GTPE])\s*FLOPs?$", "", claimed).strip()
         carried = {f.number for f in operands_read if f.rounded}
         base: dict[str, object] = {"claimed": claimed}
         if figure.measure == "bytes":
@@ -760,7 +800,7 @@ _CUE_NOUNS = (
 _CUE_BEFORE = re.compile(
     r"(?:per|each|every|one|single|每|1\s*个|/)\s*(?:个\s*)?\Z|[一每]条[^，。；\n]{0,20}\Z"
 )
-_CUE_WORDS = ("卡时", "折合", "约合", "相当于", "换算成", "i.e.")
+_CUE_WORDS = ("卡时", "折合", "约合", "相当于", "换算成", "i.e.", ", which is", ", that is")
 _GPU_HOURS = re.compile(r"gpu[-\s]?(?:hours?|小时)")
 
 
