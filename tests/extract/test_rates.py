@@ -182,11 +182,13 @@ def test_a_rounded_per_unit_figure_is_carried(
         ("每条对话序列 2 GiB；6 条共 12 GiB。\n", "pass"),
         ("每条对话序列 2 GiB；6 条共 10 GiB。\n", "fail"),
         (
-            "Inference costs 14 billion FLOPs per token (2 × 7B). Serving 3B tokens costs 4.2e19 FLOPs.\n",
+            "Inference costs 14 billion FLOPs per token (2 × 7B). "
+            "Serving 3B tokens costs 4.2e19 FLOPs.\n",
             "pass",
         ),
         (
-            "Inference costs 14 billion FLOPs per token (2 × 7B). Serving 3B tokens costs 4.2e20 FLOPs.\n",
+            "Inference costs 14 billion FLOPs per token (2 × 7B). "
+            "Serving 3B tokens costs 4.2e20 FLOPs.\n",
             "fail",
         ),
         ("The job needs 7,200 s, which is about 2 hours.\n", "pass"),
@@ -208,7 +210,8 @@ def test_a_figure_carried_into_the_next_clause(
         # 条 alone without its total (“8 条规则”) is no count of sequences
         "每条序列 2 GiB。我们定了 6 条规则，显存上限 10 GiB。\n",
         # another model's figure in between (13B named) breaks the link
-        "The 7B model costs 14 billion FLOPs per token. The 13B model over 3B tokens costs 4.2e20 FLOPs.\n",
+        "The 7B model costs 14 billion FLOPs per token. "
+        "The 13B model over 3B tokens costs 4.2e20 FLOPs.\n",
         # a new sentence is no restatement
         "The job needs 7,200 s. Which is about 3 hours of queueing.\n",
     ],
