@@ -106,9 +106,16 @@ _RATIO = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*(?:×|x|倍|-fold)(?![\dA-Za-z])"
 _RATIO_MARK = re.compile(r"\d\s*(?:×|x|倍|-fold)")
 
 
+# "从 32 降到 8，缩小为原来的 1/4", "shrinks to 1/4": the smaller count as a fraction of the larger.
+_SHRUNK_TO = re.compile(r"(?:原来的|to|为|到)\s*1\s*/\s*(\d+(?:\.\d+)?)(?![\d./])")
+
+
 def _percent_or_ratio(text: str) -> bool:
-    """True when ``text`` holds a percentage (:data:`_PERCENT`) or a ratio (:data:`_RATIO`)."""
+    """True when ``text`` holds a percentage (:data:`_PERCENT`), a ratio (:data:`_RATIO`) or a
+    fraction it shrank to (:data:`_SHRUNK_TO`)."""
     if "%" in text and _PERCENT.search(text):
+        return True
+    if "/" in text and _SHRUNK_TO.search(text):
         return True
     return _RATIO_MARK.search(text) is not None and _RATIO.search(text) is not None
 
@@ -180,10 +187,12 @@ def _stated(rest: str, value: re.Match[str], words: re.Pattern[str]) -> bool:
 def _draft(
     sentence: str, line: int, first: str, second: str, rest: str, unit: str = ""
 ) -> Draft | None:
+    first, second = first.rstrip(","), second.rstrip(",")  # "from 32 to 8, so …"
     a, b = _number(first), _number(second)
     if a <= 0 or b <= 0 or a == b:
         return None
     percent = _PERCENT.search(rest)
+    shrunk = _SHRUNK_TO.search(rest) if "/" in rest else None
     ratio = _RATIO.search(rest)
     if percent is not None and not _single_value(rest, percent):
         percent = None
@@ -199,6 +208,9 @@ def _draft(
         # multiplies the attention cost by 64×".
         power = "²" if _QUADRATIC.search(sentence) else ""
         expression, claimed, end = f"({big}/{small}){power}", ratio.group(1) + "×", ratio.end()
+    elif shrunk is not None and b < a and _stated(rest, shrunk, _DOWN):
+        # 1/N of the original: the claim is N, the larger count over the smaller
+        expression, claimed, end = f"{first}/{second}", shrunk.group(1), shrunk.end()
     else:
         return None
     start = sentence.find(first)
