@@ -87,6 +87,14 @@ _ZH_WHOLE_AFTER = re.compile(
     r"(?:全部|总共|总|所有|整个|全体)?\s*(\d[\d,]*(?:\.\d+)?)\s*(" + _ZH_WORD + r")?\s*的\s*"
     r"(\d+(?:\.\d+)?)\s*%"
 )
+# "4.2M，约占 7B 模型的 0.06%": a scaled count as a share of a scaled whole (parameters of a
+# model), the scales read as powers of ten.
+_ZH_SCALED_SHARE = re.compile(
+    r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s*([KMBT]|万|亿)(?![A-Za-z])\s*(?:个?参数)?\s*[，,]?\s*"
+    r"(?:约占|占)\s*(?:全部|总|整个)?\s*(\d[\d,]*(?:\.\d+)?)\s*([KMBT]|万|亿)(?![A-Za-z])\s*"
+    r"(?:模型|参数量|参数)?\s*的\s*(?:约\s*)?(\d+(?:\.\d+)?)\s*%"
+)
+_SCALE_OF = {"K": "1e3", "M": "1e6", "B": "1e9", "T": "1e12", "万": "1e4", "亿": "1e8"}
 # "A is x% smaller than B": the two quantities with one unit, and nothing else between.
 _UNIT_AFTER = r"(\s*(?:[KMGT]i?B|[KMBT](?![A-Za-z])|\s(?:tokens?|parameters|params|layers|steps)))?"
 _THAN = re.compile(
@@ -320,6 +328,26 @@ def _stated_shares(sentence: str, line: int) -> list[Draft]:
         if _same_word(after.group(2), after.group(4)):
             part, whole, percent = after.group(1), after.group(3), after.group(5)
             found.append(_share_draft(after.group(0), line, part, whole, percent, "share"))
+    for scaled in _ZH_SCALED_SHARE.finditer(sentence):
+        part = f"({scaled.group(1)}*{_SCALE_OF[scaled.group(2)]})"
+        whole = f"({scaled.group(3)}*{_SCALE_OF[scaled.group(4)]})"
+        if _number(scaled.group(3)) > 0:
+            found.append(
+                Draft(
+                    kind="arithmetic",
+                    quote=scaled.group(0).strip(),
+                    line=line,
+                    # both printed rounded (4.2M of 4,194,304; 7B a model's name)
+                    fields={
+                        "expression": f"{part}/{whole}",
+                        "claimed": scaled.group(5) + "%",
+                        "carried": sorted({scaled.group(1), scaled.group(3)}),
+                    },
+                    confidence=0.6,
+                    recognizer=NAME,
+                    slug="share",
+                )
+            )
     return [draft for draft in found if draft is not None]
 
 
