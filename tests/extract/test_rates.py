@@ -218,3 +218,33 @@ def test_a_figure_carried_into_the_next_clause(
 )
 def test_no_carry_without_the_clause_that_states_it(scan_text: ScanText, text: str) -> None:
     assert _verdicts(scan_text, "## S\n\n" + text) == []
+
+
+# A total split evenly over GPUs: 96 GB of model state over 4 GPUs is 24 GB each.
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Model state: 96 GB. Sharded evenly across 4 GPUs, each GPU stores 24 GB.\n", "pass"),
+        ("Model state: 96 GB. Sharded evenly across 4 GPUs, each GPU stores 32 GB.\n", "fail"),
+        ("训练状态一共 96 GB，切分到 4 张卡上，每张卡 24 GB。\n", "pass"),
+        ("训练状态一共 96 GB，切分到 4 张卡上，每张卡 12 GB。\n", "fail"),
+    ],
+)
+def test_a_total_split_over_gpus(scan_text: ScanText, text: str, verdict: str) -> None:
+    (finding,) = [f for f in scan_text("## S\n\n" + text) if f.id.startswith("rates-")]
+    assert finding.verdict == verdict
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the card's own memory, not a share of the total
+        "Model state: 96 GB. Sharded across 4 GPUs, each GPU has 80 GB of memory.\n",
+        # ZeRO-1 shards only the optimizer states: a GPU's share is not total / 4
+        "Model state: 96 GB. With ZeRO-1 sharded across 4 GPUs, each GPU stores 60 GB.\n",
+        # no word of splitting: "each of the 4 GPUs" may hold a full copy (data parallel)
+        "Model state: 96 GB. On 4 GPUs, each GPU stores 96 GB.\n",
+    ],
+)
+def test_no_split_without_even_sharding(scan_text: ScanText, text: str) -> None:
+    assert _verdicts(scan_text, "## S\n\n" + text) == []

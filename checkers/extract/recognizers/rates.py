@@ -129,10 +129,14 @@ _NOUNS = {
     "张": "gpu",
     "块": "gpu",
     "卡": "gpu",
+    "card": "gpu",
     "byte": "byte",
     "字节": "byte",
 }
-_PER_NOUN = r"(tokens?|layers?|blocks?|bytes?|字节|matrix|matrices|sequences?|samples?|序列|层)"
+_PER_NOUN = (
+    r"(tokens?|layers?|blocks?|bytes?|字节|matrix|matrices|sequences?|samples?|序列|层"
+    r"|GPUs?|cards?|张卡|卡)"
+)
 _BATCH = re.compile(
     r"(?:batch(?:\s+size)?\s*(?:of|=|:)?|批(?:量)?大小\s*(?:为|=|：|:)?)\s*(\d+)(?![\d.,])",
     re.IGNORECASE,
@@ -427,6 +431,14 @@ def _read(segment: _Segment, index: int) -> None:
     segment.figures.sort(key=lambda f: f.start)
 
 
+_SPLIT = re.compile(
+    r"shard\w*|split|divided|spread|partition\w*|evenly|均分|平分|切分|分摊|分到", re.IGNORECASE
+)
+"""Words that say a total is split evenly over the GPUs of the clause."""
+_PARTIAL_SHARDING = re.compile(r"ZeRO[-\s]?[12]\b|stage\s*[12]\b|tensor\s+parallel", re.I)
+"""Sharding that splits only part of a total (ZeRO-1 the optimizer states, ZeRO-2 also the
+gradients): its share per GPU is not the total over the GPUs."""
+_CAPACITY_AFTER = re.compile(r"\s*(?:of\s+)?(?:memory|HBM|VRAM|显存)", re.IGNORECASE)
 _COUNT_LABEL = re.compile(
     r"(?:\b(?:per|each|every|one)\s+(?:layer|block)|\ball\s+\d+\s+(?:layers|blocks)|每层|全部\s*\d+\s*层)"
     r"\s*[:：]\s*\Z",
@@ -577,6 +589,11 @@ class _Section:
             return
         if figure.measure not in ("bytes", "bits", "count", "nats", "flops"):
             return
+        if figure.per == {"gpu"} and _SPLIT.search(figure.head):
+            drafted = self._split(figure)
+            if drafted is not None:
+                yield drafted
+            return
         for rate in self.earlier(figure, (figure.measure,)):
             if not rate.per or rate.restated or rate.number in figure.head:
                 continue
@@ -645,6 +662,25 @@ class _Section:
             if factors or extra
         ]
         return self._draft(figure, [rate], alternatives, operands, used)
+
+    def _split(self, figure: _Figure) -> Draft | None:
+        """A total split evenly over the GPUs its clause counts: ``20.8 GB of model state``
+        … ``sharded across the 8 GPUs, each GPU holds 2.6 GB`` (total ÷ GPUs)."""
+        gpus = next((c for c in reversed(figure.counts) if c.measure == "gpu"), None)
+        if gpus is None or gpus.each or _value(gpus) <= 1 or _PARTIAL_SHARDING.search(figure.head):
+            return None
+        segment = self.segments[figure.segment]
+        if _CAPACITY_AFTER.match(segment.text, figure.end):
+            return None  # "each GPU has 80 GB of memory": the card's size, not a share
+        total = next(
+            (t for t in self.earlier(figure, (figure.measure,)) if not t.per and not t.restated),
+            None,
+        )
+        if total is None or total.number in figure.head or self._other_model(figure, total):
+            return None
+        alternatives = [(f"{total.term} / {gpus.term}", "")]
+        operands = [_describe(total, "total"), _describe(gpus, "GPUs")]
+        return self._draft(figure, [total], alternatives, operands, [gpus])
 
     def _over_rate(self, figure: _Figure, rate: _Figure) -> Draft | None:
         """``rate`` (A per x) ÷ another rate (y per x) = ``figure`` (A per y): bits per token
@@ -796,6 +832,8 @@ _CUE_NOUNS = (
     "sample",
     "序列",
     "层",
+    "gpu",
+    "张卡",
 )
 _CUE_BEFORE = re.compile(
     r"(?:per|each|every|one|single|每|1\s*个|/)\s*(?:个\s*)?\Z|[一每]条[^，。；\n]{0,20}\Z"
