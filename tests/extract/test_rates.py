@@ -248,3 +248,27 @@ def test_a_total_split_over_gpus(scan_text: ScanText, text: str, verdict: str) -
 )
 def test_no_split_without_even_sharding(scan_text: ScanText, text: str) -> None:
     assert _verdicts(scan_text, "## S\n\n" + text) == []
+
+
+# A figure stated as the one before it doubled or halved: 3.1M × 2 = 6.2M; 12 GiB / 2 = 6 GiB.
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("适配器共约 3.1M 个参数。\n\n把秩加大一倍，参数量翻倍到约 6.2M。\n", "pass"),
+        ("适配器共约 3.1M 个参数。\n\n把秩加大一倍，参数量翻倍到约 9.3M。\n", "fail"),
+        ("The cache takes 12 GiB.\n\nWith int8 values it halves to 6 GiB.\n", "pass"),
+        ("The cache takes 12 GiB.\n\nWith int8 values it halves to 3 GiB.\n", "fail"),
+    ],
+)
+def test_a_figure_doubled_or_halved(scan_text: ScanText, text: str, verdict: str) -> None:
+    (finding,) = [f for f in scan_text("## S\n\n" + text) if f.id.startswith("rates-")]
+    assert finding.verdict == verdict
+
+
+def test_a_doubling_skips_a_model_size_but_not_another_figure(scan_text: ScanText) -> None:
+    # the nearest count is the 13B model's name: the doubling is of the adapter's 3.1M
+    text = "## S\n\n适配器共约 3.1M 个参数，占 13B 模型的很小一部分。\n\n参数量翻倍到约 6.2M。\n"
+    assert [v for _, v, _ in _verdicts(scan_text, text)] == ["pass"]
+    # a figure per token before a figure per layer: different units, no draft
+    other = "## S\n\nEach token costs 3 MB per token.\n\nPer layer it doubles to 6 MB per layer.\n"
+    assert _verdicts(scan_text, other) == []

@@ -431,6 +431,13 @@ def _read(segment: _Segment, index: int) -> None:
     segment.figures.sort(key=lambda f: f.start)
 
 
+_FACTOR_BEFORE = re.compile(
+    r"(?:翻倍|翻一番|减半)(?:到|至|为|成)\s*(?:约|大约)?\s*\Z"
+    r"|\b(?:doubles?|doubled|halves|halved)\s+to\s+(?:about\s+|roughly\s+|~\s*)?\Z",
+    re.IGNORECASE,
+)
+"""A figure stated as the one before it doubled or halved, the word right before it."""
+_MODEL_AFTER = re.compile(r"\s*(?:的\s*)?(?:模型|model|LLM|dense|MoE)", re.IGNORECASE)
 _SPLIT = re.compile(
     r"shard\w*|split|divided|spread|partition\w*|evenly|均分|平分|切分|分摊|分到", re.IGNORECASE
 )
@@ -589,6 +596,12 @@ class _Section:
             return
         if figure.measure not in ("bytes", "bits", "count", "nats", "flops"):
             return
+        factor = _FACTOR_BEFORE.search(figure.head)
+        if factor is not None:
+            drafted = self._scaled(figure, factor)
+            if drafted is not None:
+                yield drafted
+            return
         if figure.per == {"gpu"} and _SPLIT.search(figure.head):
             drafted = self._split(figure)
             if drafted is not None:
@@ -662,6 +675,22 @@ class _Section:
             if factors or extra
         ]
         return self._draft(figure, [rate], alternatives, operands, used)
+
+    def _scaled(self, figure: _Figure, factor: re.Match[str]) -> Draft | None:
+        """The figure just before, doubled or halved: ``≈ 4.2M`` … ``翻倍到约 8.4M``,
+        ``doubles to 8.4M``. The earlier figure is the nearest of the same measure and per
+        units that is not a model's size (``7B 模型``)."""
+        multiplier = "2" if re.search("翻|doubl", factor.group(0), re.IGNORECASE) else "0.5"
+        for earlier in self.earlier(figure, (figure.measure,)):
+            segment = self.segments[earlier.segment]
+            if _MODEL_AFTER.match(segment.text, earlier.end) or earlier.restated:
+                continue
+            if (figure.per and earlier.per != figure.per) or earlier.number in figure.head:
+                return None
+            alternatives = [(f"{earlier.term} × {multiplier}", "")]
+            operands = [_describe(earlier, "figure"), f"{factor.group(0).strip()}: × {multiplier}"]
+            return self._draft(figure, [earlier], alternatives, operands, [])
+        return None
 
     def _split(self, figure: _Figure) -> Draft | None:
         """A total split evenly over the GPUs its clause counts: ``20.8 GB of model state``
@@ -838,7 +867,19 @@ _CUE_NOUNS = (
 _CUE_BEFORE = re.compile(
     r"(?:per|each|every|one|single|每|1\s*个|/)\s*(?:个\s*)?\Z|[一每]条[^，。；\n]{0,20}\Z"
 )
-_CUE_WORDS = ("卡时", "折合", "约合", "相当于", "换算成", "i.e.", ", which is", ", that is")
+_CUE_WORDS = (
+    "卡时",
+    "折合",
+    "约合",
+    "相当于",
+    "换算成",
+    "i.e.",
+    ", which is",
+    ", that is",
+    "翻倍",
+    "减半",
+)
+_CUE_WORDS += ("doubles to", "doubled to", "halves to", "halved to")
 _GPU_HOURS = re.compile(r"gpu[-\s]?(?:hours?|小时)")
 
 
