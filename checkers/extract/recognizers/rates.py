@@ -878,8 +878,11 @@ _CUE_WORDS = (
     ", that is",
     "翻倍",
     "减半",
+    "doubles to",
+    "doubled to",
+    "halves to",
+    "halved to",
 )
-_CUE_WORDS += ("doubles to", "doubled to", "halves to", "halved to")
 _GPU_HOURS = re.compile(r"gpu[-\s]?(?:hours?|小时)")
 
 
