@@ -272,3 +272,27 @@ def test_a_doubling_skips_a_model_size_but_not_another_figure(scan_text: ScanTex
     # a figure per token before a figure per layer: different units, no draft
     other = "## S\n\nEach token costs 3 MB per token.\n\nPer layer it doubles to 6 MB per layer.\n"
     assert _verdicts(scan_text, other) == []
+
+
+# What a card's memory leaves after what it holds: 48 − 26 = 22 GB.
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("An L40S has 48 GB. A 13B model in fp16 takes 26 GB, leaving 22 GB for the cache.\n", ""),
+        (
+            "We serve on a 48 GB GPU. The fp16 weights take 26 GB, leaving 22 GB for the cache.\n",
+            "pass",
+        ),
+        (
+            "We serve on a 48 GB GPU. The fp16 weights take 26 GB, leaving 32 GB for the cache.\n",
+            "fail",
+        ),
+        ("用一张 48 GB 的卡部署。\n\n权重占 26 GB；剩余 22 GB 留给 KV Cache。\n", "pass"),
+        ("用一张 48 GB 的卡部署。\n\n权重占 26 GB；剩余 12 GB 留给 KV Cache。\n", "fail"),
+        # two sizes held: which of them the remainder leaves out is not stated
+        ("On a 48 GB GPU, weights take 26 GB and activations 4 GB, leaving 18 GB.\n", ""),
+    ],
+)
+def test_what_a_card_has_left(scan_text: ScanText, text: str, verdict: str) -> None:
+    found = [f.verdict for f in scan_text("## S\n\n" + text) if f.id.startswith("rates-")]
+    assert found == ([verdict] if verdict else [])

@@ -162,7 +162,7 @@ _ALL_LAYERS = re.compile(
     re.IGNORECASE,
 )
 _EACH_AFTER = re.compile(r"\s*(?:each|apiece|per\s+\w+|各|每)", re.IGNORECASE)
-_HARDWARE_AFTER = re.compile(r"\s*(?:A100|H100|H200|H800|A800|V100|GPU|card|卡|显卡)", re.I)
+_HARDWARE_AFTER = re.compile(r"\s*(?:的\s*)?(?:A100|H100|H200|H800|A800|V100|GPU|card|卡|显卡)", re.I)
 _RESTATED = re.compile(
     r"^\s*[,，]?\s*[(（]?\s*(?:i\.e\.,?|that\s+is,?|or|about|roughly|approximately|即|约|也就是|"
     r"≈|~)?\s*(?:about|roughly|约)?\s*$",
@@ -377,7 +377,10 @@ def _read(segment: _Segment, index: int) -> None:
             counts.append(_with(figure, each=_EACH_AFTER.match(after) is not None))
             continue
         if measure == "bytes" and _HARDWARE_AFTER.match(after):
-            continue  # "a 40 GB A100": the card's memory, not a figure of the text's own
+            # "a 40 GB A100": the card's memory, not a figure of the text's own; kept as a
+            # capacity, which a figure "left" after what it holds is subtracted from
+            segment.figures.append(_with(figure, measure="capacity"))
+            continue
         last = previous.get(measure)
         head_start = max(sentence_start, last.end if last else 0)
         head = text[head_start : match.start()]
@@ -431,6 +434,12 @@ def _read(segment: _Segment, index: int) -> None:
     segment.figures.sort(key=lambda f: f.start)
 
 
+_LEFT_BEFORE = re.compile(
+    r"(?:剩余|剩下|还剩|余下)\s*(?:约|大约)?\s*\Z|\b(?:leaving|leaves|left\s+with)\s+"
+    r"(?:about\s+|roughly\s+|~\s*)?\Z",
+    re.IGNORECASE,
+)
+"""A size stated as what is left of a card's memory, the word right before it."""
 _FACTOR_BEFORE = re.compile(
     r"(?:翻倍|翻一番|减半)(?:到|至|为|成)\s*(?:约|大约)?\s*\Z"
     r"|\b(?:doubles?|doubled|halves|halved)\s+to\s+(?:about\s+|roughly\s+|~\s*)?\Z",
@@ -596,6 +605,11 @@ class _Section:
             return
         if figure.measure not in ("bytes", "bits", "count", "nats", "flops"):
             return
+        if figure.measure == "bytes" and _LEFT_BEFORE.search(figure.head):
+            drafted = self._left(figure)
+            if drafted is not None:
+                yield drafted
+            return
         factor = _FACTOR_BEFORE.search(figure.head)
         if factor is not None:
             drafted = self._scaled(figure, factor)
@@ -691,6 +705,25 @@ class _Section:
             operands = [_describe(earlier, "figure"), f"{factor.group(0).strip()}: × {multiplier}"]
             return self._draft(figure, [earlier], alternatives, operands, [])
         return None
+
+    def _left(self, figure: _Figure) -> Draft | None:
+        """What a card's memory leaves after the one size it holds: ``一张 80 GB 的卡`` …
+        ``权重约 35 GB；剩余 45 GB``, ``an 80 GB A100 … 35 GB of weights, leaving 45 GB``."""
+        used: list[_Figure] = []
+        for other in reversed(self.seen):
+            if figure.line - other.line > _REACH:
+                return None
+            if other.measure == "capacity":
+                break
+            if other.measure == "bytes" and not other.restated:
+                used.append(other)
+        else:
+            return None
+        if len(used) != 1 or used[0].per or other.per:
+            return None  # nothing, or several sizes held: which are subtracted is not stated
+        alternatives = [(f"{other.term} − {used[0].term}", "")]
+        operands = [_describe(other, "card memory"), _describe(used[0], "used")]
+        return self._draft(figure, [other, used[0]], alternatives, operands, [])
 
     def _split(self, figure: _Figure) -> Draft | None:
         """A total split evenly over the GPUs its clause counts: ``20.8 GB of model state``
@@ -882,6 +915,9 @@ _CUE_WORDS = (
     "doubled to",
     "halves to",
     "halved to",
+    "剩余",
+    "剩下",
+    "leaving",
 )
 _GPU_HOURS = re.compile(r"gpu[-\s]?(?:hours?|小时)")
 
