@@ -162,7 +162,9 @@ _ALL_LAYERS = re.compile(
     re.IGNORECASE,
 )
 _EACH_AFTER = re.compile(r"\s*(?:each|apiece|per\s+\w+|各|每)", re.IGNORECASE)
-_HARDWARE_AFTER = re.compile(r"\s*(?:的\s*)?(?:A100|H100|H200|H800|A800|V100|GPU|card|卡|显卡)", re.I)
+_HARDWARE_AFTER = re.compile(
+    r"\s*(?:的\s*)?(?:A100|H100|H200|H800|A800|V100|GPU|card|卡|显卡)", re.IGNORECASE
+)
 _RESTATED = re.compile(
     r"^\s*[,，]?\s*[(（]?\s*(?:i\.e\.,?|that\s+is,?|or|about|roughly|approximately|即|约|也就是|"
     r"≈|~)?\s*(?:about|roughly|约)?\s*$",
