@@ -130,13 +130,14 @@ def _drop_noun_label(match: re.Match[str]) -> str:
 # ("2 s × 1000 = 2000 ms") multiplies numbers as printed, and is not read in seconds (its "s"
 # stays a free word).
 _TIME_UNIT = re.compile(r"(?<![\w.,])" + _NUMBER + r"\s*(ms|s)(?![A-Za-z/])")
-_PER_SECOND = re.compile(r"(?<=\d)\s*(?:tokens?|samples?|sequences?|requests?)\s*/\s*s(?![A-Za-z])")
+_PER_SECOND = re.compile(r"(?<=\d)\s*tokens?\s*/\s*s(?![A-Za-z])")
 _TIME_FACTOR = re.compile(
     r"(?<![\d.,])(?:1,?000|1e3|10\^3|60|3,?600|86,?400)(?![\d.,])(?!\s*m?s\b)"
 )
 _TIME_SCALE = {"ms": "1e-3", "s": "1"}
 _TIME_MARK = re.compile(r"\d\s*m?s(?![A-Za-z])")
 # "ln 2", "exp 1.5": a function of one printed number, written without brackets.
+_BARE_FUNCTION_MARK = re.compile("(?:ln|log|exp|sqrt) ")
 _BARE_FUNCTION = re.compile(r"(?<![A-Za-z])(ln|log|exp|sqrt)\s+(\d+(?:\.\d+)?)(?![\d.,(])")
 _BRACKET_LABEL = re.compile(
     r"(?<=\d)\s*\((?=[^()]*[A-Za-z]{3})[^()\d]*(?:\d+[^()\d]*)*\)(?=\s*[×*/+−-])"
@@ -253,13 +254,14 @@ def _has_free_word(candidate: str) -> bool:
 _PLAIN_WORD = re.compile(r"[A-Za-z_]+")
 _REWRITE_VOCABULARY = re.compile(
     r"token|step|layer|head|gpu|param|byte|flop|thousand|illion|^[kmgtp]i?b(?![a-z])"
-    r"|^m?s$|^(?:ln|log|exp|sqrt)$|sample|sequence|request"
+    r"|^(?:ln|log|exp|sqrt)$"
 )
 # A character that ends a label's run back to its number: ASCII other than letters, quotes,
 # hyphens and spaces, and every digit (\d, as the rewrites' patterns read digits).
 _LABEL_STOP = re.compile(r"[^\sA-Za-z'\-\x80-\U0010ffff]|\d")
 _LABEL_GOES_ON = re.compile(r"\s*[A-Za-z'\-(（×*/+−]")
 _OPENERS = re.compile("[(（]")
+_TIME_BEFORE = re.compile(r"[\d/]\s*\Z")
 
 
 def _keeps_free_word(text: str) -> bool:
@@ -272,6 +274,8 @@ def _keeps_free_word(text: str) -> bool:
         word, start = match.group(), match.start()
         if word in _KNOWN_WORDS or word in ("x", "X") or not _PLAIN_WORD.fullmatch(word):
             continue
+        if word in ("s", "ms") and _TIME_BEFORE.search(text, 0, start):
+            continue  # "4.2 ms", "tokens/s": a time the rewrite reads
         if word[-1] in "kKMBT" or _REWRITE_VOCABULARY.search(word.lower()):
             continue
         if opener is not None and opener.start() < start and last_closer > start:
@@ -333,7 +337,7 @@ def _as_expression(text: str) -> str:
         text = _NOUN_LABEL.sub(_drop_noun_label, text)  # after the units it must not take
     if _SCALE_LETTER_MARK.search(text):
         text = _COUNT_LETTER.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
-    if " " in text and _BARE_FUNCTION.search(text):
+    if _BARE_FUNCTION_MARK.search(text) and _BARE_FUNCTION.search(text):
         text = _BARE_FUNCTION.sub(r"\1(\2)", text)
     return text
 
