@@ -865,6 +865,9 @@ _GROUP_BEFORE = re.compile(
 )
 _OPERATOR_AFTER = re.compile(r"\s*[÷/×*+−]\s*\(?\s*\d")
 _OPERAND = re.compile(r"[-+*/×÷·(]\s*$")
+_GLOSS_OPEN = re.compile(r"[A-Za-z\u4e00-\u9fff]\s+\(\s*$")
+"""A bracket opened after a word and a space: a gloss ("the MLP block (d_ff = 8192)"), not a
+group of arithmetic ("(hidden / num_heads)")."""
 
 
 def text_before(match: re.Match[str]) -> str:
@@ -904,7 +907,11 @@ def _role(
             if per_value is not None:
                 return "bytes_per_value", "", per_value.group(0)
             return "memory", "", ""
-    if assigned is not None and _OPERAND.search(text_before(assigned)):
+    if (
+        assigned is not None
+        and _OPERAND.search(text_before(assigned))
+        and not _GLOSS_OPEN.search(text_before(assigned))
+    ):
         assigned = None  # "hidden / num_heads = 128": num_heads is an operand; 128 the result
     if assigned is not None and ("_" in assigned.group(1) or re.search(r"[:=]", assigned.group(0))):
         # "head_dim 128" names its role; "dim 128" in prose is a word, not an identifier.

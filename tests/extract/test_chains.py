@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from checkers.extract.document import parse_document
 from checkers.extract.recognizers import chains
 from tests.cases import load_cases
+from tests.extract.conftest import ScanText
 from tests.hypothesis_profiles import PROFILE
 
 
@@ -105,3 +106,41 @@ def test_which_free_words_the_rewrite_keeps(side: str, kept: bool) -> None:
     assert chains._keeps_free_word(side) is kept
     if kept:
         assert chains._has_free_word(chains._as_expression(side))
+
+
+# Products of a count and a time, and of a rate in tokens per second and a time: the times read
+# in seconds, as a claimed "1.1 s" reads; a count's noun may be two words ("512 new tokens").
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("- 512 new tokens × 3.5 ms = 1.79 s\n", "pass"),
+        ("- 512 new tokens × 3.5 ms = 1792 ms\n", "pass"),
+        ("- 512 new tokens × 3.5 ms = 0.9 s\n", "fail"),
+        ("- 1,200 tokens/s × 3,600 s = 4.32M tokens per hour\n", "pass"),
+        ("- 1,200 tokens/s × 3,600 s = 43.2M tokens per hour\n", "fail"),
+        ("In nats: 4 × ln 2 ≈ 2.77.\n", "pass"),
+        ("In nats: 4 × ln 2 ≈ 3.77.\n", "fail"),
+    ],
+)
+def test_times_rates_and_bare_logarithms_in_a_chain(
+    scan_text: ScanText, text: str, verdict: str
+) -> None:
+    (finding,) = [f for f in scan_text(text) if f.id.startswith("chains-")]
+    assert finding.verdict == verdict
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a conversion factor written out multiplies the numbers as printed: no reading in
+        # seconds (which would make 3 s × 1000 = 3000 s, not 3000 ms)
+        "- 3 s × 1000 = 3000 ms\n",
+        "- 90 s / 60 = 1.5 min\n",
+        # "2 plus" is no count of anything
+        "- 2 plus × 3 = 6 s\n",
+    ],
+)
+def test_a_time_with_its_conversion_written_out_is_not_read_in_seconds(
+    scan_text: ScanText, text: str
+) -> None:
+    assert [f for f in scan_text(text) if f.verdict == "fail"] == []

@@ -167,3 +167,132 @@ def test_a_rounded_per_unit_figure_is_carried(
         f"Over all layers that is {total}M.\n"
     )
     assert [v for _, v, _ in _verdicts(scan_text, text)] == [verdict]
+
+
+# Four phrasings of a figure carried to the next clause (numbers worked by hand):
+# 3 × 2,097,152 = 6,291,456 per layer × 24 = 150,994,944; 2 GiB per conversation × 6 = 12 GiB;
+# 14 GFLOPs per token (2 × 7B) × 3B tokens = 4.2e19; 7,200 s = 2 hours.
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Per layer: 6,291,456. All 24 layers: 150,994,944.\n", "pass"),
+        ("Per layer: 6,291,456. All 24 layers: 125,829,120.\n", "fail"),
+        ("每层：6,291,456。全部 24 层：150,994,944。\n", "pass"),
+        ("每层：6,291,456。全部 24 层：125,829,120。\n", "fail"),
+        ("每条对话序列 2 GiB；6 条共 12 GiB。\n", "pass"),
+        ("每条对话序列 2 GiB；6 条共 10 GiB。\n", "fail"),
+        (
+            "Inference costs 14 billion FLOPs per token (2 × 7B). "
+            "Serving 3B tokens costs 4.2e19 FLOPs.\n",
+            "pass",
+        ),
+        (
+            "Inference costs 14 billion FLOPs per token (2 × 7B). "
+            "Serving 3B tokens costs 4.2e20 FLOPs.\n",
+            "fail",
+        ),
+        ("The job needs 7,200 s, which is about 2 hours.\n", "pass"),
+        ("The job needs 7,200 s, which is about 3 hours.\n", "fail"),
+    ],
+)
+def test_a_figure_carried_into_the_next_clause(
+    scan_text: ScanText, text: str, verdict: str
+) -> None:
+    (finding,) = [f for f in scan_text("## S\n\n" + text) if f.id.startswith("rates-")]
+    assert finding.verdict == verdict
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a plain number after a label that names no unit counts nothing the next one is of
+        "Layer 3: 6,291,456. All 24 layers: 125,829,120.\n",
+        # 条 alone without its total (“8 条规则”) is no count of sequences
+        "每条序列 2 GiB。我们定了 6 条规则，显存上限 10 GiB。\n",
+        # another model's figure in between (13B named) breaks the link
+        "The 7B model costs 14 billion FLOPs per token. "
+        "The 13B model over 3B tokens costs 4.2e20 FLOPs.\n",
+        # a new sentence is no restatement
+        "The job needs 7,200 s. Which is about 3 hours of queueing.\n",
+    ],
+)
+def test_no_carry_without_the_clause_that_states_it(scan_text: ScanText, text: str) -> None:
+    assert _verdicts(scan_text, "## S\n\n" + text) == []
+
+
+# A total split evenly over GPUs: 96 GB of model state over 4 GPUs is 24 GB each.
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Model state: 96 GB. Sharded evenly across 4 GPUs, each GPU stores 24 GB.\n", "pass"),
+        ("Model state: 96 GB. Sharded evenly across 4 GPUs, each GPU stores 32 GB.\n", "fail"),
+        ("训练状态一共 96 GB，切分到 4 张卡上，每张卡 24 GB。\n", "pass"),
+        ("训练状态一共 96 GB，切分到 4 张卡上，每张卡 12 GB。\n", "fail"),
+    ],
+)
+def test_a_total_split_over_gpus(scan_text: ScanText, text: str, verdict: str) -> None:
+    (finding,) = [f for f in scan_text("## S\n\n" + text) if f.id.startswith("rates-")]
+    assert finding.verdict == verdict
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the card's own memory, not a share of the total
+        "Model state: 96 GB. Sharded across 4 GPUs, each GPU has 80 GB of memory.\n",
+        # ZeRO-1 shards only the optimizer states: a GPU's share is not total / 4
+        "Model state: 96 GB. With ZeRO-1 sharded across 4 GPUs, each GPU stores 60 GB.\n",
+        # no word of splitting: "each of the 4 GPUs" may hold a full copy (data parallel)
+        "Model state: 96 GB. On 4 GPUs, each GPU stores 96 GB.\n",
+    ],
+)
+def test_no_split_without_even_sharding(scan_text: ScanText, text: str) -> None:
+    assert _verdicts(scan_text, "## S\n\n" + text) == []
+
+
+# A figure stated as the one before it doubled or halved: 3.1M × 2 = 6.2M; 12 GiB / 2 = 6 GiB.
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("适配器共约 3.1M 个参数。\n\n把秩加大一倍，参数量翻倍到约 6.2M。\n", "pass"),
+        ("适配器共约 3.1M 个参数。\n\n把秩加大一倍，参数量翻倍到约 9.3M。\n", "fail"),
+        ("The cache takes 12 GiB.\n\nWith int8 values it halves to 6 GiB.\n", "pass"),
+        ("The cache takes 12 GiB.\n\nWith int8 values it halves to 3 GiB.\n", "fail"),
+    ],
+)
+def test_a_figure_doubled_or_halved(scan_text: ScanText, text: str, verdict: str) -> None:
+    (finding,) = [f for f in scan_text("## S\n\n" + text) if f.id.startswith("rates-")]
+    assert finding.verdict == verdict
+
+
+def test_a_doubling_skips_a_model_size_but_not_another_figure(scan_text: ScanText) -> None:
+    # the nearest count is the 13B model's name: the doubling is of the adapter's 3.1M
+    text = "## S\n\n适配器共约 3.1M 个参数，占 13B 模型的很小一部分。\n\n参数量翻倍到约 6.2M。\n"
+    assert [v for _, v, _ in _verdicts(scan_text, text)] == ["pass"]
+    # a figure per token before a figure per layer: different units, no draft
+    other = "## S\n\nEach token costs 3 MB per token.\n\nPer layer it doubles to 6 MB per layer.\n"
+    assert _verdicts(scan_text, other) == []
+
+
+# What a card's memory leaves after what it holds: 48 − 26 = 22 GB.
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("An L40S has 48 GB. A 13B model in fp16 takes 26 GB, leaving 22 GB for the cache.\n", ""),
+        (
+            "We serve on a 48 GB GPU. The fp16 weights take 26 GB, leaving 22 GB for the cache.\n",
+            "pass",
+        ),
+        (
+            "We serve on a 48 GB GPU. The fp16 weights take 26 GB, leaving 32 GB for the cache.\n",
+            "fail",
+        ),
+        ("用一张 48 GB 的卡部署。\n\n权重占 26 GB；剩余 22 GB 留给 KV Cache。\n", "pass"),
+        ("用一张 48 GB 的卡部署。\n\n权重占 26 GB；剩余 12 GB 留给 KV Cache。\n", "fail"),
+        # two sizes held: which of them the remainder leaves out is not stated
+        ("On a 48 GB GPU, weights take 26 GB and activations 4 GB, leaving 18 GB.\n", ""),
+    ],
+)
+def test_what_a_card_has_left(scan_text: ScanText, text: str, verdict: str) -> None:
+    found = [f.verdict for f in scan_text("## S\n\n" + text) if f.id.startswith("rates-")]
+    assert found == ([verdict] if verdict else [])

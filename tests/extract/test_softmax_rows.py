@@ -94,3 +94,47 @@ def test_an_entry_moved_by_a_change_of_temperature(case: dict[str, Any], tmp_pat
     for finding in findings:
         if finding.verdict == "fail":
             assert "halves the temperature" in finding.message and "0.117" in finding.message
+
+
+# A notebook export: scores in one cell, exp of them printed in the next, the probabilities two
+# cells later (more than a dozen source lines below, fences and blank lines between), softmax
+# written out as exp(x) / exp(x).sum(). softmax([1.5, 0.5, -0.5]) = [0.665, 0.245, 0.090].
+NOTEBOOK = (
+    "## Cells\n\n```python\nlogits = np.array([1.5, 0.5, -0.5])\nnp.exp(logits)\n```\n\n"
+    "    array([4.482, 1.649, 0.607])\n\n```python\nnp.exp(logits).sum()\n```\n\n    6.737\n\n"
+    "```python\np = np.exp(logits) / np.exp(logits).sum()\np\n```\n\n    array({})\n"
+)
+# Scores stated already divided by the temperature: softmax([3.0, 1.0, -1.0]) = [0.867, 0.117,
+# 0.016], with no second division by 0.5.
+DIVIDED = (
+    "## Temperature\n\nDivide the logits by a temperature T = 0.5 first, i.e. logits "
+    "[3.0, 1.0, -1.0]; the softmax of them is\n\n    probabilities = {}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "failing"),
+    [
+        (NOTEBOOK.format("[0.665, 0.245, 0.090]"), []),
+        (NOTEBOOK.format("[0.665, 0.245, 0.190]"), ["[0.665, 0.245, 0.190]"]),
+        (DIVIDED.format("[0.867, 0.117, 0.016]"), []),
+        (DIVIDED.format("[0.867, 0.127, 0.016]"), ["[0.867, 0.127, 0.016]"]),
+    ],
+)
+def test_rows_of_a_notebook_and_of_scores_already_divided(
+    text: str, failing: list[str], tmp_path: Path
+) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(text, encoding="utf-8")
+    findings = [f for f in scan_lesson(lesson) if f.kind == "softmax"]
+    assert findings
+    assert [f.claimed for f in findings if f.verdict == "fail"] == failing
+
+
+def test_a_row_far_below_without_the_softmax_written_out_is_not_linked() -> None:
+    # the same cells with the division replaced by another function: no evidence of a softmax
+    text = NOTEBOOK.format("[0.665, 0.245, 0.190]").replace(
+        "np.exp(logits) / np.exp(logits).sum()", "np.tanh(logits)"
+    )
+    drafts = [d for d in softmax_rows.recognize(parse_document(text)) if "scores" in d.fields]
+    assert drafts == []

@@ -115,7 +115,30 @@ _COUNT_LETTER = re.compile(_NUMBER + r"([kKMBT])(?![A-Za-z])")
 # ("240 frames × 1920") or words in brackets ("2 (bf16 bytes) * 2 (keys+values)"). A word of
 # one or two letters may be a variable (x, dk) and a bracket without a word is arithmetic, so
 # neither is a label. The label then belongs to the statement and is dropped from its sum.
-_NOUN_LABEL = re.compile(r"(?<=\d)\s+[a-z]{3,}(?=\s*[×*/+−-])")
+_NOUN_LABEL = re.compile(r"(?<=\d)(?:\s+[a-z]{3,}){1,2}(?=\s*[×*/+−-])")
+
+
+def _drop_noun_label(match: re.Match[str]) -> str:
+    """Nothing for a label of one or two nouns ("240 frames", "256 output tokens"); the words
+    themselves when one is arithmetic ("3 plus" is not what 3 counts)."""
+    return match.group(0) if set(match.group(0).split()) & _NOT_LABELS else ""
+
+
+# A time after a number reads in seconds ("4.2 ms" → (4.2*1e-3), "0.54 s"), as parse_printed
+# reads a claimed "1.08 s"; a rate in tokens per second is a count per second and keeps its
+# number alone ("7,700 tokens/s × 86,400 s"). A side that writes a conversion factor itself
+# ("2 s × 1000 = 2000 ms") multiplies numbers as printed, and is not read in seconds (its "s"
+# stays a free word).
+_TIME_UNIT = re.compile(r"(?<![\w.,])" + _NUMBER + r"\s*(ms|s)(?![A-Za-z/])")
+_PER_SECOND = re.compile(r"(?<=\d)\s*tokens?\s*/\s*s(?![A-Za-z])")
+_TIME_FACTOR = re.compile(
+    r"(?<![\d.,])(?:1,?000|1e3|10\^3|60|3,?600|86,?400)(?![\d.,])(?!\s*m?s\b)"
+)
+_TIME_SCALE = {"ms": "1e-3", "s": "1"}
+_TIME_MARK = re.compile(r"\d\s*m?s(?![A-Za-z])")
+# "ln 2", "exp 1.5": a function of one printed number, written without brackets.
+_BARE_FUNCTION_MARK = re.compile("(?:ln|log|exp|sqrt) ")
+_BARE_FUNCTION = re.compile(r"(?<![A-Za-z])(ln|log|exp|sqrt)\s+(\d+(?:\.\d+)?)(?![\d.,(])")
 _BRACKET_LABEL = re.compile(
     r"(?<=\d)\s*\((?=[^()]*[A-Za-z]{3})[^()\d]*(?:\d+[^()\d]*)*\)(?=\s*[×*/+−-])"
 )
@@ -231,12 +254,14 @@ def _has_free_word(candidate: str) -> bool:
 _PLAIN_WORD = re.compile(r"[A-Za-z_]+")
 _REWRITE_VOCABULARY = re.compile(
     r"token|step|layer|head|gpu|param|byte|flop|thousand|illion|^[kmgtp]i?b(?![a-z])"
+    r"|^(?:ln|log|exp|sqrt)$"
 )
 # A character that ends a label's run back to its number: ASCII other than letters, quotes,
 # hyphens and spaces, and every digit (\d, as the rewrites' patterns read digits).
 _LABEL_STOP = re.compile(r"[^\sA-Za-z'\-\x80-\U0010ffff]|\d")
 _LABEL_GOES_ON = re.compile(r"\s*[A-Za-z'\-(（×*/+−]")
 _OPENERS = re.compile("[(（]")
+_TIME_BEFORE = re.compile(r"[\d/]\s*\Z")
 
 
 def _keeps_free_word(text: str) -> bool:
@@ -249,6 +274,8 @@ def _keeps_free_word(text: str) -> bool:
         word, start = match.group(), match.start()
         if word in _KNOWN_WORDS or word in ("x", "X") or not _PLAIN_WORD.fullmatch(word):
             continue
+        if word in ("s", "ms") and _TIME_BEFORE.search(text, 0, start):
+            continue  # "4.2 ms", "tokens/s": a time the rewrite reads
         if word[-1] in "kKMBT" or _REWRITE_VOCABULARY.search(word.lower()):
             continue
         if opener is not None and opener.start() < start and last_closer > start:
@@ -290,6 +317,9 @@ def _as_expression(text: str) -> str:
     if "x" in text or "×" in text or "X" in text:
         text = _MULTIPLY_X.sub(" × ", text)
     text = group_scientific(text)
+    if "s" in text and _TIME_MARK.search(text) and not _TIME_FACTOR.search(text):
+        text = _PER_SECOND.sub("", text)
+        text = _TIME_UNIT.sub(lambda m: f"({m.group(1)}*{_TIME_SCALE[m.group(2)]})", text)
     if "B" in text:
         text = _BYTE_UNIT.sub(r"(\1*\2)", text)
     bytes_word = "byte" in text or "字节" in text
@@ -304,9 +334,11 @@ def _as_expression(text: str) -> str:
     if _COUNT_NOUN_MARK.search(text):
         text = _COUNT_NOUN.sub("", text)
     if _OPERATOR_MARK.search(text):
-        text = _NOUN_LABEL.sub("", text)  # after the scale words and units it must not take
+        text = _NOUN_LABEL.sub(_drop_noun_label, text)  # after the units it must not take
     if _SCALE_LETTER_MARK.search(text):
         text = _COUNT_LETTER.sub(lambda m: f"({m.group(1)}*{_SCALE[m.group(2)]})", text)
+    if _BARE_FUNCTION_MARK.search(text) and _BARE_FUNCTION.search(text):
+        text = _BARE_FUNCTION.sub(r"\1(\2)", text)
     return text
 
 

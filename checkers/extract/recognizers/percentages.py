@@ -87,6 +87,14 @@ _ZH_WHOLE_AFTER = re.compile(
     r"(?:全部|总共|总|所有|整个|全体)?\s*(\d[\d,]*(?:\.\d+)?)\s*(" + _ZH_WORD + r")?\s*的\s*"
     r"(\d+(?:\.\d+)?)\s*%"
 )
+# "4.2M，约占 7B 模型的 0.06%": a scaled count as a share of a scaled whole (parameters of a
+# model), the scales read as powers of ten.
+_ZH_SCALED_SHARE = re.compile(
+    r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)\s*([KMBT]|万|亿)(?![A-Za-z])\s*(?:个?参数)?\s*[，,]?\s*"
+    r"(?:约占|占)\s*(?:全部|总|整个)?\s*(\d[\d,]*(?:\.\d+)?)\s*([KMBT]|万|亿)(?![A-Za-z])\s*"
+    r"(?:模型|参数量|参数)?\s*的\s*(?:约\s*)?(\d+(?:\.\d+)?)\s*%"
+)
+_SCALE_OF = {"K": "1e3", "M": "1e6", "B": "1e9", "T": "1e12", "万": "1e4", "亿": "1e8"}
 # "A is x% smaller than B": the two quantities with one unit, and nothing else between.
 _UNIT_AFTER = r"(\s*(?:[KMGT]i?B|[KMBT](?![A-Za-z])|\s(?:tokens?|parameters|params|layers|steps)))?"
 _THAN = re.compile(
@@ -106,9 +114,16 @@ _RATIO = re.compile(r"(?<!\d)(\d+(?:\.\d+)?)\s*(?:×|x|倍|-fold)(?![\dA-Za-z])"
 _RATIO_MARK = re.compile(r"\d\s*(?:×|x|倍|-fold)")
 
 
+# "从 32 降到 8，缩小为原来的 1/4", "shrinks to 1/4": the smaller count as a fraction of the larger.
+_SHRUNK_TO = re.compile(r"(?:原来的|to|为|到)\s*1\s*/\s*(\d+(?:\.\d+)?)(?![\d./])")
+
+
 def _percent_or_ratio(text: str) -> bool:
-    """True when ``text`` holds a percentage (:data:`_PERCENT`) or a ratio (:data:`_RATIO`)."""
+    """True when ``text`` holds a percentage (:data:`_PERCENT`), a ratio (:data:`_RATIO`) or a
+    fraction it shrank to (:data:`_SHRUNK_TO`)."""
     if "%" in text and _PERCENT.search(text):
+        return True
+    if "/" in text and _SHRUNK_TO.search(text):
         return True
     return _RATIO_MARK.search(text) is not None and _RATIO.search(text) is not None
 
@@ -180,10 +195,12 @@ def _stated(rest: str, value: re.Match[str], words: re.Pattern[str]) -> bool:
 def _draft(
     sentence: str, line: int, first: str, second: str, rest: str, unit: str = ""
 ) -> Draft | None:
+    first, second = first.rstrip(","), second.rstrip(",")  # "from 32 to 8, so …"
     a, b = _number(first), _number(second)
     if a <= 0 or b <= 0 or a == b:
         return None
     percent = _PERCENT.search(rest)
+    shrunk = _SHRUNK_TO.search(rest) if "/" in rest else None
     ratio = _RATIO.search(rest)
     if percent is not None and not _single_value(rest, percent):
         percent = None
@@ -199,6 +216,9 @@ def _draft(
         # multiplies the attention cost by 64×".
         power = "²" if _QUADRATIC.search(sentence) else ""
         expression, claimed, end = f"({big}/{small}){power}", ratio.group(1) + "×", ratio.end()
+    elif shrunk is not None and b < a and _stated(rest, shrunk, _DOWN):
+        # 1/N of the original: the claim is N, the larger count over the smaller
+        expression, claimed, end = f"{first}/{second}", shrunk.group(1), shrunk.end()
     else:
         return None
     start = sentence.find(first)
@@ -308,6 +328,26 @@ def _stated_shares(sentence: str, line: int) -> list[Draft]:
         if _same_word(after.group(2), after.group(4)):
             part, whole, percent = after.group(1), after.group(3), after.group(5)
             found.append(_share_draft(after.group(0), line, part, whole, percent, "share"))
+    for scaled in _ZH_SCALED_SHARE.finditer(sentence):
+        part = f"({scaled.group(1)}*{_SCALE_OF[scaled.group(2)]})"
+        whole = f"({scaled.group(3)}*{_SCALE_OF[scaled.group(4)]})"
+        if _number(scaled.group(3)) > 0:
+            found.append(
+                Draft(
+                    kind="arithmetic",
+                    quote=scaled.group(0).strip(),
+                    line=line,
+                    # both printed rounded (4.2M of 4,194,304; 7B a model's name)
+                    fields={
+                        "expression": f"{part}/{whole}",
+                        "claimed": scaled.group(5) + "%",
+                        "carried": sorted({scaled.group(1), scaled.group(3)}),
+                    },
+                    confidence=0.6,
+                    recognizer=NAME,
+                    slug="share",
+                )
+            )
     return [draft for draft in found if draft is not None]
 
 

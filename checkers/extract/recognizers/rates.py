@@ -75,6 +75,11 @@ _MEASURES: tuple[tuple[str, str], ...] = (
     ("bytes", r"\s*(?:[KMGTP]i?B(?![A-Za-z])|bytes?\b|个?\s*字节)"),
     ("bits", r"\s*(?:bits?\b|比特)"),
     ("nats", r"\s*nats?\b"),
+    # "7.8 billion FLOPs", "2.0e21 FLOPs", "3 PFLOPs": compute, a scale word or a prefix allowed
+    (
+        "flops",
+        r"(?:\s*(?:thousand|million|billion|trillion)|\s*(?-i:[KMBT]))?\s*(?-i:[GTPE]?FLOPs?)(?![A-Za-z/])",
+    ),
     (
         "time",
         r"\s*(?:seconds?|secs?|s|秒|minutes?|mins?|分钟|hours?|hrs?|h|小时|days?|天|weeks?|周)"
@@ -87,7 +92,9 @@ _SCALE = (
 _NOUN = (
     r"[\s-]*(?:个\s*)?(?:(?:adapted|trainable|attention|projection|weight|such|这样的)\s*)?"
     r"(?P<noun>tokens?|layers?|blocks?|matri(?:x|ces)|sequences?|conversations?|requests?|samples?"
-    r"|GPUs?|context|window|层|条\s*(?:这样的)?\s*序列|序列|张\s*(?:卡|A100|H100|H800|A800|GPU)|块\s*GPU|卡)"
+    r"|GPUs?|context|window|层|条\s*(?:这样的)?\s*序列|序列|张\s*(?:卡|A100|H100|H800|A800|GPU)|块\s*GPU|卡"
+    # "8 条共 12 GiB": the classifier alone, when the clause goes on to their total
+    r"|条(?=\s*(?:共|总共|一共|合计|总计|加起来)))"
     r"(?![A-Za-z])"
 )
 _PARAMS = r"\s*(?:(?:trainable\s+)?(?:parameters|params|weights)\b|个?参数)"
@@ -122,10 +129,14 @@ _NOUNS = {
     "张": "gpu",
     "块": "gpu",
     "卡": "gpu",
+    "card": "gpu",
     "byte": "byte",
     "字节": "byte",
 }
-_PER_NOUN = r"(tokens?|layers?|blocks?|bytes?|字节|matrix|matrices|sequences?|samples?|序列|层)"
+_PER_NOUN = (
+    r"(tokens?|layers?|blocks?|bytes?|字节|matrix|matrices|sequences?|samples?|序列|层"
+    r"|GPUs?|cards?|张卡|卡)"
+)
 _BATCH = re.compile(
     r"(?:batch(?:\s+size)?\s*(?:of|=|:)?|批(?:量)?大小\s*(?:为|=|：|:)?)\s*(\d+)(?![\d.,])",
     re.IGNORECASE,
@@ -151,7 +162,9 @@ _ALL_LAYERS = re.compile(
     re.IGNORECASE,
 )
 _EACH_AFTER = re.compile(r"\s*(?:each|apiece|per\s+\w+|各|每)", re.IGNORECASE)
-_HARDWARE_AFTER = re.compile(r"\s*(?:A100|H100|H200|H800|A800|V100|GPU|card|卡|显卡)", re.I)
+_HARDWARE_AFTER = re.compile(
+    r"\s*(?:的\s*)?(?:A100|H100|H200|H800|A800|V100|GPU|card|卡|显卡)", re.IGNORECASE
+)
 _RESTATED = re.compile(
     r"^\s*[,，]?\s*[(（]?\s*(?:i\.e\.,?|that\s+is,?|or|about|roughly|approximately|即|约|也就是|"
     r"≈|~)?\s*(?:about|roughly|约)?\s*$",
@@ -159,14 +172,17 @@ _RESTATED = re.compile(
 )
 _COMPUTED = re.compile(r"[\d)]\s*[×*/÷+−-]\s*[\d(][^=≈＝]*(?:=|≈|＝)\s*(?:~|约|about\s+)?\s*$")
 _CONVERSION = re.compile(
-    r"(?:折合|约合|相当于|换算成|即|也就是|i\.e\.,?)\s*"
+    r"(?:折合|约合|相当于|换算成|即|也就是|i\.e\.,?|[,，]\s*(?:which|that)\s+(?:is|comes\s+to))\s*"
     r"(?:约|大约|about|roughly|approximately|~|≈)?\s*$",
     re.IGNORECASE,
 )
 _TOTAL_CUE = re.compile(
     r"takes?|took|lasts?|runs?|needs?|wall[-\s]?clock|耗时|用时|需要|跑|训练", re.IGNORECASE
 )
-_MODEL_SIZE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s*[BM](?![A-Za-z])")
+# A model's size, not a count of tokens ("26B tokens") nor an operand ("6 × 1.3B").
+_MODEL_SIZE = re.compile(
+    r"(?<![\w.])(?<![×*/]\s)(?<![×*/])\d+(?:\.\d+)?\s*[BM](?![A-Za-z])(?!\s*tokens?\b)"
+)
 _FAR = 20.0
 """A derived value more than this many times off the printed one is not the relation the text
 states (a rate per token times a training set's tokens against a checkpoint's size): no draft.
@@ -336,6 +352,8 @@ def _read(segment: _Segment, index: int) -> None:
             measure = _noun(match["noun"])
         elif not measure and (match["params"] or scale):
             measure = "count"
+        elif not measure and not exponent and _COUNT_LABEL.search(text, 0, match.start()):
+            measure = "count"  # "Per layer: 7,077,888." … "All 12 layers: 84,934,656."
         if not measure:
             continue
         after = text[match.end() :]
@@ -345,7 +363,9 @@ def _read(segment: _Segment, index: int) -> None:
         figure = _Figure(
             printed=text[match.start() : match.end()].strip(),
             number=number,
-            term=_term(number, exponent, scale, unit if measure == "bytes" else ""),
+            term=_flops_term(number, exponent, unit)
+            if measure == "flops"
+            else _term(number, exponent, scale, unit if measure == "bytes" else ""),
             measure=measure,
             per=frozenset(),
             line=segment.line_of(match.start()),
@@ -359,7 +379,10 @@ def _read(segment: _Segment, index: int) -> None:
             counts.append(_with(figure, each=_EACH_AFTER.match(after) is not None))
             continue
         if measure == "bytes" and _HARDWARE_AFTER.match(after):
-            continue  # "a 40 GB A100": the card's memory, not a figure of the text's own
+            # "a 40 GB A100": the card's memory, not a figure of the text's own; kept as a
+            # capacity, which a figure "left" after what it holds is subtracted from
+            segment.figures.append(_with(figure, measure="capacity"))
+            continue
         last = previous.get(measure)
         head_start = max(sentence_start, last.end if last else 0)
         head = text[head_start : match.start()]
@@ -411,6 +434,50 @@ def _read(segment: _Segment, index: int) -> None:
             )
         )
     segment.figures.sort(key=lambda f: f.start)
+
+
+_LEFT_BEFORE = re.compile(
+    r"(?:剩余|剩下|还剩|余下)\s*(?:约|大约)?\s*\Z|\b(?:leaving|leaves|left\s+with)\s+"
+    r"(?:about\s+|roughly\s+|~\s*)?\Z",
+    re.IGNORECASE,
+)
+"""A size stated as what is left of a card's memory, the word right before it."""
+_FACTOR_BEFORE = re.compile(
+    r"(?:翻倍|翻一番|减半)(?:到|至|为|成)\s*(?:约|大约)?\s*\Z"
+    r"|\b(?:doubles?|doubled|halves|halved)\s+to\s+(?:about\s+|roughly\s+|~\s*)?\Z",
+    re.IGNORECASE,
+)
+"""A figure stated as the one before it doubled or halved, the word right before it."""
+_MODEL_AFTER = re.compile(r"\s*(?:的\s*)?(?:模型|model|LLM|dense|MoE)", re.IGNORECASE)
+_SPLIT = re.compile(
+    r"shard\w*|split|divided|spread|partition\w*|evenly|均分|平分|切分|分摊|分到", re.IGNORECASE
+)
+"""Words that say a total is split evenly over the GPUs of the clause."""
+_PARTIAL_SHARDING = re.compile(r"ZeRO[-\s]?[12]\b|stage\s*[12]\b|tensor\s+parallel", re.I)
+"""Sharding that splits only part of a total (ZeRO-1 the optimizer states, ZeRO-2 also the
+gradients): its share per GPU is not the total over the GPUs."""
+_CAPACITY_AFTER = re.compile(r"\s*(?:of\s+)?(?:memory|HBM|VRAM|显存)", re.IGNORECASE)
+_COUNT_LABEL = re.compile(
+    r"(?:\b(?:per|each|every|one)\s+(?:layer|block)|\ball\s+\d+\s+(?:layers|blocks)|每层|全部\s*\d+\s*层)"
+    r"\s*[:：]\s*\Z",
+    re.IGNORECASE,
+)
+"""A label that says what a plain number right after it counts: per layer, or all N layers."""
+_FLOP_PREFIX = {"G": "1e9", "T": "1e12", "P": "1e15", "E": "1e18"}
+
+
+def _flops_term(number: str, exponent: str, unit: str) -> str:
+    """A figure of FLOPs as a term in FLOPs: its scale word (``billion``) or its unit's prefix
+    (``PFLOPs``) as a power of ten."""
+    value = _term(number, exponent, "", "")
+    scale = unit.split()[0] if len(unit.split()) > 1 else ""
+    prefix = unit[0] if unit[:1] in _FLOP_PREFIX and not scale else ""
+    factor = (
+        _SCALES.get(scale, _SCALES.get(scale.lower(), ""))
+        if scale
+        else _FLOP_PREFIX.get(prefix, "")
+    )
+    return f"({value}*{factor})" if factor else value
 
 
 def _digits(number: str) -> int:
@@ -538,7 +605,23 @@ class _Section:
                 if drafted is not None:
                     yield drafted
             return
-        if figure.measure not in ("bytes", "bits", "count", "nats"):
+        if figure.measure not in ("bytes", "bits", "count", "nats", "flops"):
+            return
+        if figure.measure == "bytes" and _LEFT_BEFORE.search(figure.head):
+            drafted = self._left(figure)
+            if drafted is not None:
+                yield drafted
+            return
+        factor = _FACTOR_BEFORE.search(figure.head)
+        if factor is not None:
+            drafted = self._scaled(figure, factor)
+            if drafted is not None:
+                yield drafted
+            return
+        if figure.per == {"gpu"} and _SPLIT.search(figure.head):
+            drafted = self._split(figure)
+            if drafted is not None:
+                yield drafted
             return
         for rate in self.earlier(figure, (figure.measure,)):
             if not rate.per or rate.restated or rate.number in figure.head:
@@ -608,6 +691,60 @@ class _Section:
             if factors or extra
         ]
         return self._draft(figure, [rate], alternatives, operands, used)
+
+    def _scaled(self, figure: _Figure, factor: re.Match[str]) -> Draft | None:
+        """The figure just before, doubled or halved: ``≈ 4.2M`` … ``翻倍到约 8.4M``,
+        ``doubles to 8.4M``. The earlier figure is the nearest of the same measure and per
+        units that is not a model's size (``7B 模型``)."""
+        multiplier = "2" if re.search("翻|doubl", factor.group(0), re.IGNORECASE) else "0.5"
+        for earlier in self.earlier(figure, (figure.measure,)):
+            segment = self.segments[earlier.segment]
+            if _MODEL_AFTER.match(segment.text, earlier.end) or earlier.restated:
+                continue
+            if (figure.per and earlier.per != figure.per) or earlier.number in figure.head:
+                return None
+            alternatives = [(f"{earlier.term} × {multiplier}", "")]
+            operands = [_describe(earlier, "figure"), f"{factor.group(0).strip()}: × {multiplier}"]
+            return self._draft(figure, [earlier], alternatives, operands, [])
+        return None
+
+    def _left(self, figure: _Figure) -> Draft | None:
+        """What a card's memory leaves after the one size it holds: ``一张 80 GB 的卡`` …
+        ``权重约 35 GB；剩余 45 GB``, ``an 80 GB A100 … 35 GB of weights, leaving 45 GB``."""
+        used: list[_Figure] = []
+        for other in reversed(self.seen):
+            if figure.line - other.line > _REACH:
+                return None
+            if other.measure == "capacity":
+                break
+            if other.measure == "bytes" and not other.restated:
+                used.append(other)
+        else:
+            return None
+        if len(used) != 1 or used[0].per or other.per:
+            return None  # nothing, or several sizes held: which are subtracted is not stated
+        alternatives = [(f"{other.term} − {used[0].term}", "")]
+        operands = [_describe(other, "card memory"), _describe(used[0], "used")]
+        return self._draft(figure, [other, used[0]], alternatives, operands, [])
+
+    def _split(self, figure: _Figure) -> Draft | None:
+        """A total split evenly over the GPUs its clause counts: ``20.8 GB of model state``
+        … ``sharded across the 8 GPUs, each GPU holds 2.6 GB`` (total ÷ GPUs)."""
+        gpus = next((c for c in reversed(figure.counts) if c.measure == "gpu"), None)
+        if gpus is None or gpus.each or _value(gpus) <= 1 or _PARTIAL_SHARDING.search(figure.head):
+            return None
+        segment = self.segments[figure.segment]
+        if _CAPACITY_AFTER.match(segment.text, figure.end):
+            return None  # "each GPU has 80 GB of memory": the card's size, not a share
+        total = next(
+            (t for t in self.earlier(figure, (figure.measure,)) if not t.per and not t.restated),
+            None,
+        )
+        if total is None or total.number in figure.head or self._other_model(figure, total):
+            return None
+        alternatives = [(f"{total.term} / {gpus.term}", "")]
+        operands = [_describe(total, "total"), _describe(gpus, "GPUs")]
+        return self._draft(figure, [total], alternatives, operands, [gpus])
 
     def _over_rate(self, figure: _Figure, rate: _Figure) -> Draft | None:
         """``rate`` (A per x) ÷ another rate (y per x) = ``figure`` (A per y): bits per token
@@ -694,6 +831,9 @@ class _Section:
         if figure.measure == "count" and not re.search(r"[KMBTk万亿]|illion|thousand", claimed):
             claimed = figure.number
         claimed = re.sub(_PARAMS + "$", "", claimed, flags=re.IGNORECASE).strip()
+        if figure.measure == "flops":  # "2.0e21 FLOPs" reads as 2.0e21, "3 PFLOPs" keeps its unit
+            claimed = _term(figure.number, "", "", "") if not figure.printed else figure.printed
+            claimed = re.sub(r"(?<![GTPE])\s*FLOPs?$", "", claimed).strip()
         carried = {f.number for f in operands_read if f.rounded}
         base: dict[str, object] = {"claimed": claimed}
         if figure.measure == "bytes":
@@ -756,11 +896,31 @@ _CUE_NOUNS = (
     "sample",
     "序列",
     "层",
+    "gpu",
+    "张卡",
 )
 _CUE_BEFORE = re.compile(
     r"(?:per|each|every|one|single|每|1\s*个|/)\s*(?:个\s*)?\Z|[一每]条[^，。；\n]{0,20}\Z"
 )
-_CUE_WORDS = ("卡时", "折合", "约合", "相当于", "换算成", "i.e.")
+_CUE_WORDS = (
+    "卡时",
+    "折合",
+    "约合",
+    "相当于",
+    "换算成",
+    "i.e.",
+    ", which is",
+    ", that is",
+    "翻倍",
+    "减半",
+    "doubles to",
+    "doubled to",
+    "halves to",
+    "halved to",
+    "剩余",
+    "剩下",
+    "leaving",
+)
 _GPU_HOURS = re.compile(r"gpu[-\s]?(?:hours?|小时)")
 
 

@@ -59,6 +59,7 @@ entry strictly between 0 and 1. Code identifiers (``or_gate.weights = [1.0, 1.0]
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import re
@@ -103,7 +104,9 @@ _EVIDENCE = re.compile(r"softmax|attention|probabilit|注意力|概率", re.IGNO
 # Evidence between scores and a row printed lines below them: a gate or router turns logits into
 # probabilities as softmax does.
 _LINK_EVIDENCE = re.compile(
-    r"softmax|attention|probabilit|注意力|概率|\bgat(?:e|ing)|router|routing|路由|门控",
+    r"softmax|attention|probabilit|注意力|概率|\bgat(?:e|ing)|router|routing|路由|门控"
+    # softmax written out: exp(x) / exp(x).sum(), np.exp(x) / np.sum(np.exp(x))
+    r"|exp\(\s*(\w+)\s*\)\s*/\s*(?:(?:np|torch)\.)?(?:exp\(\s*\1\s*\)\.sum\(|sum\(\s*(?:(?:np|torch)\.)?exp\(\s*\1\b)",
     re.IGNORECASE,
 )
 # Scores: a logits/scores word shortly before the bracket, nothing list-like in between
@@ -439,7 +442,9 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
     scores: list[_Scores] = []
     lines = _section_lines(section)
     text_of = {number: text for text, number in lines}  # a line's number → its text
+    numbers = sorted(text_of)  # the lines that hold text, in order
     latest: dict[int, tuple[int, int]] = {}  # list length → (line, column) of the latest list
+    latest_values: dict[int, list[str]] = {}  # list length → the entries of that list
     for text, number in lines:
         if "[" not in text:
             continue
@@ -450,15 +455,19 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
         for vector in _PRINTED_ROW.finditer(text):
             weights = _values(vector)
             before = latest.get(len(weights))
+            before_values = latest_values.get(len(weights), [])
             latest[len(weights)] = (number, vector.start())
+            latest_values[len(weights)] = weights
             if not scores or vector.start() in score_starts or _is_argument(text, vector):
                 continue
             if not _is_row(weights):
                 continue
-            source = _nearest(scores, len(weights), number)
+            source = _nearest(scores, len(weights), number, numbers)
             if source is None or source.line == number:
                 continue
             nearer = before is not None and before > (source.line, source.column)
+            if nearer and _exponentials(before_values, source.values):
+                nearer = False  # the list between is exp of the scores: a step of the softmax
             if nearer and found.get(before or (0, 0), (None, None))[0] is not source:
                 continue  # a nearer list of that length (not a row of these scores): the row
                 # may be its softmax instead
@@ -480,11 +489,48 @@ def _links(section: tuple[Block, ...]) -> dict[tuple[int, int], tuple[_Scores, s
                 temperature = _looped_temperature(span, source.name, text[: vector.start()])
                 if temperature is None:
                     continue  # a temperature that varies (a name): not stated as a number
+            if _divided_before(text_of.get(source.line, ""), source.column):
+                temperature, temperatures = None, []  # the scores printed are already divided
             found[(number, vector.start())] = (
                 source,
                 temperature or (temperatures[-1] if temperatures else None),
             )
     return found
+
+
+_DIVIDED = re.compile(
+    # a decimal point (T = 0.5) and "i.e." do not end the sentence
+    r"(?:divid\w*|scal\w*|除以)(?:[^.。;；]|\.(?=\d)|i\.e\.)*?(?:temperature|温度|\bT\b|τ)"
+    r"(?:[^.。;；\[]|\.(?=\d))*?(?:i\.e\.|that is|即|得到|gives?|=)(?:[^.。;；\[]|\.(?=\d))*\Z",
+    re.IGNORECASE,
+)
+"""Words before a list of scores that say it is the scores already divided by the temperature
+("divide the scores by T = 0.5, i.e. scores [4.0, 2.0]", "除以温度 0.5，得到 [4.0, 2.0]")."""
+
+
+def _exponentials(printed: list[str], scores: list[str]) -> bool:
+    """True when every printed entry is exp of the score at its place, to its printed digits
+    (``[7.389, 2.718]`` after scores ``[2.0, 1.0]``)."""
+    try:
+        values = [float(v.replace("−", "-")) for v in printed]
+        inputs = [float(v.replace("−", "-")) for v in scores]
+    except ValueError:
+        return False
+    return len(values) == len(inputs) > 0 and all(
+        abs(value - math.exp(x)) <= 0.51 * 10 ** -_decimals(text) + 1e-12
+        for value, x, text in zip(values, inputs, printed, strict=True)
+        if x < 50
+    )
+
+
+def _decimals(printed: str) -> int:
+    return len(printed.split(".")[1]) if "." in printed else 0
+
+
+def _divided_before(line: str, column: int) -> bool:
+    """True when the scores at ``column`` of ``line`` are stated as already divided by the
+    temperature: the softmax of such scores applies no temperature again."""
+    return _DIVIDED.search(line[:column]) is not None
 
 
 _LOOP = re.compile(
@@ -511,10 +557,20 @@ def _looped_temperature(span: str, scores: str, lead: str) -> str | None:
     return printed if printed in values else None
 
 
-def _nearest(scores: list[_Scores], length: int, line: int) -> _Scores | None:
-    """The latest scores of ``length`` entries within reach of ``line``."""
+def _nearest(
+    scores: list[_Scores], length: int, line: int, numbers: list[int] | None = None
+) -> _Scores | None:
+    """The latest scores of ``length`` entries within reach of ``line``: :data:`_LINK_LINES`
+    lines of text between them when ``numbers`` (the lines holding text) is given, so that
+    blank lines and fences (a notebook's cells, each output its own block) do not count."""
     for candidate in reversed(scores):
-        if line - candidate.line > _LINK_LINES:
+        if numbers is None:
+            distance = line - candidate.line
+        else:
+            distance = bisect.bisect_right(numbers, line) - bisect.bisect_left(
+                numbers, candidate.line
+            )
+        if distance > _LINK_LINES:
             return None
         if len(candidate.values) == length:
             return candidate

@@ -53,19 +53,22 @@ import re
 
 from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
+    Claimed,
     Reading,
     Statement,
     claimed_value,
     describe,
     first_holding,
     on_line,
+    sentence,
     sentence_end,
     sentence_start,
 )
 from checkers.extract.scope import Scope
 from checkers.formulas import CHINCHILLA_EXPONENTS, CHINCHILLA_TOKENS_PER_PARAMETER
+from checkers.numbers import NumberError, parse_printed
 
-__all__ = ["CUE", "relate"]
+__all__ = ["CUE", "CUE_BEFORE", "relate"]
 
 NAME = "chinchilla"
 
@@ -77,6 +80,10 @@ CUE = re.compile(
 )
 """A statement this relation may concern names the compute-optimal regime, an optimal size or
 data formula, or a factor of the compute budget."""
+CUE_BEFORE = True
+"""The cue may be on the line before: "A Chinchilla-optimal budget is 20 tokens per parameter,"
+/ "i.e. 2.5B tokens" (a sentence soft-wrapped across lines)."""
+
 WORDS = ("opt", "chinchilla", "最优", "budget", "compute", "算力", "计算量", "预算")
 """Words one of which every line the cue matches holds (lower case)."""
 
@@ -312,14 +319,45 @@ def _ratio_draft(statement: Statement, ratio: re.Match[str]) -> Draft | None:
     )
 
 
+_RESTATED = re.compile(
+    r"(?:\bi\.e\.,?|\bthat\s+is,?|即|也就是)\s*(?:about\s+|roughly\s+|≈\s*|~\s*|约\s*)?"
+    r"(?P<count>\d+(?:\.\d+)?\s*(?:[KMBT]|billion|trillion|亿)(?![A-Za-z]))",
+    re.IGNORECASE,
+)
+
+
+def _restated_count(text: str) -> Claimed | None:
+    """A token count that restates the rule before it (``20 tokens per parameter, i.e. 2.5B
+    tokens``): the last such count of the line."""
+    found = list(_RESTATED.finditer(text))
+    if not found:
+        return None
+    count = found[-1]
+    try:
+        printed = parse_printed(count.group("count"))
+    except NumberError:
+        return None
+    return Claimed(printed, count.group("count"), count.start("count"), count.end("count"))
+
+
+_THIS_MODEL = re.compile(r"\b(?:this|the|our)\s+model\b|该模型|这个模型|此模型", re.IGNORECASE)
+"""Words by which a sentence means the model whose parameter count its section stated."""
+
+
 def _tokens_draft(statement: Statement, scope: Scope) -> Draft | None:
     text = statement.text
-    if not re.search(r"chinchilla|compute[- ]optimal|计算最优|算力最优", text, re.I):
-        return None
-    claimed = claimed_value(text, _TOKEN_COUNT)
+    claimed = claimed_value(text, _TOKEN_COUNT) or _restated_count(text)
     if claimed is None or not _TOKENS.match(text[claimed.end :].strip()):
         return None
+    # the sentence of the claim, which may start on the paragraph's previous line
+    restating = text.rfind("i.e.", 0, claimed.start)  # its "." ends no sentence
+    words = sentence(statement, restating if restating >= 0 else claimed.start)
+    if not re.search(r"chinchilla|compute[- ]optimal|计算最优|算力最优", words, re.I):
+        return None
     params = on_line(scope, "params", statement.line)
+    if not params and _THIS_MODEL.search(words):
+        stated = scope.value("params", before=statement.line)
+        params = (stated,) if stated is not None and not stated.published else ()
     if len({q.value for q in params}) != 1 or params[0].value >= claimed.printed.value:
         return None
     written = claimed.text

@@ -94,8 +94,17 @@ def _claims(statement: Statement) -> list[tuple[Claimed, str]]:
     sentence ends with (``the dense MLP block holds ≈ 35M parameters``, ``The MLP of one block
     holds $$2 · 4096 · 11008 = 90{,}177{,}536$$``)."""
     found = [(part.claimed, part.clause) for part in bracketed_counts(statement)]
-    if found:
-        return found
+    # "The MLP block (d_ff = 8192) holds 16.8M": a bracket that holds a width, not a count, is
+    # tried first and the count the sentence ends with after it
+    return found + [c for c in _sentence_claim(statement) if c[0].start not in _starts(found)]
+
+
+def _starts(found: list[tuple[Claimed, str]]) -> set[int]:
+    return {claimed.start for claimed, _ in found}
+
+
+def _sentence_claim(statement: Statement) -> list[tuple[Claimed, str]]:
+    """The count the statement's sentence ends with, or a table row's parameters cell."""
     text = statement.text
     if statement.header and text.lstrip().startswith("|"):
         return _row(statement)

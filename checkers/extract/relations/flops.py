@@ -102,6 +102,13 @@ _SCIENTIFIC = re.compile(
     r"(?:[=≈~∼:：]|\bis\b|为|约|需要|about|roughly|around)\s*(?:about\s+|roughly\s+|约\s*)?"
     r"(?P<number>\d+(?:\.\d+)?\s*(?:[eE][+]?\d+|[×x*]\s*10\s*\^\s*(?:\d+|\(\d+\))))(?=\s*FLOP)"
 )
+# "Training FLOPs ≈ 6 × N × D = … ≈ 7.5 × 10^18.", "The training FLOPs are about 7.5e18.": the
+# value in scientific notation with no unit after it, FLOPs named as the sentence's subject.
+_NAMED_SCIENTIFIC = re.compile(
+    r"FLOPs?\b(?:[^.;。；\n]|\.(?=\d)){0,80}?(?:[=≈~∼]|\b(?:is|are)\b|为|约)\s*(?:about\s+|roughly\s+|约\s*)?"
+    r"(?P<number>\d+(?:\.\d+)?\s*(?:[eE][+]?\d+|[×x*]\s*10\s*\^\s*(?:\d+|\(\d+\)|\{\d+\})))"
+    r"(?=\s*(?:[.;,，。；]|$))"
+)
 # "= 42 GFLOPs": a FLOP unit with its SI prefix, after a relation mark.
 _PREFIXED = re.compile(
     r"(?:[=≈~∼:：]|\b(?:is|costs?|takes?|needs?|about|roughly|around)\b|为|约|需要)\s*"
@@ -128,7 +135,7 @@ _APPROXIMATE = re.compile(r"(?:≈|~|∼|约|大约|about|roughly|approximately|
 def _claimed(text: str) -> tuple[str, int, int] | None:
     """The claimed FLOPs as the arithmetic kind reads them (``≈ 6M``, ``8.4e22``), with where
     the number starts and ends; an approximate value keeps its ``≈`` (judged at its figures)."""
-    found = list(_SCIENTIFIC.finditer(text))
+    found = list(_SCIENTIFIC.finditer(text)) or _last_named(text)
     prefixed = list(_PREFIXED.finditer(text))
     if prefixed and (not found or prefixed[-1].start() > found[-1].start()):
         last = prefixed[-1]
@@ -148,6 +155,19 @@ def _claimed(text: str) -> tuple[str, int, int] | None:
     return written, start, end
 
 
+def _last_named(text: str) -> list[re.Match[str]]:
+    """The last value of a chain whose subject is FLOPs (:data:`_NAMED_SCIENTIFIC`), read on
+    from each relation mark so that the chain's last value is the one claimed."""
+    found: list[re.Match[str]] = []
+    at = 0
+    while (match := _NAMED_SCIENTIFIC.search(text, at)) is not None:
+        found.append(match)
+        at = match.end("number")
+        if not CUE.search(text, at):
+            break
+    return found[-1:]
+
+
 def _one(found: tuple[Quantity, ...]) -> Quantity | None:
     values = {q.value for q in found}
     return found[0] if len(values) == 1 else None
@@ -165,12 +185,15 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     """An ``arithmetic`` claim for a statement that gives forward or training FLOPs, or None."""
     source = statement.text
     text, where = readable(source)
-    if _THROUGHPUT.search(text) or _SYMBOLIC.search(text):
+    if _THROUGHPUT.search(text):
         return None
     claimed = _claimed(text)
     if claimed is None:
         return None
     claimed_text, start, end = claimed
+    symbolic = _SYMBOLIC.search(text)
+    if symbolic is not None and symbolic.start() > start:
+        return None  # the rule in symbols after the value ("… ≈ 6N"): no statement of N
     if not CUE.search(text[:start]) and not CUE.search(text[start : end + 12]):
         return None
     if _FLOP_AMOUNT.search(text, clause_start(text, start), start):
@@ -185,7 +208,8 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     stated = _params(scope, line, continued)
     if stated is not None and stated.published and _figures(stated) < 2:
         stated = None  # a published "7B" is the model's name, not its count to two figures
-    multiplied = _factor_count(text, start, line, where)
+    token_counts = {q.value for q in scope.of("tokens") if q.line <= line}
+    multiplied = _factor_count(text, start, line, where, token_counts)
     multiplied = multiplied if multiplied is not None and multiplied.value >= 1e6 else None
     candidates = [q for q in (multiplied, stated) if q is not None and q.value >= 1e6]
     if multiplied is not None and stated is not None and multiplied.value == stated.value:
@@ -279,10 +303,17 @@ _FACTOR_COUNT = re.compile(
 )
 
 
-def _factor_count(text: str, start: int, line: int, where: list[int]) -> Quantity | None:
+def _factor_count(
+    text: str, start: int, line: int, where: list[int], tokens: set[float] | None = None
+) -> Quantity | None:
     """The one parameter count (``7.2B``) the statement's arithmetic multiplies before its
-    value, or None."""
-    found = list(_FACTOR_COUNT.finditer(text, 0, start))
+    value, or None; a factor that is the section's count of ``tokens`` (``6 × 124M × 10B``
+    with D = 10B tokens stated) is D, not N."""
+    found = [
+        m
+        for m in _FACTOR_COUNT.finditer(text, 0, start)
+        if not tokens or _count_value(m.group("count")) not in tokens
+    ]
     if len({m.group("count").replace(" ", "") for m in found}) != 1:
         return None
     written = found[0].group("count").replace(" ", "")
@@ -292,6 +323,13 @@ def _factor_count(text: str, start: int, line: int, where: list[int]) -> Quantit
         return None
     column = where[found[0].start("count")] + 1
     return Quantity("params", printed, "", line, column, "prose", written)
+
+
+def _count_value(written: str) -> float | None:
+    try:
+        return parse_printed(written.replace(" ", "")).value
+    except NumberError:
+        return None
 
 
 def _lead_in(statement: Statement) -> int | None:

@@ -206,8 +206,16 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         if per_byte is not None:
             return per_byte
     if _WRITTEN_FORMULA.search(text) or "\\frac" in text:
-        return _written(statement)
+        written = _written(statement)
+        if written is not None or _NUMERIC_FORMULA.search(text) or "\\frac" in text:
+            return written
+        # only the rule in symbols ("PPL = e^loss。loss 为 2.0 时 PPL 约为 7.39"): the worked
+        # values after it are a stated perplexity like any other
     return _stated(statement)
+
+
+_NUMERIC_FORMULA = re.compile(r"(?:\be|exp|2)\s*\^\s*[({]?\s*[-−]?\d|exp\s*\(\s*[-−]?\d", re.I)
+"""A formula written out with its numbers (``e^2.3``, ``exp(1.5)``): the equation chain's."""
 
 
 def _stated(statement: Statement) -> Draft | None:
@@ -217,10 +225,31 @@ def _stated(statement: Statement) -> Draft | None:
     if logged is not None:
         return logged
     losses = list(_LOSS.finditer(text))
-    if len(losses) != 1:
-        return None
-    loss = losses[0]
-    claims = [m for m in _PERPLEXITY.finditer(text) if m.start() >= loss.end()]
+    if len(losses) == 1:
+        return _clause_draft(statement, 0, len(text), losses[0])
+    # Several losses, each with its perplexity in a clause of its own ("loss 为 2.0 时 PPL 约为
+    # 7.39；loss 降到 1.5 时，困惑度约为 4.48"): each clause is a statement; the first that fails
+    # is drafted (a line gives one draft), else the last.
+    bounds = [0, *(m.end() for m in _CLAUSE_END.finditer(text)), len(text)]
+    drafts = [
+        draft
+        for start, end in itertools.pairwise(bounds)
+        if len(found := [m for m in losses if start <= m.start() < end]) == 1
+        and (draft := _clause_draft(statement, start, end, found[0])) is not None
+    ]
+    if len(drafts) < 2 or len(drafts) != len(losses):
+        return None  # a comparison of two losses in one clause, or a loss with no perplexity
+    failing = (d for d in drafts if holding("arithmetic", [Reading(d.fields)]) is None)
+    return next(failing, drafts[-1])
+
+
+_CLAUSE_END = re.compile(r"[；;]")
+
+
+def _clause_draft(statement: Statement, start: int, end: int, loss: re.Match[str]) -> Draft | None:
+    """The perplexity the clause ``start``–``end`` of the line gives for its one ``loss``."""
+    text = statement.text
+    claims = [m for m in _PERPLEXITY.finditer(text, 0, end) if m.start() >= loss.end()]
     if len(claims) != 1:
         return None
     claim = claims[0]
@@ -235,7 +264,7 @@ def _stated(statement: Statement) -> Draft | None:
     base = "2 (the loss is in bits)" if in_bits else "e (a cross-entropy loss in nats)"
     return Draft(
         kind="arithmetic",
-        quote=text[: claim.end("value")].strip(),
+        quote=text[start if start else 0 : claim.end("value")].strip(),
         line=statement.line,
         fields={"expression": expression, "claimed": claimed},
         confidence=0.55,

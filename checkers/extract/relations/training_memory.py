@@ -59,6 +59,7 @@ from checkers.extract.relations.base import (
     sentence,
 )
 from checkers.extract.scope import Quantity, Scope
+from checkers.numbers import NumberError, parse_printed
 
 __all__ = ["COMPONENTS", "CUE", "relate"]
 
@@ -148,7 +149,8 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     training = bool(_TRAINING.search(head) or _TRAINING.search(statement.topic))
     if not training or named == ["weights"]:
         return None  # the weights alone are the relation weights_memory's
-    if len(named) == 1 and SIZE_CUE.search(head):
+    width = _WIDTH.search(head)
+    if len(named) == 1 and SIZE_CUE.search(_WIDTH.sub("", head)):
         return None  # "adding the master copy: 60 GB + 20 GB = 80 GB" sums sizes, not one part
     line = statement.line
     own = on_line(scope, "params", line)
@@ -159,6 +161,9 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         return None
     if params is None and not own:
         params = scope.value("params", before=line)
+    if width is not None and named == ["adam"]:
+        multiplied = _multiplied_count(text, line)
+        params = multiplied or params  # the count the line multiplies by the width is its N
     if params is None:
         return None
     types = {q.dtype for q in on_line(scope, "dtype", line)}
@@ -180,6 +185,11 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     options = _per_parameter(named, weight_bytes, types)
     if not options:
         return None
+    if width is not None and named == ["adam"]:
+        # "the optimizer alone is 1.3B × 4 bytes = 5.2 GB": the width the line multiplies by is
+        # checked against Adam's, m and v in fp32 (8), or ZeRO's 12 optimizer-state bytes that
+        # count the fp32 master copy with them (Rajbhandari et al. 2020 §3)
+        options = [*options, ("4 + 4 + 4", "12: fp32 master copy, Adam m, v (ZeRO's K)")]
     kept_note = (
         f"the section keeps an fp32 master copy ({kept}), so the total counts its 4 bytes"
         if kept is not None
@@ -210,6 +220,30 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
         slug=f"training-memory-{claimed.text}",
         note=f"training memory (mixed-precision Adam, ZeRO §3): {chosen.assumed}",
     )
+
+
+_WIDTH = re.compile(r"[×x*]\s*(?:1?\d|20)(?:\.\d+)?\s*(?:bytes?|字节)(?![A-Za-z])", re.IGNORECASE)
+"""Bytes per parameter the line multiplies by (``1.3B × 8 bytes``): a width, not a size summed."""
+
+
+_COUNT_TIMES_WIDTH = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?\s*(?:B|M|billion|million|亿)(?![A-Za-z]))\s*[×x*]\s*(?:1?\d|20)"
+    r"(?:\.\d+)?\s*(?:bytes?|字节)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _multiplied_count(text: str, line: int) -> Quantity | None:
+    """The one parameter count the line multiplies by a width (``1.3B × 8 bytes``), or None."""
+    found = {m.group(1).replace(" ", "") for m in _COUNT_TIMES_WIDTH.finditer(text)}
+    if len(found) != 1:
+        return None
+    (written,) = found
+    try:
+        printed = parse_printed(written)
+    except NumberError:
+        return None
+    return Quantity("params", printed, "", line, text.find(written) + 1, "prose", written)
 
 
 def _per_parameter(named: list[str], weight: int, types: set[str]) -> list[tuple[str, str]]:

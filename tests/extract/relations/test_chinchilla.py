@@ -99,3 +99,27 @@ def test_formulas_in_latex_are_read_as_plain(scan: Scan) -> None:
     pair += "$D_{opt} \\approx 0.25 \\times (C/6)^{0.5}$\n"
     (finding,) = scan("## Fit\n\n" + pair)
     assert finding.verdict == "fail" and finding.line == 5 and "D_{opt}" in finding.quote
+
+
+# 350M parameters × 20 tokens per parameter = 7B tokens (21: 7.35B, 22: 7.7B).
+STATED = "## Budget\n\nOur model has 350M parameters.\n\n"
+
+
+def test_tokens_restated_after_the_rule_for_this_model(scan: Scan) -> None:
+    rule = (
+        "A Chinchilla-optimal run for this model is about 20 tokens per parameter, i.e. {} tokens."
+    )
+    assert [f.verdict for f in scan(STATED + rule.format("7B") + "\n")] == ["pass"]
+    (wrong,) = scan(STATED + rule.format("3.5B") + "\n")
+    assert wrong.verdict == "fail" and "20 × N" in wrong.message
+    # the same sentence soft-wrapped: the rule on one line, the count on the next
+    wrapped = rule.format("3.5B").replace(", i.e.", ",\ni.e.")
+    assert [f.verdict for f in scan(STATED + wrapped + "\n")] == ["fail"]
+
+
+def test_a_model_the_sentence_does_not_point_at_is_not_the_section_s(scan: Scan) -> None:
+    # "a larger model" is not the 350M one the section states: no N to read
+    line = (
+        "A Chinchilla-optimal run for a larger model is 20 tokens per parameter, i.e. 3.5B tokens."
+    )
+    assert scan(STATED + line + "\n") == []

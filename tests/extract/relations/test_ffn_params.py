@@ -93,3 +93,19 @@ def test_a_table_row_of_one_layers_blocks(scan: Scan) -> None:
     assert wrong.verdict == "fail" and "34,603,008" in wrong.message
     every = "| piece | parameters (M) |\n|---|--:|\n| 24 × MLP | 830.5 |\n"
     assert scan(CONFIG + every) == []
+
+
+def test_a_width_glossed_in_brackets_after_the_block(scan: Scan) -> None:
+    # d = 1024, d_ff = 4096: a plain block holds 2 · 1024 · 4096 = 8,388,608 ≈ 8.4M (a gated
+    # one 12.6M); the bracket gives the width, the count ends the sentence
+    right = (
+        "## Block\n\nThe model has d_model = 1024. "
+        "The MLP block (d_ff = 4096) holds 8.4M weights.\n"
+    )
+    assert [f.verdict for f in scan(right) if "ffn" in f.id] == ["pass"]
+    wrong = right.replace("8.4M", "4.2M")  # one matrix only
+    (finding,) = [f for f in scan(wrong) if "ffn" in f.id]
+    assert finding.verdict == "fail" and "8.4M" in finding.message
+    # a bracket of arithmetic is no gloss: (hidden / num_heads) names no width
+    quiet = "## Block\n\nThe model has d_model = 1024. Its (d_ff / 4) = 1024 holds nothing.\n"
+    assert [f for f in scan(quiet) if "ffn" in f.id] == []

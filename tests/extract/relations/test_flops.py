@@ -4,6 +4,8 @@ principles (Kaplan et al. 2020 §2.1) and published budgets (GPT-3: 3.14e23 FLOP
 
 from __future__ import annotations
 
+import pytest
+
 from tests.extract.relations.conftest import Scan
 
 SMALL = "Our model has 350M parameters, hidden size 1024 and a vocabulary of 50257 tokens.\n\n"
@@ -156,3 +158,26 @@ def test_a_model_named_on_an_earlier_line_does_not_replace_the_count_the_line_mu
     wrong = lead + "   about $2 \\times 671 \\times 10^{9} = 1.34 \\times 10^{12}$ FLOPs/token.\n"
     failing = [f for f in scan(wrong) if f.verdict == "fail"]
     assert failing and "active" in failing[0].message
+
+
+# 6 × 350M × 20B = 4.2e19; 2 × 350M × 20B = 1.4e19 is the forward pass only.
+@pytest.mark.parametrize(
+    ("line", "verdict"),
+    [
+        ("Training FLOPs ≈ 6 × N × D = 6 × 350M × 20B ≈ 4.2 × 10^19.", "pass"),
+        ("Training FLOPs ≈ 2 × N × D = 2 × 350M × 20B ≈ 1.4 × 10^19.", "fail"),
+        ("The training FLOPs are about 4.2e19.", "pass"),
+        ("The training FLOPs are about 1.4e19.", "fail"),
+    ],
+)
+def test_training_flops_named_before_a_value_without_its_unit(
+    scan: Scan, line: str, verdict: str
+) -> None:
+    text = f"## Budget\n\nA 350M-parameter model is trained on D = 20B tokens.\n\n{line}\n"
+    assert [f.verdict for f in scan(text) if "flops" in f.id] == [verdict]
+
+
+def test_the_rule_in_symbols_after_a_value_is_not_a_statement(scan: Scan) -> None:
+    text = "## Budget\n\nA 350M-parameter model is trained on D = 20B tokens.\n\n"
+    text += "Training FLOPs are about 1.4e19, i.e. ≈ 6N per token.\n"  # left alone
+    assert [f for f in scan(text) if "flops" in f.id and f.verdict == "fail"] == []

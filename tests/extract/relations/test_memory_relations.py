@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.extract.relations.conftest import Scan
 
 MODEL = "# Sizing a 3B model\n\nOur model has 3B parameters.\n\n"
@@ -223,3 +225,25 @@ def test_a_sum_in_code_counts_the_master_copy_assigned_above(scan: Scan) -> None
     # a sum of parts that are not all training components
     other = CODE.format(total="total = weights + kv_cache   # 30 GB")
     assert scan(other) == []
+
+
+# Adam's two fp32 moments are 8 bytes per parameter: 3B × 8 = 24 GB; ZeRO's 12 optimizer-state
+# bytes (master copy with m and v) give 36 GB; 4 bytes (one moment, or fp16 moments) 12 GB.
+@pytest.mark.parametrize(
+    ("line", "verdict"),
+    [
+        ("With Adam the optimizer moments alone take 3B × 8 bytes = 24 GB.", "pass"),
+        ("With Adam the optimizer states take 3B × 12 bytes = 36 GB.", "pass"),
+        ("With Adam the optimizer moments alone take 3B × 4 bytes = 12 GB.", "fail"),
+        ("用 Adam 训练时，优化器状态为 3B × 4 字节 = 12 GB。", "fail"),
+    ],
+)
+def test_a_width_multiplied_out_for_adam(scan: Scan, line: str, verdict: str) -> None:
+    found = [f.verdict for f in scan("## Memory\n\n" + line + "\n") if "training-memory" in f.id]
+    assert found == [verdict]
+
+
+def test_sizes_added_for_one_component_are_still_left_alone(scan: Scan) -> None:
+    # a sum of sizes, not a count times a width
+    line = "With Adam, the optimizer moments: 12 GB + 12 GB = 24 GB."
+    assert [f for f in scan("## Memory\n\n" + line + "\n") if "training-memory" in f.id] == []

@@ -142,3 +142,25 @@ def test_no_log_draft_for_two_losses_or_no_perplexity(scan: Scan) -> None:
         "`ppl 4.48 | loss 1.5`",  # the perplexity before its loss
     ):
         assert scan("## Log\n\n" + line + "\n") == [], line
+
+
+def test_each_clause_of_a_line_gives_its_own_perplexity(scan: Scan) -> None:
+    # e^1.0 = 2.718, e^3.0 = 20.09: two losses, each with its perplexity in its own clause
+    right = "训练初期 loss 为 3.0，PPL 约为 20.1；后期 loss 降到 1.0，困惑度约为 2.72。"
+    assert _verdicts(scan, right) == ["pass"]
+    (late,) = scan("## Evaluation\n\n" + right.replace("2.72", "3.72") + "\n")
+    assert late.verdict == "fail" and "exp(1.0)" in late.message
+    (early,) = scan("## Evaluation\n\n" + right.replace("20.1", "12.1") + "\n")
+    assert early.verdict == "fail" and "exp(3.0)" in early.message
+    english = "A loss of 3.0 gives a perplexity of 20.1; a loss of 1.0 gives a perplexity of 3.72."
+    assert _verdicts(scan, english) == ["fail"]
+
+
+def test_the_rule_in_symbols_before_the_worked_value(scan: Scan) -> None:
+    assert _verdicts(scan, "答：PPL = e^loss。loss 为 3.0 时 PPL 约为 20.1。") == ["pass"]
+    assert _verdicts(scan, "答：PPL = e^loss。loss 为 3.0 时 PPL 约为 29.1。") == ["fail"]
+
+
+def test_two_losses_in_one_clause_stay_a_comparison(scan: Scan) -> None:
+    # which loss the one perplexity belongs to is not stated
+    assert _verdicts(scan, "Loss fell from 3.0 to 1.0, and the perplexity is now 2.72.") == []
