@@ -104,3 +104,23 @@ def test_extract_drops_auto_claims_whose_quote_vanished(course: Path) -> None:
     text = (course / "claims" / "demo.yaml").read_text(encoding="utf-8")
     assert "= 0.52" not in text and "= 0.50" in text
     assert main(["check", "-q"]) == 0
+
+
+def test_a_number_two_recognisers_find_wrong_is_one_failure(tmp_path: Path) -> None:
+    # The row's formula column and the training-memory relation both read "3B × 8 bytes";
+    # each would fail 20 GB (it is 24 GB): the lesson has one wrong number, so one failure.
+    from checkers.scan import scan_lesson
+
+    lesson = tmp_path / "budget.md"
+    lesson.write_text(
+        "| Part | Calculation | Memory |\n"
+        "|---|---|---|\n"
+        "| weights | 3B × 2 bytes | 6 GB |\n"
+        "| gradients | 3B × 2 bytes | 6 GB |\n"
+        "| Adam moments | 3B × 8 bytes | 20 GB |\n"
+        "| master copy | 3B × 4 bytes | 12 GB |\n",
+        encoding="utf-8",
+    )
+    failures = [f for f in scan_lesson(lesson) if f.verdict == "fail"]
+    assert [(f.line, f.claimed) for f in failures] == [(5, "20 GB")]
+    assert "24 GB" in failures[0].message

@@ -284,6 +284,13 @@ def _roles(
                 folded, max(start, match.start() - 3), match.start()
             ):
                 continue
+            # "激活 6 个路由专家", "activates 2 of the 8 experts": a count of things, not an
+            # active size (those are millions or billions: 37B, 2.7B, 130亿), is left to the
+            # expert roles below.
+            if field == "active_params" and (
+                (count := parse_count(match.group(group).strip())) is None or count.value < 1e6
+            ):
+                continue
             if field == "experts" and (
                 (
                     _EXPERTS_USED.search(folded, max(start, n_start - 24), n_start)
