@@ -148,7 +148,7 @@ class _Statements:
     def __init__(self, document: Document, section_of: dict[int, int]) -> None:
         self._document = document
         self._section_of = section_of
-        self._found: dict[str, list[tuple[int, str]]] = {}
+        self._found: dict[str, dict[int, tuple[list[int], list[str]]]] = {}
 
     def last(self, symbol: str, before: int, sections: set[int]) -> str | None:
         """The value last given ``symbol`` above line ``before``, in one of ``sections`` (the
@@ -157,24 +157,33 @@ class _Statements:
         if symbol[0].isdigit():
             return _number_text(symbol)
         if symbol not in self._found:
-            pattern = re.compile(
-                rf"(?<![\w\\]){re.escape(symbol)}\s*(?::\s*(?:float|int)\s*=|=|:|：)\s*\"?"
-                rf"(\d[\d,_]*(?:\.\d+)?)(?!\w|\.\d)"
-            )
-            head = symbol.split("_")[0]
-            self._found[symbol] = [
-                (line.number, _number_text(match.group(1)))
-                for _, line in self._document.lines()
-                if head in line.text
-                for match in pattern.finditer(_normalised(line.text))
-            ]
-        value: str | None = None
-        for number, written in self._found[symbol]:
-            if number > before:
-                break
-            if self._section_of.get(number, -1) in sections:
-                value = written
-        return value
+            self._found[symbol] = self._read(symbol)
+        found: tuple[int, str] | None = None
+        for section in sections:
+            numbers, values = self._found[symbol].get(section, ([], []))
+            at = bisect.bisect_right(numbers, before)
+            if at and (found is None or numbers[at - 1] > found[0]):
+                found = numbers[at - 1], values[at - 1]
+        return found[1] if found else None
+
+    def _read(self, symbol: str) -> dict[int, tuple[list[int], list[str]]]:
+        """Section → (lines, values) of every statement of ``symbol``, in lesson order."""
+        pattern = re.compile(
+            rf"(?<![\w\\]){re.escape(symbol)}\s*(?::\s*(?:float|int)\s*=|=|:|：)\s*\"?"
+            rf"(\d[\d,_]*(?:\.\d+)?)(?!\w|\.\d)"
+        )
+        head = symbol.split("_")[0]
+        by_section: dict[int, tuple[list[int], list[str]]] = {}
+        for _, line in self._document.lines():
+            if head not in line.text:
+                continue
+            for match in pattern.finditer(_normalised(line.text)):
+                numbers, values = by_section.setdefault(
+                    self._section_of.get(line.number, -1), ([], [])
+                )
+                numbers.append(line.number)
+                values.append(_number_text(match.group(1)))
+        return by_section
 
 
 def _split_chain(rest: str) -> list[str] | None:
@@ -310,7 +319,7 @@ def _scalars(
     text, offsets = plain(line.text)
     for match in _CLAIM.finditer(text):
         wavelength = match.group("symbol").lstrip("\\").startswith(("λ", "lambda"))
-        if wavelength and not any(n <= line.number for n in wavelength_defined):
+        if wavelength and not (wavelength_defined and wavelength_defined[0] <= line.number):
             continue
         pos = match.group("pos")
         if pos is not None and not pos.isdigit():
