@@ -44,6 +44,15 @@ def _says_padding(text: str) -> bool:
     return "pad" in text or "PAD" in text or "Pad" in text or "填充" in text
 
 
+_OTHER_MASKING = re.compile(r"\[MASK\]|masked\s+language|\bMLM\b|掩码语言|遮蔽|dropout", re.I)
+"""Masking that is not attention's: a section about BERT's [MASK] tokens or dropout prints a
+``mask = [0, 1, 0]`` that has nothing to do with padding."""
+_NAMED = re.compile(
+    r"(?:src_|tgt_)?(?:key_)?padding_mask|attention_mask|attn_mask|pad_mask|填充掩码|注意力掩码"
+    r"|(?:padding|attention)\s+mask",
+    re.I,
+)
+"""Names that say the mask is an attention or padding mask whatever else the section masks."""
 _CAUSAL = re.compile(r"causal|因果|look[- ]?ahead|future|未来|上三角|upper[- ]triangular", re.I)
 _MASK = re.compile(
     r"(?:\b(?:src_|tgt_)?(?:key_)?padding_mask|\battention_mask|\battn_mask|\bpad_mask|\bmask"
@@ -230,7 +239,12 @@ def recognize(document: Document) -> Iterator[Draft]:
             continue
         masks: list[tuple[int, int]] = []
         if masked and "[" in joined and ("mask" in joined or "Mask" in joined or "掩码" in joined):
-            masks.extend((m.start(), m.end()) for m in _MASK.finditer(joined))
+            other = _OTHER_MASKING.search(context) is not None
+            masks.extend(
+                (m.start(), m.end())
+                for m in _MASK.finditer(joined)
+                if not other or _NAMED.match(m.group())
+            )
             masks.extend(_printed_masks(blocks, starts))
         scores = infinite and ("∞" in joined or "-inf" in joined or "−inf" in joined)
         if not masks and not scores:
