@@ -169,12 +169,14 @@ TABLE = """# 旋转位置编码
 | 1 | 0.1 | 1 | 62.8 |
 | 2 | 0.01 | 0.1 | 628 |
 | 3 | 0.001 | {angle3} | {wave3} |
+
 """
 
 
 def test_a_table_of_frequencies_angles_and_wavelengths_by_pair(scan_text: ScanText) -> None:
-    # m = 10: angles 10, 1, 0.1, 0.01; wavelengths 2π·10^(2i/... ) = 6.28, 62.8, 628, 6283
-    right = _rope(scan_text, TABLE.format(angle3="0.01", wave3="6283"))
+    # m = 10: angles 10, 1, 0.1, 0.01; wavelengths 2π/θ_i = 6.28, 62.8, 628, 6,283 (a thousands
+    # separator in a cell is one)
+    right = _rope(scan_text, TABLE.format(angle3="0.01", wave3="6,283"))
     assert len(right) == 12 and all(v == "pass" for _, v, _ in right)
     wrong = _rope(scan_text, TABLE.format(angle3="0.001", wave3="628"))
     failed = [m for _, v, m in wrong if v == "fail"]

@@ -426,7 +426,11 @@ _WAVELENGTH_HEADER = re.compile(r"wavelength|波长|2\s*π|period|周期", re.I)
 _ANGLE_HEADER = re.compile(
     r"(?:^|[^\w])(?:m|pos|position|位置)\s*[=＝]\s*(?P<pos>\d+)(?![\d.])", re.I
 )
-_TABLE_CELL = re.compile(rf"\s*(?:[^=≈]*[=≈]\s*)?(?P<value>{_NUMBER})\s*(?:rad|弧度)?\s*")
+_TABLE_NUMBER = r"[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-−+]?\d+)?"
+"""A number alone in a table cell, where a comma can only be a thousands separator."""
+_TABLE_CELL = re.compile(
+    rf"\s*(?:[^=≈]*[=≈]\s*)?(?P<value>{_TABLE_NUMBER}|{_NUMBER})\s*(?:rad|弧度)?\s*"
+)
 
 
 def _column_quantity(header: str) -> tuple[str, str | None] | None:
