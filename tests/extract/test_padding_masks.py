@@ -166,3 +166,13 @@ def test_a_masked_score_matrix_in_a_padding_section(scan_text: ScanText) -> None
     assert [v for _, v, _ in wrong] == ["fail"] and "row 1 column 2" in wrong[0][2]
     window = SCORES.format(cell="-inf").replace("## Masking", "## Sliding-window masking")
     assert _drafted(window) == []
+
+
+def test_a_language_modelling_mask_beside_padding_is_not_read_as_one() -> None:
+    text = (
+        "## MLM inputs\n\nThe sentence (length 3) is padded with [PAD] to 5; BERT replaces "
+        "the second token with [MASK]:\n\nmask = [0, 1, 0, 0, 0]\n"
+    )
+    assert _drafted(text) == []
+    named = text + "\nattention_mask = [1, 1, 1, 0, 0]\n"
+    assert [d["claimed"] for d in _drafted(named)] == [[["1", "1", "1", "0", "0"]]]

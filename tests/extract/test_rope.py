@@ -169,12 +169,14 @@ TABLE = """# 旋转位置编码
 | 1 | 0.1 | 1 | 62.8 |
 | 2 | 0.01 | 0.1 | 628 |
 | 3 | 0.001 | {angle3} | {wave3} |
+
 """
 
 
 def test_a_table_of_frequencies_angles_and_wavelengths_by_pair(scan_text: ScanText) -> None:
-    # m = 10: angles 10, 1, 0.1, 0.01; wavelengths 2π·10^(2i/... ) = 6.28, 62.8, 628, 6283
-    right = _rope(scan_text, TABLE.format(angle3="0.01", wave3="6283"))
+    # m = 10: angles 10, 1, 0.1, 0.01; wavelengths 2π/θ_i = 6.28, 62.8, 628, 6,283 (a thousands
+    # separator in a cell is one)
+    right = _rope(scan_text, TABLE.format(angle3="0.01", wave3="6,283"))
     assert len(right) == 12 and all(v == "pass" for _, v, _ in right)
     wrong = _rope(scan_text, TABLE.format(angle3="0.001", wave3="628"))
     failed = [m for _, v, m in wrong if v == "fail"]
@@ -188,3 +190,25 @@ def test_a_table_without_a_pair_column_is_not_drafted() -> None:
     for pair, name in (("0", "A"), ("1", "B"), ("2", "C"), ("3", "D")):
         labels = labels.replace(f"\n| {pair} |", f"\n| {name} |")
     assert _drafted(labels) == []
+
+
+ROTATION = """## RoPE on a small query
+
+θ_i = 10000^(-2i/d), d = 4. At position 2 the angles are 2 and 0.02:
+
+RoPE([1, 0, 0, 1], m=2) = [{q}]
+"""
+
+
+def test_a_vector_rotated_at_a_position(scan_text: ScanText) -> None:
+    # numpy: pairs (0,1),(2,3) give [-0.416, 0.909, -0.020, 1.000]; pairs (0,2),(1,3) give
+    # [-0.416, -0.020, 0.909, 1.000]. Either layout is accepted, and the message names it.
+    interleaved = _rope(scan_text, ROTATION.format(q="-0.416, 0.909, -0.020, 1.000"))
+    assert [v for _, v, _ in interleaved] == ["pass"] and "(2i, 2i+1)" in interleaved[0][2]
+    half = _rope(scan_text, ROTATION.format(q="-0.416, -0.020, 0.909, 1.000"))
+    assert [v for _, v, _ in half] == ["pass"] and "(i, i + d/2)" in half[0][2]
+    # cos and sin swapped in the first pair: wrong under both layouts.
+    wrong = _rope(scan_text, ROTATION.format(q="0.909, -0.416, -0.020, 1.000"))
+    assert [v for _, v, _ in wrong] == ["fail"]
+    wider = ROTATION.format(q="-0.416, 0.909, -0.020, 1.000").replace("d = 4", "d = 8")
+    assert _drafted(wider) == []  # the vector is not of the stated width

@@ -23,6 +23,7 @@ that disagree with each other, and masks of other cells (indices, scores).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from itertools import pairwise
@@ -43,6 +44,15 @@ def _says_padding(text: str) -> bool:
     return "pad" in text or "PAD" in text or "Pad" in text or "填充" in text
 
 
+_OTHER_MASKING = re.compile(r"\[MASK\]|masked\s+language|\bMLM\b|掩码语言|遮蔽|dropout", re.I)
+"""Masking that is not attention's: a section about BERT's [MASK] tokens or dropout prints a
+``mask = [0, 1, 0]`` that has nothing to do with padding."""
+_NAMED = re.compile(
+    r"(?:src_|tgt_)?(?:key_)?padding_mask|attention_mask|attn_mask|pad_mask|填充掩码|注意力掩码"
+    r"|(?:padding|attention)\s+mask",
+    re.I,
+)
+"""Names that say the mask is an attention or padding mask whatever else the section masks."""
 _CAUSAL = re.compile(r"causal|因果|look[- ]?ahead|future|未来|上三角|upper[- ]triangular", re.I)
 _MASK = re.compile(
     r"(?:\b(?:src_|tgt_)?(?:key_)?padding_mask|\battention_mask|\battn_mask|\bpad_mask|\bmask"
@@ -76,6 +86,11 @@ _PAD_ID = re.compile(
 _IDS = re.compile(r"\binput_ids['\"]?\s*(?:=|:)\s*(?:(?:torch\.)?tensor\()?\s*(?=\[)")
 _PAD_TOKENS = frozenset({"<pad>", "[PAD]", "<PAD>", "PAD", "<|pad|>", "[pad]"})
 _MAX_ROWS = 64
+_MAX_CHARS = 16_000
+"""Longest mask text read (64 rows of 64 cells is some 12 000 characters)."""
+_MAX_MASKS = 256
+"""Masks read per lesson: a lesson prints a few; a hostile one may print 50 000."""
+_BRACKET = re.compile(r"[\[\]]")
 _MASK_CELLS = frozenset(
     {"0", "1", "true", "false", "-inf", "-∞", "float('-inf')", 'float("-inf")', "0.0", "1.0"}
 )
@@ -85,15 +100,11 @@ _MASK_CELLS = frozenset(
 def _bracketed(text: str, start: int) -> tuple[list[list[str]], int] | None:
     """The row or matrix of cells opening at ``text[start] == '['`` and where it ends."""
     depth, end = 0, -1
-    for at in range(start, min(len(text), start + 20_000)):
-        char = text[at]
-        if char == "[":
-            depth += 1
-        elif char == "]":
-            depth -= 1
-            if depth == 0:
-                end = at + 1
-                break
+    for bracket in _BRACKET.finditer(text, start, start + _MAX_CHARS):
+        depth += 1 if bracket.group() == "[" else -1
+        if depth == 0:
+            end = bracket.end()
+            break
     if end < 0:
         return None
     inner = text[start + 1 : end - 1].strip()
@@ -153,12 +164,9 @@ def _section_text(blocks: tuple[Block, ...]) -> tuple[str, list[tuple[int, int]]
 
 
 def _line_of(starts: list[tuple[int, int]], offset: int) -> int:
-    number = starts[0][1]
-    for at, line in starts:
-        if at > offset:
-            break
-        number = line
-    return number
+    """The line number of an offset of the section text."""
+    at = bisect.bisect_right(starts, (offset, float("inf")))
+    return starts[max(at - 1, 0)][1]
 
 
 def _stated_lengths(text: str) -> tuple[list[list[int]], str | None]:
@@ -231,7 +239,12 @@ def recognize(document: Document) -> Iterator[Draft]:
             continue
         masks: list[tuple[int, int]] = []
         if masked and "[" in joined and ("mask" in joined or "Mask" in joined or "掩码" in joined):
-            masks.extend((m.start(), m.end()) for m in _MASK.finditer(joined))
+            other = _OTHER_MASKING.search(context) is not None
+            masks.extend(
+                (m.start(), m.end())
+                for m in _MASK.finditer(joined)
+                if not other or _NAMED.match(m.group())
+            )
             masks.extend(_printed_masks(blocks, starts))
         scores = infinite and ("∞" in joined or "-inf" in joined or "−inf" in joined)
         if not masks and not scores:
@@ -240,7 +253,7 @@ def recognize(document: Document) -> Iterator[Draft]:
         causal = bool(_CAUSAL.search(chains.get(section, "") + "\n" + joined))
         if scores:
             yield from _score_drafts(document, blocks, stated, side, causal)
-        for begin, bracket in sorted(masks):
+        for begin, bracket in sorted(masks)[:_MAX_MASKS]:
             found = _bracketed(joined, bracket)
             if found is None:
                 continue

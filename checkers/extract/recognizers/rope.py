@@ -18,14 +18,20 @@ the text says is θ_i (the quantity is read, never guessed from a value's size):
 * a wavelength ``λ_3 = 2π/θ_3 ≈ 6283`` once the lesson defines ``λ_i = 2π/θ_i``;
 * a labelled vector of all d/2 frequencies: ``θ = [1, 0.1, 0.01, 0.001]``,
   ``inv_freq: [...]``, ``频率 = [...]`` (a code comment included).
+* a table with a pair column (``i``, ``pair``, ``维度对``) and columns of θ_i, of angles at a
+  position the header states (``angle at m = 10``, ``位置 m = 10 的角度``) or of wavelengths;
+* a vector rotated at a position, of the stated width: ``RoPE([1, 0, 0, 1], m=2) = [...]``
+  (each pair (x, y) becomes (x cos − y sin, x sin + y cos); the pairs may be (2i, 2i+1) or
+  (i, i + d/2), and the verdict names the one that matched).
 
 Readings: the base is the definition's (10000, 500000 for Llama 3, or the stated value of its
 name); a section that states another base (``rope_theta = 500000`` next to a 10000 formula) is
 skipped, as two bases are in play. The pair number counts from 1 when the definition writes
 ``i − 1``, from 0 when the lesson writes a θ_0, and otherwise either (the verdict says which
 reading matched). Frequencies and angles do not depend on the pair layout ((2i, 2i+1) or
-(i, i + d/2)), so none is assumed. Angles in degrees, values cut by markup, and pairs beyond d/2
-are not drafted. Each becomes a ``positional`` claim with ``encoding: rope``.
+(i, i + d/2)); a rotated vector is checked under both. Angles in degrees, values cut by
+markup, and pairs beyond d/2 are not drafted. Each becomes a ``positional`` claim with
+``encoding: rope``.
 """
 
 from __future__ import annotations
@@ -49,6 +55,8 @@ _HINTS = ("2i", "2j", "2k", "2 i", "2(i", "2(j", "2 (i", "2*i", "2·i", "2 * i",
 """Substrings of every definition of θ_i the recogniser reads."""
 _MAY_CLAIM = re.compile(r"(?:θ|theta|λ|lambda|freq|频率)[^\n]*\d")
 """A line that may print a frequency, angle or wavelength: a symbol, then a digit."""
+_ROTATES = re.compile(r"(?:\bRoPE|\brope|\brotate\w*|\bapply_rotary\w*|旋转)\s*\(")
+"""A line that may apply RoPE to a printed vector: ``RoPE([1, 0], m=1) = [...]``."""
 _TOPIC = re.compile(r"\bRoPE\b|rotary|旋转(?:式)?位置|旋转编码|RoFormer", re.I)
 _THETA = r"(?:θ|\\theta(?![A-Za-z])|\btheta)"
 _SYMBOL = r"[A-Za-z][A-Za-z_]*"
@@ -148,7 +156,7 @@ class _Statements:
     def __init__(self, document: Document, section_of: dict[int, int]) -> None:
         self._document = document
         self._section_of = section_of
-        self._found: dict[str, list[tuple[int, str]]] = {}
+        self._found: dict[str, dict[int, tuple[list[int], list[str]]]] = {}
 
     def last(self, symbol: str, before: int, sections: set[int]) -> str | None:
         """The value last given ``symbol`` above line ``before``, in one of ``sections`` (the
@@ -157,24 +165,33 @@ class _Statements:
         if symbol[0].isdigit():
             return _number_text(symbol)
         if symbol not in self._found:
-            pattern = re.compile(
-                rf"(?<![\w\\]){re.escape(symbol)}\s*(?::\s*(?:float|int)\s*=|=|:|：)\s*\"?"
-                rf"(\d[\d,_]*(?:\.\d+)?)(?!\w|\.\d)"
-            )
-            head = symbol.split("_")[0]
-            self._found[symbol] = [
-                (line.number, _number_text(match.group(1)))
-                for _, line in self._document.lines()
-                if head in line.text
-                for match in pattern.finditer(_normalised(line.text))
-            ]
-        value: str | None = None
-        for number, written in self._found[symbol]:
-            if number > before:
-                break
-            if self._section_of.get(number, -1) in sections:
-                value = written
-        return value
+            self._found[symbol] = self._read(symbol)
+        found: tuple[int, str] | None = None
+        for section in sections:
+            numbers, values = self._found[symbol].get(section, ([], []))
+            at = bisect.bisect_right(numbers, before)
+            if at and (found is None or numbers[at - 1] > found[0]):
+                found = numbers[at - 1], values[at - 1]
+        return found[1] if found else None
+
+    def _read(self, symbol: str) -> dict[int, tuple[list[int], list[str]]]:
+        """Section → (lines, values) of every statement of ``symbol``, in lesson order."""
+        pattern = re.compile(
+            rf"(?<![\w\\]){re.escape(symbol)}\s*(?::\s*(?:float|int)\s*=|=|:|：)\s*\"?"
+            rf"(\d[\d,_]*(?:\.\d+)?)(?!\w|\.\d)"
+        )
+        head = symbol.split("_")[0]
+        by_section: dict[int, tuple[list[int], list[str]]] = {}
+        for _, line in self._document.lines():
+            if head not in line.text:
+                continue
+            for match in pattern.finditer(_normalised(line.text)):
+                numbers, values = by_section.setdefault(
+                    self._section_of.get(line.number, -1), ([], [])
+                )
+                numbers.append(line.number)
+                values.append(_number_text(match.group(1)))
+        return by_section
 
 
 def _split_chain(rest: str) -> list[str] | None:
@@ -276,12 +293,17 @@ def recognize(document: Document) -> Iterator[Draft]:
         if block.kind == "table" and block.table is not None and block.line > starts[0]:
             yield from _table_drafts(document, block.table, reading_at)
     for _, line in document.lines():
-        if line.number < starts[0] or not _MAY_CLAIM.search(line.text):
+        if line.number < starts[0]:
+            continue
+        rotates = "(" in line.text and _ROTATES.search(line.text)
+        if not rotates and not _MAY_CLAIM.search(line.text):
             continue
         found = reading_at(line.number)
         if found is None:
             continue
         common, numbering, width = found
+        if rotates:
+            yield from _rotations(line, common, width)
         yield from _scalars(line, common, numbering, width, wavelength_defined)
         plain_text, offsets = plain(line.text)
         for match in _VECTOR.finditer(plain_text):
@@ -299,6 +321,33 @@ def recognize(document: Document) -> Iterator[Draft]:
             )
 
 
+_ROTATION = re.compile(
+    rf"(?:\bRoPE|\brope|\brotate\w*|\bapply_rotary\w*|旋转)\s*\(\s*"
+    rf"\[(?P<x>{_NUMBER}(?:\s*,\s*{_NUMBER})+)\]\s*,\s*(?:(?:m|pos|position)\s*=\s*)?"
+    rf"(?P<pos>\d+)\s*\)\s*(?:=|≈|→|->)\s*\[(?P<claimed>{_NUMBER}(?:\s*,\s*{_NUMBER})+)\]"
+)
+
+
+def _rotations(line: Line, common: dict[str, object], width: int) -> Iterator[Draft]:
+    """``RoPE([x…], m) = [rotated…]`` for a vector of the stated width: the pairs may be
+    (2i, 2i+1) or (i, i + d/2), as the lesson does not say which."""
+    text, offsets = plain(line.text)
+    for match in _ROTATION.finditer(text):
+        x = [v.strip() for v in match["x"].split(",")]
+        claimed = [v.strip() for v in match["claimed"].split(",")]
+        if len(x) != width or len(claimed) != width:
+            continue
+        yield Draft(
+            kind="positional",
+            quote=line.text[offsets[match.start()] : offsets[match.end() - 1] + 1],
+            line=line.number,
+            fields={**common, "pos": match["pos"], "x": x, "claimed": claimed, "pairing": "either"},
+            confidence=0.7,
+            recognizer=NAME,
+            slug="rope-rotation",
+        )
+
+
 def _scalars(
     line: Line,
     common: dict[str, object],
@@ -310,7 +359,7 @@ def _scalars(
     text, offsets = plain(line.text)
     for match in _CLAIM.finditer(text):
         wavelength = match.group("symbol").lstrip("\\").startswith(("λ", "lambda"))
-        if wavelength and not any(n <= line.number for n in wavelength_defined):
+        if wavelength and not (wavelength_defined and wavelength_defined[0] <= line.number):
             continue
         pos = match.group("pos")
         if pos is not None and not pos.isdigit():
@@ -377,7 +426,11 @@ _WAVELENGTH_HEADER = re.compile(r"wavelength|波长|2\s*π|period|周期", re.I)
 _ANGLE_HEADER = re.compile(
     r"(?:^|[^\w])(?:m|pos|position|位置)\s*[=＝]\s*(?P<pos>\d+)(?![\d.])", re.I
 )
-_TABLE_CELL = re.compile(rf"\s*(?:[^=≈]*[=≈]\s*)?(?P<value>{_NUMBER})\s*(?:rad|弧度)?\s*")
+_TABLE_NUMBER = r"[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-−+]?\d+)?"
+"""A number alone in a table cell, where a comma can only be a thousands separator."""
+_TABLE_CELL = re.compile(
+    rf"\s*(?:[^=≈]*[=≈]\s*)?(?P<value>{_TABLE_NUMBER}|{_NUMBER})\s*(?:rad|弧度)?\s*"
+)
 
 
 def _column_quantity(header: str) -> tuple[str, str | None] | None:
