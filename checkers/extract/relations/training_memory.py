@@ -149,8 +149,9 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     training = bool(_TRAINING.search(head) or _TRAINING.search(statement.topic))
     if not training or named == ["weights"]:
         return None  # the weights alone are the relation weights_memory's
-    width = _WIDTH.search(head)
-    if len(named) == 1 and SIZE_CUE.search(_WIDTH.sub("", head)):
+    # a width multiplied out in prose; a table row's is the table recognisers' (one claim each)
+    width = None if statement.header else _WIDTH.search(head)
+    if len(named) == 1 and SIZE_CUE.search(_WIDTH.sub("", head) if width else head):
         return None  # "adding the master copy: 60 GB + 20 GB = 80 GB" sums sizes, not one part
     line = statement.line
     own = on_line(scope, "params", line)
