@@ -572,7 +572,8 @@ def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple
         for left in range(column - 1, 0, -1):
             total = _cell(total_row[left], units[left]) if left < len(total_row) else None
             if total is not None and total.family != "percent" and not total.approx:
-                sources[column] = (left, total)
+                if _value(total) > 0:  # a share of nothing is no statement (and no number)
+                    sources[column] = (left, total)
                 break
     return totals[0], sources
 
