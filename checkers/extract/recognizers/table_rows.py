@@ -50,8 +50,9 @@ __all__ = ["TOTAL_ROW", "RowDerivation", "recognize", "row_derivations"]
 
 NAME = "table_rows"
 DEFERS = True
-"""A GiB or share column ``table_totals`` already relates, or a memory cell ``memory_tables``
-drafts, is not drafted again."""
+"""A GiB or share column ``table_totals`` already relates, a memory cell ``memory_tables``
+drafts, or a training-memory cell ``relations`` recomputes from the section's quantities (listed
+before it), is not drafted again: one mistake, one failure."""
 
 TOTAL_ROW = re.compile(
     r"^(?:total|sum|grand total|overall|合计|总计|总和|小计|共计)\s*[:：]?$", re.IGNORECASE
