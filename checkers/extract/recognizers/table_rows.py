@@ -50,8 +50,9 @@ __all__ = ["TOTAL_ROW", "RowDerivation", "recognize", "row_derivations"]
 
 NAME = "table_rows"
 DEFERS = True
-"""A GiB or share column ``table_totals`` already relates, or a memory cell ``memory_tables``
-drafts, is not drafted again."""
+"""A GiB or share column ``table_totals`` already relates, a memory cell ``memory_tables``
+drafts, or a training-memory cell ``relations`` recomputes from the section's quantities (listed
+before it), is not drafted again: one mistake, one failure."""
 
 TOTAL_ROW = re.compile(
     r"^(?:total|sum|grand total|overall|合计|总计|总和|小计|共计)\s*[:：]?$", re.IGNORECASE
@@ -67,7 +68,7 @@ _HEADER_UNIT = re.compile(
 _HEADER_UNIT_SYMBOL = {"millions": "M", "million": "M", "billions": "B", "billion": "B"}
 _CELL = re.compile(
     r"^(?:~|≈|约)?\s*\d(?:[\d,]*\d)?(?:\.\d+)?\s*"
-    r"(?:%|KiB|MiB|GiB|TiB|KB|MB|GB|TB|bytes?|字节|K|M|B|T|万|亿)?$"
+    r"(?:%|KiB|MiB|GiB|TiB|KB|MB|GB|TB|bytes?|字节|K|M|B|G|T|万|亿)?$"
 )
 _MIN_AGREEING = 2
 
@@ -159,11 +160,14 @@ def _header_unit(header: str) -> str:
     return _HEADER_UNIT_SYMBOL.get(unit.lower(), unit)
 
 
-def _value(text: str, header_unit: str) -> _Value | None:
-    """The cell as a printed number (the header's unit when it prints none), or None."""
+def _value(text: str, header_unit: str, sized: bool = False) -> _Value | None:
+    """The cell as a printed number (the header's unit when it prints none), or None. A bare
+    ``G`` (``16G``) is giga: GB in a column about sizes (``sized``), else 10⁹ of a count."""
     clean = _MARKUP.sub("", text).strip()
     if not _CELL.match(clean):
         return None
+    if clean.endswith("G"):
+        clean = clean[:-1].rstrip() + (" GB" if sized else "B")
     if header_unit and clean[-1].isdigit():
         clean = f"{clean}{header_unit}" if header_unit in "%KMBT万亿" else f"{clean} {header_unit}"
     try:
@@ -277,8 +281,13 @@ def _two_operand(
 
 
 def _cells(table: Table, column: int) -> list[_Value | None]:
-    unit = _header_unit(table.header[column])
-    return [_value(cells[column], unit) if column < len(cells) else None for cells, _ in table.rows]
+    header = table.header[column]
+    unit = _header_unit(header)
+    sized = _SIZE_WORD.search(header) is not None or _BYTES_WORD.search(header) is not None
+    return [
+        _value(cells[column], unit, sized) if column < len(cells) else None
+        for cells, _ in table.rows
+    ]
 
 
 def _stem(word: str) -> str:
@@ -666,7 +675,9 @@ _PARAMS_HEADER = re.compile(
     r"^(?:#\s*)?(?:total\s+)?(?:params|parameters|param count|参数量?|总参数量?|参数规模)$",
     re.IGNORECASE,
 )
-_SIZE_WORD = re.compile(r"weights?|memory|size|storage|显存|内存|权重|存储|大小", re.IGNORECASE)
+_SIZE_WORD = re.compile(
+    r"weights?|memory|size|storage|vram|disk|显存|内存|权重|存储|大小|占用", re.IGNORECASE
+)
 
 
 def _typed_sizes(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidate]]]:
@@ -889,10 +900,12 @@ def _vote(what: str, candidates: Sequence[_Candidate], prefixes: str) -> list[Ro
                 expression=c.expression,
                 claimed=c.claimed.text,
                 carried=c.carried,
-                agrees=_holds(c.claimed.printed, low, high, reading),
+                agrees=(agrees := _holds(c.claimed.printed, low, high, reading)),
                 value=point,
                 unit_factor=_factor(c.claimed.printed, reading),
-                note=note,
+                note=note
+                if agrees
+                else note.replace(" rows agree", " rows agree (not this one)", 1),
             )
         )
     return found

@@ -34,6 +34,17 @@ Recognises, in a GFM table:
   smaller for ``4×``, the orientation the same in every row; a table where it changes is left
   alone).
 
+A total over a cell that its own row shows to be wrong is not a second mistake:
+
+* a cell that :mod:`~checkers.extract.recognizers.table_rows` derives in its row and finds
+  wrong (``9B × 2 bytes/param`` printed ``16 GB``), a row total that is not its row's sum, or a
+  total row's cell that is not its column's sum, is the ``upstream`` of every total over it:
+  the total fails only when it is wrong from the printed cell *and* from the true one, and
+  otherwise says it carries that row's error;
+* in a table with one total row, a cell that the total row and a second relation of its row
+  (its share of the total, or its row's total column less its other cells) both put at one
+  other value is drafted as the wrong cell, and the totals over it are carried from it.
+
 Only cells that are one number (with an optional unit: bytes, %, K/M/B counts, ms/s, durations
 in min/h/hr/hours/days/分钟/小时/天, and the same trailing words down the column, "140 GB per GPU")
 take part; durations are added in the unit of their total (``10 min`` of a total in hours is
@@ -572,7 +583,8 @@ def _share_sources(table: Table, units: list[str]) -> tuple[int, dict[int, tuple
         for left in range(column - 1, 0, -1):
             total = _cell(total_row[left], units[left]) if left < len(total_row) else None
             if total is not None and total.family != "percent" and not total.approx:
-                sources[column] = (left, total)
+                if _value(total) > 0:  # a share of nothing is no statement (and no number)
+                    sources[column] = (left, total)
                 break
     return totals[0], sources
 
