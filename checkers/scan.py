@@ -108,8 +108,6 @@ def scan_lesson(path: Path, *, marked_wrong: list[Finding] | None = None) -> lis
     ``marked_wrong`` by the runner when the lesson's marks reach its line (one detector for
     drafts and hand-written claims alike: :func:`checkers.lesson_marks.apply_marks`), and also
     goes to ``marked_wrong`` when that list is given, so a caller can count or list them apart.
-    A number two recognisers both find wrong (same line, same claimed value) is one failure:
-    the first, in the recognisers' order.
     """
     return _scan(path, marked_wrong, coverage=False)[0]
 
@@ -140,16 +138,8 @@ def _scan(
     )
     findings: list[Finding] = []
     verdicts: dict[str, str] = {}  # every draft's, those marked wrong included: they were checked
-    failed: set[tuple[int | None, str]] = set()  # (line, claimed value) of the failures so far
     for finding in run_file(claims_file):
         verdicts[finding.id] = finding.verdict
-        if finding.verdict == "fail":
-            # Two recognisers reading one wrong number (a table row's formula column and the
-            # training-memory relation, say) report it once: the first failure names the value.
-            printed = (finding.line, _bare(finding.claimed))
-            if printed in failed:
-                continue
-            failed.add(printed)
         # A drafted claim lives in no claim file: point every finding at the lesson itself.
         finding = Finding(**{**finding.__dict__, "claims_file": ""})
         quiet = finding.verdict == "marked_wrong" and finding.severity is not None
@@ -159,11 +149,6 @@ def _scan(
     if not coverage:
         return findings, None
     return findings, lesson_coverage(_lesson_ref(path), document, lesson, claims, verdicts)
-
-
-def _bare(claimed: str) -> str:
-    """A claimed value without its spacing, so ``20 GB`` and ``20GB`` are one value."""
-    return "".join(claimed.split())
 
 
 def extract_lesson(
