@@ -209,9 +209,11 @@ class _Mention:
 
 
 def _alternatives() -> str:
-    """The table's names, folded, as a regex alternation, longest first."""
+    """The table's names, folded, as a regex alternation, longest first; a space in a name
+    may be any run of white space (a name wrapped at the end of a line)."""
     names = sorted({n for a in accelerator_table().accelerators for n in a.names}, key=len)
-    return "|".join(re.escape(unicodedata.normalize("NFKC", n).casefold()) for n in names[::-1])
+    folded = (re.escape(unicodedata.normalize("NFKC", n).casefold()) for n in names[::-1])
+    return "|".join(name.replace("\\ ", "\\s+") for name in folded)
 
 
 def _name_pattern() -> re.Pattern[str]:
@@ -228,22 +230,44 @@ def _names() -> re.Pattern[str]:
     return _NAMES
 
 
-_FOLDED_NAMES: re.Pattern[str] | None = None
+_FOLDED_NAMES: tuple[str, ...] = ()
+
+
+def _lower_names() -> tuple[str, ...]:
+    """The table's names in lower case (they are ASCII)."""
+    global _FOLDED_NAMES
+    if not _FOLDED_NAMES:
+        names = {n.lower() for a in accelerator_table().accelerators for n in a.names}
+        # a name of two words may be wrapped at its space ("DGX\nSpark")
+        names |= {n.replace(" ", "\n") for n in names if " " in n}
+        _FOLDED_NAMES = tuple(sorted(names))
+    return _FOLDED_NAMES
 
 
 def _names_in(text: str) -> bool:
-    """Whether ``text`` may name a card of the table: the folded names as plain substrings
-    (a cheap test, confirmed by :func:`_names` where it matters). The names are ASCII, so
-    lower case finds them, and only full-width letters or digits need normalising."""
-    global _FOLDED_NAMES
-    if _FOLDED_NAMES is None:
-        names = {n for a in accelerator_table().accelerators for n in a.names}
-        _FOLDED_NAMES = re.compile("|".join(re.escape(n.lower()) for n in names))
-    if _FOLDED_NAMES.search(text.lower()) is not None:
-        return True
-    return (
-        _WIDE_LETTERS.search(text) is not None and _FOLDED_NAMES.search(_folded(text)) is not None
-    )
+    """Whether ``text`` may name a card of the table: the names as plain substrings of the
+    lower-cased text (a cheap test, confirmed by :func:`_names` where it matters); only
+    full-width letters or digits need normalising first."""
+    if _WIDE_LETTERS.search(text) is not None:
+        text = _folded(text)
+    lower = text.lower()
+    return any(name in lower for name in _lower_names())
+
+
+def _lines_naming_a_card(text: str) -> set[int] | None:
+    """The 1-based lines of ``text`` where a name of the table may stand (substring search of
+    the lower-cased lesson, one pass per name), or None where full-width forms make every
+    block worth a look."""
+    if _WIDE_LETTERS.search(text) is not None:
+        return None
+    lower = text.lower()
+    lines: set[int] = set()
+    for name in _lower_names():
+        at = lower.find(name)
+        while at != -1:
+            lines.add(lower.count("\n", 0, at) + 1)
+            at = lower.find(name, at + len(name))
+    return lines
 
 
 _WIDE = re.compile("[\uff01-\uff5e]")
@@ -288,7 +312,8 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
         setting = _SETTING_BEFORE.search(
             folded, max(start, match.start() - 10), match.start()
         ) is not None and not _TOPIC_AFTER.match(folded, stop, end)
-        found.append(_Mention(text[match.start() : stop], setting, match.start(), stop))
+        name = " ".join(text[match.start() : stop].split())  # "DGX\nSpark" wrapped
+        found.append(_Mention(name, setting, match.start(), stop))
     return found
 
 
@@ -761,13 +786,15 @@ def _card_drafts(
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``accelerator_spec`` claim for each published figure a clause states of a
     known accelerator."""
-    if not _names_in(document.text):
+    naming = _lines_naming_a_card(document.text)
+    if naming is not None and not naming:
         return  # most lessons name no card of the table
     for block in document.blocks:
         if block.kind not in ("paragraph", "heading", "table") or not block.lines:
             continue
-        whole = "\n".join(line.text for line in block.lines)
-        if not _DIGIT.search(whole) or not _names_in(whole):
+        if naming is not None and not any(line.number in naming for line in block.lines):
+            continue
+        if not any(_DIGIT.search(line.text) for line in block.lines):
             continue
         cells: set[tuple[int, str]] = set()  # (line, fields) of what the cells drafted
         # A table cell is read on its own, as a short paragraph ("DGX Spark (128GB)").
