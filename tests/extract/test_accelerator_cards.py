@@ -99,3 +99,10 @@ def test_nvlink_is_read_as_printed_both_ways_unless_the_text_says_which(tmp_path
     assert [(f.line, f.verdict) for f in findings] == [(3, "pass"), (5, "pass"), (7, "fail")]
     assert "per direction" in findings[1].message  # the reading that holds is named
     assert "300 GB/s" in findings[2].message and "per direction" in findings[2].message
+
+
+def test_a_data_centre_card_with_the_memory_of_another_fails(tmp_path: Path) -> None:
+    text = "# Cards\n\nThe L40S has 96 GB of memory, twice a V100's 32 GB of memory.\n"
+    findings = sorted(_findings(tmp_path, text), key=lambda f: f.claimed)
+    assert [(f.claimed, f.verdict) for f in findings] == [("32 GB", "pass"), ("96 GB", "fail")]
+    assert "48 GB" in findings[1].message

@@ -170,7 +170,12 @@ _SEVERAL = re.compile(
 _ONE = re.compile(r"(?<![\d.,])1\s*(?:[x×*]|张|块|台|个)\s*(?:the\s+)?$")
 """A count of one before the name (``1x RTX 4090 24GB``, ``1 块 A100``): one card, whose figures
 are the card's own."""
-_LOOK_ALIKE_BEFORE = re.compile(r"(?:like|similar to|类似于?|相当于|than)\s*(?:an?\s+|the\s+)?$")
+_LOOK_ALIKE_BEFORE = re.compile(
+    r"(?:like|similar to|类似于?|相当于|than|(?<![a-z])not|instead of|rather than|不是|而非)"
+    r"\s*(?:an?\s+|the\s+)?$"
+)
+"""A name after one of these is what the subject is compared with or is not: its figures are
+not stated."""
 _LOOK_ALIKE_AFTER = re.compile(
     r"^(?:s\b|\s+(?:gpus|cards|chips|nodes)\b|[\s-]*(?:class|like|style|level|equivalent|级|类)"
     # another product sold under the same name and a suffix (RTX 3090 Ti, RTX 4090 Laptop GPU)
