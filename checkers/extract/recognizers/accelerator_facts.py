@@ -149,7 +149,8 @@ _NOT_THE_SPEC = re.compile(
     r"fill\w*|spare|headroom|only|over|under|than|more|less|beyond|exceed\w*|models?|weights|"
     r"cache|activations?|batch|params|parameters|our|we|you|your|i|measured|achiev\w*|attain\w*|"
     r"gets?|got|reach\w*|effective|actual|realistic|practice|sustained|observed|utili[sz]\w*|mfu|"
-    r"each|per|split|across|tokens?|minus|after|when|if)\b"
+    r"each|per|split|across|tokens?|minus|after|when|if|peak\s+(?:memory|vram|usage)(?!\s*bandwidth)|"
+    r"max(?:imum)?\s+memory(?!\s*bandwidth))\b"
     r"|需要|占用|剩余|可用|加载|模型|我们|你|实测|实际|有效|每"
 )
 _NOT_THE_BANDWIDTH = re.compile(
@@ -645,7 +646,8 @@ column is bandwidth, not memory)."""
 _NOT_THE_CARDS_COLUMN = re.compile(
     r"c2c|nvswitch|pcie|interconnect|network|互联|网络|sram|l1|l2|cache|缓存|used|usage|need|requir|"
     r"fit|free|avail|left|per\b|/\s*\$|\$|cost|price|model|weights|kv|activation|batch|"
-    r"measured|achiev|effective|actual|real|observed|sustain|mfu|util|实测|实际|有效|占用|需要|"
+    r"measured|achiev|effective|actual|real|observed|sustain|mfu|util|(?:peak|max\w*)\s+memory(?!\s*bandwidth)|"
+    r"峰值显存|显存峰值|实测|实际|有效|占用|需要|"
     r"可用|剩余|模型|fp32|fp64|float32|float64|int4|fp6"
 )
 """A header that makes its column something other than the card's datasheet figure: a link's
