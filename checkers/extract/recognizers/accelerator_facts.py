@@ -236,18 +236,18 @@ def _names() -> re.Pattern[str]:
     return _NAMES
 
 
-_FOLDED_NAMES: tuple[str, ...] = ()
+_LOWER_NAMES: tuple[str, ...] = ()
 
 
 def _lower_names() -> tuple[str, ...]:
     """The table's names in lower case (they are ASCII)."""
-    global _FOLDED_NAMES
-    if not _FOLDED_NAMES:
+    global _LOWER_NAMES
+    if not _LOWER_NAMES:
         names = {n.lower() for a in accelerator_table().accelerators for n in a.names}
         # a name of two words may be wrapped at its space ("DGX\nSpark")
         names |= {n.replace(" ", "\n") for n in names if " " in n}
-        _FOLDED_NAMES = tuple(sorted(names))
-    return _FOLDED_NAMES
+        _LOWER_NAMES = tuple(sorted(names))
+    return _LOWER_NAMES
 
 
 def _names_in(text: str) -> bool:
