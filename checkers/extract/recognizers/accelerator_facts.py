@@ -14,11 +14,13 @@ English or Chinese:
 * bandwidth — GB/s or TB/s with "bandwidth"/"带宽" before or just after it, not an
   interconnect's (NVLink, PCIe, C2C, network) or a cache's;
 * peak — TFLOPS, PFLOPS, petaFLOP(S) or TOPS with a number type in the clause (``bf16``,
-  ``FP8``, ``NVFP4``…, also in brackets after it: ``312 TFLOPS (BF16)``; FP32 and FP64 are
-  left, their CUDA-core and tensor-core figures differ) and, where the text says it, dense
+  ``FP8``, ``NVFP4``…, also in brackets after it: ``312 TFLOPS (BF16)``) and, where the text
+  says it, dense
   (``dense``, ``稠密``, ``without sparsity``) or sparse (``with sparsity``, ``稀疏``, ``2:4``;
   "doubles with sparsity" after a number marks *it* dense); where it does not, the claim
-  leaves it open and either datasheet figure holds;
+  leaves it open and either datasheet figure holds; FP32 and FP64 (``single-precision``) are
+  drafted too and read by the kind as the CUDA cores' rate or the tensor cores' one, but not
+  where the text says ``non-tensor`` (an FP16 rate on the CUDA cores is not in the table);
 * CUDA cores — ``6,144 CUDA cores``, ``CUDA 核心``.
 
 "On <name>, <figure> is …" (``On H100, HBM bandwidth is 3 TB/s``, ``在 A100 上，显存带宽为``)
@@ -55,7 +57,7 @@ from dataclasses import dataclass
 from checkers.data.accelerators import accelerator_table
 from checkers.extract.document import Document, Table, joined_lines, line_at
 from checkers.extract.draft import Draft
-from checkers.kinds.accelerator_spec import Input
+from checkers.kinds.accelerator_spec import Input, publishes
 
 __all__ = ["recognize"]
 
@@ -109,7 +111,8 @@ _PEAK = re.compile(
 )
 _CUDA_CORES = re.compile(rf"{_NUMBER}\s*(?:cuda\s*(?:cores?|核心|核)|个\s*cuda\s*核心)")
 _DTYPE = re.compile(
-    r"(?<![a-z\d])(?:(?P<t>bf16|bfloat16|fp16|float16|half|tf32|fp8|nvfp4|fp4|int8))(?![a-z\d])"
+    r"(?<![a-z\d])(?:(?P<t>bf16|bfloat16|fp16|float16|half|tf32|fp8|nvfp4|fp4|int8|fp32|float32|"
+    r"fp64|float64|single[- ]precision|double[- ]precision))(?![a-z\d])"
 )
 _DTYPES = {
     "bf16": "bf16",
@@ -122,15 +125,21 @@ _DTYPES = {
     "nvfp4": "fp4",
     "fp4": "fp4",
     "int8": "int8",
+    "fp32": "fp32",
+    "float32": "fp32",
+    "single precision": "fp32",
+    "single-precision": "fp32",
+    "fp64": "fp64",
+    "float64": "fp64",
+    "double precision": "fp64",
+    "double-precision": "fp64",
 }
 # "312 TFLOPS of dense BF16", "312 TFLOPS (BF16)": what may stand between a peak and its number
 # type (not a comma: "989 TFLOPS, FP8 1,979" gives the next figure's type)
 _DTYPE_LEAD = re.compile(
     r"^\s*(?:[(（\[]\s*)?(?:(?:of|in|for|at)\s+)?(?:(?:dense|sparse|ai|peak)\s+)*"
 )
-_OTHER_DTYPE = re.compile(
-    r"(?<![a-z\d])(?:fp32|fp64|float32|float64|int4|fp6|single|double)(?![a-z\d])"
-)
+_OTHER_DTYPE = re.compile(r"(?<![a-z\d])(?:int4|fp6|int16|int32)(?![a-z\d])")
 _DENSE = re.compile(r"dense|稠密|without sparsity|非稀疏|不稀疏")
 _SPARSE = re.compile(r"sparse|sparsity|稀疏|2:4")
 _DOUBLES = re.compile(r"doubl|twice|2\s*[x×]|翻倍|翻一倍|两倍|加倍")
@@ -149,7 +158,7 @@ _NOT_THE_SPEC = re.compile(
     r"fill\w*|spare|headroom|only|over|under|than|more|less|beyond|exceed\w*|models?|weights|"
     r"cache|activations?|batch|params|parameters|our|we|you|your|i|measured|achiev\w*|attain\w*|"
     r"gets?|got|reach\w*|effective|actual|realistic|practice|sustained|observed|utili[sz]\w*|mfu|"
-    r"each|per|split|across|tokens?|minus|after|when|if|peak\s+(?:memory|vram|usage)(?!\s*bandwidth)|"
+    r"each|per|split|across|tokens?|minus|after|when|if|non-?tensor|peak\s+(?:memory|vram|usage)(?!\s*bandwidth)|"
     r"max(?:imum)?\s+memory(?!\s*bandwidth))\b"
     r"|需要|占用|剩余|可用|加载|模型|我们|你|实测|实际|有效|每"
 )
@@ -551,10 +560,10 @@ def _draft(fields: dict[str, str], quote: str, line: int, name: str) -> Draft | 
     """The claim of one figure, or None when it is not a well-formed figure the table
     publishes for the product."""
     try:
-        Input.model_validate(fields)
+        claim = Input.model_validate(fields)
     except ValueError:
         return None
-    if not _published(fields):
+    if not publishes(claim):
         return None
     return Draft(
         kind="accelerator_spec",
@@ -595,26 +604,6 @@ def _article(folded: str, at: int) -> int:
     return len(match.group()) if match else 0
 
 
-def _published(fields: dict[str, str]) -> bool:
-    """The table publishes this figure for some product the name may mean."""
-    match = accelerator_table().find(fields["name"])
-    specs = (match.spec,) if match.spec is not None else match.candidates
-    quantity = fields["quantity"]
-    for spec in specs:
-        if quantity == "memory" and spec.memory_gb is not None:
-            return True
-        if quantity == "bandwidth" and spec.bandwidth_gb_s is not None:
-            return True
-        if quantity == "nvlink" and spec.nvlink_gb_s is not None:
-            return True
-        if quantity == "cuda_cores" and spec.cuda_cores is not None:
-            return True
-        sparse = fields.get("sparsity") == "sparse"  # T4 and FP64 tensor cores print no such figure
-        if quantity == "peak" and spec.peak(fields["dtype"], sparse=sparse) is not None:  # type: ignore[arg-type]
-            return True
-    return False
-
-
 def _row_drafts(document: Document, table: Table) -> Iterator[Draft]:
     """``| DGX Spark Memory | 128 GB | … |``: a label/value row read as "DGX Spark Memory: 128
     GB", quoted by the row."""
@@ -648,7 +637,7 @@ _NOT_THE_CARDS_COLUMN = re.compile(
     r"fit|free|avail|left|per\b|/\s*\$|\$|cost|price|model|weights|kv|activation|batch|"
     r"measured|achiev|effective|actual|real|observed|sustain|mfu|util|(?:peak|max\w*)\s+memory(?!\s*bandwidth)|"
     r"峰值显存|显存峰值|实测|实际|有效|占用|需要|"
-    r"可用|剩余|模型|fp32|fp64|float32|float64|int4|fp6"
+    r"可用|剩余|模型|int4|fp6|non-?tensor"
 )
 """A header that makes its column something other than the card's datasheet figure: a link's
 bandwidth, what a workload uses or needs, a measured rate, a price, a CUDA-core type."""
