@@ -6,15 +6,17 @@ or its CUDA cores —
 with the datasheet figure in ``checkers/data/accelerators.yaml`` (every entry names its source).
 The printed number is judged at its printed precision (``~3 TB/s`` holds for 3.35 TB/s).
 
-Readings. A name that does not say which variant (``A100`` is a 40GB and an 80GB module and a
-PCIe card) is read as each of them, and the number holds when it is one of theirs. A peak whose
-text does not say dense or sparse is read both ways (datasheets print the two side by side, and
-lessons quote either); where the text says which, only that one is compared, and a dense peak
-printed at the sparse figure is named as such. Memory is the datasheet's GB (a printed GiB is
-read as the same figure, as vendors print them); bandwidth in GB/s or TB/s (10¹² bytes/s); peaks
-in TFLOPS, PFLOPS (10³ TFLOPS) or TOPS for integer types. NVLink bandwidth is printed by NVIDIA
-as the total of both directions (900 GB/s is 450 GB/s each way); a text that does not say which
-is read both ways, one that says "per direction" or "bidirectional" only that way.
+Readings. An FP32 peak is the CUDA cores' FP32 rate or the tensor cores' TF32 one (dense or with
+sparsity), and an FP64 peak the CUDA cores' or the FP64 tensor cores' rate: lessons quote each, and
+the message names the one that holds. A name that does not say which variant (``A100`` is a 40GB
+and an 80GB module and a PCIe card) is read as each of them, and the number holds when it is one of
+theirs. A peak whose text does not say dense or sparse is read both ways (datasheets print the two
+side by side, and lessons quote either); where the text says which, only that one is compared, and
+a dense peak printed at the sparse figure is named as such. Memory is the datasheet's GB (a printed
+GiB is read as the same figure, as vendors print them); bandwidth in GB/s or TB/s (10¹² bytes/s);
+peaks in TFLOPS, PFLOPS (10³ TFLOPS) or TOPS for integer types. NVLink bandwidth is printed by
+NVIDIA as the total of both directions (900 GB/s is 450 GB/s each way); a text that does not say
+which is read both ways, one that says "per direction" or "bidirectional" only that way.
 
 YAML fields:
 
@@ -28,8 +30,8 @@ YAML fields:
     Its unit: ``GB``, ``GiB``, ``TB`` (memory); ``GB/s``, ``TB/s`` (bandwidth); ``TFLOPS``,
     ``PFLOPS``, ``TOPS``, ``POPS`` (peaks); none for CUDA cores.
 ``dtype``
-    For a peak: the number type (``fp64``, ``tf32``, ``bf16``, ``fp16``, ``fp8``, ``fp4``,
-    ``int8``).
+    For a peak: the number type (``fp64``, ``fp32``, ``tf32``, ``bf16``, ``fp16``, ``fp8``,
+    ``fp4``, ``int8``).
 ``sparsity``
     For a peak, when the text says which: ``dense`` or ``sparse`` (with 2:4 sparsity).
 ``direction``
@@ -59,7 +61,10 @@ from checkers.data.accelerators import AcceleratorSpec, TensorType, find_acceler
 from checkers.kinds.base import Context, KindInput, Outcome, PrintedNumber, error
 from checkers.numbers import Printed, compare
 
-__all__ = ["Input", "check"]
+PeakType = TensorType | Literal["fp32"]
+"""A peak's number type as a claim gives it: a tensor-core type, or FP32 (FP64 is both)."""
+
+__all__ = ["Input", "check", "publishes"]
 
 Quantity = Literal["memory", "bandwidth", "nvlink", "peak", "cuda_cores"]
 """What figure of the accelerator the claim states."""
@@ -102,7 +107,7 @@ class Input(KindInput):
         None
     )
     """The unit printed after it (None for CUDA cores)."""
-    dtype: TensorType | None = None
+    dtype: PeakType | None = None
     """For a peak: the number type it is for."""
     sparsity: Literal["dense", "sparse"] | None = None
     """For a peak: dense or with 2:4 sparsity, when the text says which."""
@@ -153,13 +158,20 @@ def _readings(fields: Input, spec: AcceleratorSpec) -> list[_Reading]:
     if fields.quantity == "peak":
         assert fields.dtype is not None
         found = []
+        cuda = {"fp32": spec.fp32_tflops, "fp64": spec.fp64_tflops}.get(fields.dtype)
+        if cuda is not None and fields.sparsity != "sparse":
+            what = f"{fields.dtype.upper()} peak on the CUDA cores (non-tensor)"
+            found.append(_Reading(spec, cuda / scale, what, False))
+        tensor = _tensor_type(fields.dtype)
         for sparse in (False, True):
             if fields.sparsity is not None and sparse != (fields.sparsity == "sparse"):
                 continue
-            peak = spec.peak(fields.dtype, sparse=sparse)
+            peak = spec.peak(tensor, sparse=sparse)
             if peak is not None:
                 how = "with 2:4 sparsity" if sparse else "dense"
-                what = f"{fields.dtype.upper()} tensor-core peak ({how})"
+                what = f"{tensor.upper()} tensor-core peak ({how})"
+                if tensor != fields.dtype:
+                    what += ", the tensor cores' rate for FP32 work"
                 found.append(_Reading(spec, peak / scale, what, sparse))
         return found
     if fields.quantity == "nvlink":
@@ -179,6 +191,14 @@ def _readings(fields: Input, spec: AcceleratorSpec) -> list[_Reading]:
     if published is None:
         return []
     return [_Reading(spec, published / scale, _WORDS[fields.quantity])]
+
+
+def publishes(fields: Input) -> bool:
+    """Whether the table publishes the figure ``fields`` states for some product its name may
+    mean (what a recogniser drafts only where it holds)."""
+    match = find_accelerator(fields.name)
+    specs = (match.spec,) if match.spec is not None else match.candidates
+    return any(_readings(fields, spec) for spec in specs)
 
 
 def _figure(value: float, unit: str | None) -> str:
@@ -264,7 +284,14 @@ def _other_sparsity(fields: Input, specs: tuple[AcceleratorSpec, ...]) -> str | 
     sparse = fields.sparsity == "dense"  # the one the text did not mean
     scale = _UNITS[fields.unit][1] if fields.unit is not None else 1.0
     for spec in specs:
-        peak = spec.peak(fields.dtype, sparse=sparse)
+        peak = spec.peak(_tensor_type(fields.dtype), sparse=sparse)
         if peak is not None and compare(fields.value, peak / scale).ok:
             return "with 2:4 sparsity" if sparse else "without sparsity (dense)"
     return None
+
+
+def _tensor_type(dtype: PeakType) -> TensorType:
+    """The tensor-core type a peak of ``dtype`` may be: FP32 work runs on the tensor cores as
+    TF32 (NVIDIA's datasheets give TF32 as the tensor cores' FP32 rate), the others as
+    themselves."""
+    return "tf32" if dtype == "fp32" else dtype

@@ -31,6 +31,10 @@ PUBLISHED_PEAKS = {
     "dgx-spark": {"fp4": (500, 1000), "memory": 128, "bandwidth": 273},
     "t4": {"fp16": (65, None), "int8": (130, None), "memory": 16},
     "rtx-3090": {"memory": 24, "bandwidth": 936},
+    "v100-sxm2-32gb": {"fp16": (125, None), "memory": 32, "bandwidth": 900},
+    "v100-pcie-16gb": {"fp16": (112, None), "memory": 16, "bandwidth": 900},
+    "l4": {"fp8": (242.5, 485), "bf16": (121, 242), "memory": 24, "bandwidth": 300},
+    "l40s": {"fp8": (733, 1466), "tf32": (183, 366), "memory": 48, "bandwidth": 864},
     "rtx-4090": {"bf16": (165.2, 330.4), "tf32": (82.6, 165.2), "int8": (660.6, 1321.2),
                  "memory": 24, "bandwidth": 1008},
 }  # fmt: skip
@@ -168,7 +172,7 @@ def test_cuda_cores_from_the_whitepapers() -> None:
 
 
 def test_unknown_accelerator() -> None:
-    match = find_accelerator("V100")
+    match = find_accelerator("MI300X")
     assert match.spec is None and "names no known accelerator" in match.reason
 
 

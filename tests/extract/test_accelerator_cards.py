@@ -99,3 +99,22 @@ def test_nvlink_is_read_as_printed_both_ways_unless_the_text_says_which(tmp_path
     assert [(f.line, f.verdict) for f in findings] == [(3, "pass"), (5, "pass"), (7, "fail")]
     assert "per direction" in findings[1].message  # the reading that holds is named
     assert "300 GB/s" in findings[2].message and "per direction" in findings[2].message
+
+
+def test_a_data_centre_card_with_the_memory_of_another_fails(tmp_path: Path) -> None:
+    text = "# Cards\n\nThe L40S has 96 GB of memory, twice a V100's 32 GB of memory.\n"
+    findings = sorted(_findings(tmp_path, text), key=lambda f: f.claimed)
+    assert [(f.claimed, f.verdict) for f in findings] == [("32 GB", "pass"), ("96 GB", "fail")]
+    assert "48 GB" in findings[1].message
+
+
+def test_an_fp32_peak_is_the_cuda_cores_or_the_tf32_tensor_rate(tmp_path: Path) -> None:
+    text = (
+        "# Peaks\n\nThe H100 SXM gives 67 TFLOPS of FP32.\n\n"
+        "The A100 gives 156 TFLOPS of FP32 through its tensor cores.\n\n"
+        "The V100 gives 31 TFLOPS of FP32.\n"
+    )
+    findings = sorted(_findings(tmp_path, text), key=lambda f: f.line)
+    assert [(f.line, f.verdict) for f in findings] == [(3, "pass"), (5, "pass"), (7, "fail")]
+    assert "CUDA cores" in findings[0].message and "TF32" in findings[1].message
+    assert "15.7" in findings[2].message or "14 TFLOPS" in findings[2].message

@@ -14,11 +14,13 @@ English or Chinese:
 * bandwidth — GB/s or TB/s with "bandwidth"/"带宽" before or just after it, not an
   interconnect's (NVLink, PCIe, C2C, network) or a cache's;
 * peak — TFLOPS, PFLOPS, petaFLOP(S) or TOPS with a number type in the clause (``bf16``,
-  ``FP8``, ``NVFP4``…, also in brackets after it: ``312 TFLOPS (BF16)``; FP32 and FP64 are
-  left, their CUDA-core and tensor-core figures differ) and, where the text says it, dense
+  ``FP8``, ``NVFP4``…, also in brackets after it: ``312 TFLOPS (BF16)``) and, where the text
+  says it, dense
   (``dense``, ``稠密``, ``without sparsity``) or sparse (``with sparsity``, ``稀疏``, ``2:4``;
   "doubles with sparsity" after a number marks *it* dense); where it does not, the claim
-  leaves it open and either datasheet figure holds;
+  leaves it open and either datasheet figure holds; FP32 and FP64 (``single-precision``) are
+  drafted too and read by the kind as the CUDA cores' rate or the tensor cores' one, but not
+  where the text says ``non-tensor`` (an FP16 rate on the CUDA cores is not in the table);
 * CUDA cores — ``6,144 CUDA cores``, ``CUDA 核心``.
 
 "On <name>, <figure> is …" (``On H100, HBM bandwidth is 3 TB/s``, ``在 A100 上，显存带宽为``)
@@ -55,7 +57,7 @@ from dataclasses import dataclass
 from checkers.data.accelerators import accelerator_table
 from checkers.extract.document import Document, Table, joined_lines, line_at
 from checkers.extract.draft import Draft
-from checkers.kinds.accelerator_spec import Input
+from checkers.kinds.accelerator_spec import Input, publishes
 
 __all__ = ["recognize"]
 
@@ -109,7 +111,8 @@ _PEAK = re.compile(
 )
 _CUDA_CORES = re.compile(rf"{_NUMBER}\s*(?:cuda\s*(?:cores?|核心|核)|个\s*cuda\s*核心)")
 _DTYPE = re.compile(
-    r"(?<![a-z\d])(?:(?P<t>bf16|bfloat16|fp16|float16|half|tf32|fp8|nvfp4|fp4|int8))(?![a-z\d])"
+    r"(?<![a-z\d])(?:(?P<t>bf16|bfloat16|fp16|float16|half|tf32|fp8|nvfp4|fp4|int8|fp32|float32|"
+    r"fp64|float64|single[- ]precision|double[- ]precision))(?![a-z\d])"
 )
 _DTYPES = {
     "bf16": "bf16",
@@ -122,15 +125,21 @@ _DTYPES = {
     "nvfp4": "fp4",
     "fp4": "fp4",
     "int8": "int8",
+    "fp32": "fp32",
+    "float32": "fp32",
+    "single precision": "fp32",
+    "single-precision": "fp32",
+    "fp64": "fp64",
+    "float64": "fp64",
+    "double precision": "fp64",
+    "double-precision": "fp64",
 }
 # "312 TFLOPS of dense BF16", "312 TFLOPS (BF16)": what may stand between a peak and its number
 # type (not a comma: "989 TFLOPS, FP8 1,979" gives the next figure's type)
 _DTYPE_LEAD = re.compile(
     r"^\s*(?:[(（\[]\s*)?(?:(?:of|in|for|at)\s+)?(?:(?:dense|sparse|ai|peak)\s+)*"
 )
-_OTHER_DTYPE = re.compile(
-    r"(?<![a-z\d])(?:fp32|fp64|float32|float64|int4|fp6|single|double)(?![a-z\d])"
-)
+_OTHER_DTYPE = re.compile(r"(?<![a-z\d])(?:int4|fp6|int16|int32)(?![a-z\d])")
 _DENSE = re.compile(r"dense|稠密|without sparsity|非稀疏|不稀疏")
 _SPARSE = re.compile(r"sparse|sparsity|稀疏|2:4")
 _DOUBLES = re.compile(r"doubl|twice|2\s*[x×]|翻倍|翻一倍|两倍|加倍")
@@ -149,7 +158,8 @@ _NOT_THE_SPEC = re.compile(
     r"fill\w*|spare|headroom|only|over|under|than|more|less|beyond|exceed\w*|models?|weights|"
     r"cache|activations?|batch|params|parameters|our|we|you|your|i|measured|achiev\w*|attain\w*|"
     r"gets?|got|reach\w*|effective|actual|realistic|practice|sustained|observed|utili[sz]\w*|mfu|"
-    r"each|per|split|across|tokens?|minus|after|when|if)\b"
+    r"each|per|split|across|tokens?|minus|after|when|if|non-?tensor|peak\s+(?:memory|vram|usage)(?!\s*bandwidth)|"
+    r"max(?:imum)?\s+memory(?!\s*bandwidth))\b"
     r"|需要|占用|剩余|可用|加载|模型|我们|你|实测|实际|有效|每"
 )
 _NOT_THE_BANDWIDTH = re.compile(
@@ -170,7 +180,12 @@ _SEVERAL = re.compile(
 _ONE = re.compile(r"(?<![\d.,])1\s*(?:[x×*]|张|块|台|个)\s*(?:the\s+)?$")
 """A count of one before the name (``1x RTX 4090 24GB``, ``1 块 A100``): one card, whose figures
 are the card's own."""
-_LOOK_ALIKE_BEFORE = re.compile(r"(?:like|similar to|类似于?|相当于|than)\s*(?:an?\s+|the\s+)?$")
+_LOOK_ALIKE_BEFORE = re.compile(
+    r"(?:like|similar to|类似于?|相当于|than|(?<![a-z])not|instead of|rather than|不是|而非)"
+    r"\s*(?:an?\s+|the\s+)?$"
+)
+"""A name after one of these is what the subject is compared with or is not: its figures are
+not stated."""
 _LOOK_ALIKE_AFTER = re.compile(
     r"^(?:s\b|\s+(?:gpus|cards|chips|nodes)\b|[\s-]*(?:class|like|style|level|equivalent|级|类)"
     # another product sold under the same name and a suffix (RTX 3090 Ti, RTX 4090 Laptop GPU)
@@ -209,9 +224,11 @@ class _Mention:
 
 
 def _alternatives() -> str:
-    """The table's names, folded, as a regex alternation, longest first."""
+    """The table's names, folded, as a regex alternation, longest first; a space in a name
+    may be any run of white space (a name wrapped at the end of a line)."""
     names = sorted({n for a in accelerator_table().accelerators for n in a.names}, key=len)
-    return "|".join(re.escape(unicodedata.normalize("NFKC", n).casefold()) for n in names[::-1])
+    folded = (re.escape(unicodedata.normalize("NFKC", n).casefold()) for n in names[::-1])
+    return "|".join(name.replace("\\ ", "\\s+") for name in folded)
 
 
 def _name_pattern() -> re.Pattern[str]:
@@ -228,22 +245,44 @@ def _names() -> re.Pattern[str]:
     return _NAMES
 
 
-_FOLDED_NAMES: re.Pattern[str] | None = None
+_LOWER_NAMES: tuple[str, ...] = ()
+
+
+def _lower_names() -> tuple[str, ...]:
+    """The table's names in lower case (they are ASCII)."""
+    global _LOWER_NAMES
+    if not _LOWER_NAMES:
+        names = {n.lower() for a in accelerator_table().accelerators for n in a.names}
+        # a name of two words may be wrapped at its space ("DGX\nSpark")
+        names |= {n.replace(" ", "\n") for n in names if " " in n}
+        _LOWER_NAMES = tuple(sorted(names))
+    return _LOWER_NAMES
 
 
 def _names_in(text: str) -> bool:
-    """Whether ``text`` may name a card of the table: the folded names as plain substrings
-    (a cheap test, confirmed by :func:`_names` where it matters). The names are ASCII, so
-    lower case finds them, and only full-width letters or digits need normalising."""
-    global _FOLDED_NAMES
-    if _FOLDED_NAMES is None:
-        names = {n for a in accelerator_table().accelerators for n in a.names}
-        _FOLDED_NAMES = re.compile("|".join(re.escape(n.lower()) for n in names))
-    if _FOLDED_NAMES.search(text.lower()) is not None:
-        return True
-    return (
-        _WIDE_LETTERS.search(text) is not None and _FOLDED_NAMES.search(_folded(text)) is not None
-    )
+    """Whether ``text`` may name a card of the table: the names as plain substrings of the
+    lower-cased text (a cheap test, confirmed by :func:`_names` where it matters); only
+    full-width letters or digits need normalising first."""
+    if _WIDE_LETTERS.search(text) is not None:
+        text = _folded(text)
+    lower = text.lower()
+    return any(name in lower for name in _lower_names())
+
+
+def _lines_naming_a_card(text: str) -> set[int] | None:
+    """The 1-based lines of ``text`` where a name of the table may stand (substring search of
+    the lower-cased lesson, one pass per name), or None where full-width forms make every
+    block worth a look."""
+    if _WIDE_LETTERS.search(text) is not None:
+        return None
+    lower = text.lower()
+    lines: set[int] = set()
+    for name in _lower_names():
+        at = lower.find(name)
+        while at != -1:
+            lines.add(lower.count("\n", 0, at) + 1)
+            at = lower.find(name, at + len(name))
+    return lines
 
 
 _WIDE = re.compile("[\uff01-\uff5e]")
@@ -288,7 +327,8 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
         setting = _SETTING_BEFORE.search(
             folded, max(start, match.start() - 10), match.start()
         ) is not None and not _TOPIC_AFTER.match(folded, stop, end)
-        found.append(_Mention(text[match.start() : stop], setting, match.start(), stop))
+        name = " ".join(text[match.start() : stop].split())  # "DGX\nSpark" wrapped
+        found.append(_Mention(name, setting, match.start(), stop))
     return found
 
 
@@ -520,10 +560,10 @@ def _draft(fields: dict[str, str], quote: str, line: int, name: str) -> Draft | 
     """The claim of one figure, or None when it is not a well-formed figure the table
     publishes for the product."""
     try:
-        Input.model_validate(fields)
+        claim = Input.model_validate(fields)
     except ValueError:
         return None
-    if not _published(fields):
+    if not publishes(claim):
         return None
     return Draft(
         kind="accelerator_spec",
@@ -564,26 +604,6 @@ def _article(folded: str, at: int) -> int:
     return len(match.group()) if match else 0
 
 
-def _published(fields: dict[str, str]) -> bool:
-    """The table publishes this figure for some product the name may mean."""
-    match = accelerator_table().find(fields["name"])
-    specs = (match.spec,) if match.spec is not None else match.candidates
-    quantity = fields["quantity"]
-    for spec in specs:
-        if quantity == "memory" and spec.memory_gb is not None:
-            return True
-        if quantity == "bandwidth" and spec.bandwidth_gb_s is not None:
-            return True
-        if quantity == "nvlink" and spec.nvlink_gb_s is not None:
-            return True
-        if quantity == "cuda_cores" and spec.cuda_cores is not None:
-            return True
-        sparse = fields.get("sparsity") == "sparse"  # T4 and FP64 tensor cores print no such figure
-        if quantity == "peak" and spec.peak(fields["dtype"], sparse=sparse) is not None:  # type: ignore[arg-type]
-            return True
-    return False
-
-
 def _row_drafts(document: Document, table: Table) -> Iterator[Draft]:
     """``| DGX Spark Memory | 128 GB | … |``: a label/value row read as "DGX Spark Memory: 128
     GB", quoted by the row."""
@@ -615,8 +635,9 @@ column is bandwidth, not memory)."""
 _NOT_THE_CARDS_COLUMN = re.compile(
     r"c2c|nvswitch|pcie|interconnect|network|互联|网络|sram|l1|l2|cache|缓存|used|usage|need|requir|"
     r"fit|free|avail|left|per\b|/\s*\$|\$|cost|price|model|weights|kv|activation|batch|"
-    r"measured|achiev|effective|actual|real|observed|sustain|mfu|util|实测|实际|有效|占用|需要|"
-    r"可用|剩余|模型|fp32|fp64|float32|float64|int4|fp6"
+    r"measured|achiev|effective|actual|real|observed|sustain|mfu|util|(?:peak|max\w*)\s+memory(?!\s*bandwidth)|"
+    r"峰值显存|显存峰值|实测|实际|有效|占用|需要|"
+    r"可用|剩余|模型|int4|fp6|non-?tensor"
 )
 """A header that makes its column something other than the card's datasheet figure: a link's
 bandwidth, what a workload uses or needs, a measured rate, a price, a CUDA-core type."""
@@ -761,13 +782,15 @@ def _card_drafts(
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``accelerator_spec`` claim for each published figure a clause states of a
     known accelerator."""
-    if not _names_in(document.text):
+    naming = _lines_naming_a_card(document.text)
+    if naming is not None and not naming:
         return  # most lessons name no card of the table
     for block in document.blocks:
         if block.kind not in ("paragraph", "heading", "table") or not block.lines:
             continue
-        whole = "\n".join(line.text for line in block.lines)
-        if not _DIGIT.search(whole) or not _names_in(whole):
+        if naming is not None and not any(line.number in naming for line in block.lines):
+            continue
+        if not any(_DIGIT.search(line.text) for line in block.lines):
             continue
         cells: set[tuple[int, str]] = set()  # (line, fields) of what the cells drafted
         # A table cell is read on its own, as a short paragraph ("DGX Spark (128GB)").
