@@ -56,11 +56,13 @@ class TensorPeak(Frozen):
     def _sparse_is_twice_dense(self) -> TensorPeak:
         if self.dense is None and self.sparse is None:
             raise ValueError("give dense, sparse or both")
-        # 2:4 sparsity doubles the rate; each printed figure is rounded to 1 TFLOP/s or less.
+        # 2:4 sparsity doubles the rate; each printed figure is rounded to 1 TFLOP/s or less,
+        # and a maker may print the two at slightly different clocks (the L40S datasheet:
+        # BF16 362.05 dense beside 733 sparse), so 1.5% of the sparse figure is allowed too.
         if (
             self.dense is not None
             and self.sparse is not None
-            and abs(self.sparse - 2 * self.dense) > 1.0
+            and abs(self.sparse - 2 * self.dense) > max(1.0, 0.015 * self.sparse)
         ):
             raise ValueError(
                 f"sparse {self.sparse:g} is not twice dense {self.dense:g} (2:4 sparsity)"

@@ -94,7 +94,9 @@ def test_accelerator_entries_are_sourced_from_the_maker(spec: AcceleratorSpec) -
     assert any(host == d or host.endswith("." + d) for d in _MAKERS[maker]), spec.url
     for peak in spec.tensor.values():
         if peak.sparse_value is not None:
-            assert abs(peak.sparse_value - 2 * peak.dense_value) <= 1.0
+            # 2:4 sparsity doubles the rate, up to the makers' rounding and clocks (1.5%)
+            gap = abs(peak.sparse_value - 2 * peak.dense_value)
+            assert gap <= max(1.0, 0.015 * peak.sparse_value)
 
 
 @pytest.mark.parametrize(
