@@ -12,6 +12,10 @@ section are read as one session (a name assigned in one is known in the next). R
   that starts with ``Output``/``输出``), or the line after a ``>>> …`` prompt, one printed line per
   ``print`` (f-strings are matched by their literal text; an f-string of several fields, each
   an element of an array, is matched field by field);
+* a name a top-level statement assigned literal arithmetic, printed later (``mem = 7e9 * 2``
+  then ``print(mem)  # 14 GB``, or ``{mem / 1e9:.1f}``… ``{mem:.1f}`` with the output below):
+  the print shows that arithmetic's value, so it is checked as that arithmetic (a name assigned
+  in a loop, a branch or a function body, rebound by ``for`` or changed by ``+=`` is not);
 * elements of an array the code builds from an index range: ``i = torch.arange(d // 2)`` then
   ``theta = 10000 ** (-2 * i / d)`` makes ``theta[1]`` (or ``theta[1].item()``) the arithmetic
   with ``i = 1`` (``np.arange`` too, with start, stop and step), printed as above;
@@ -143,6 +147,13 @@ class _Scope:
     d)`` over ``i``."""
     nested: int = 0
     """How many dicts inside it are open (their entries are read for their comments only)."""
+    definitions: dict[str, _Value] = field(default_factory=dict)
+    """Name → the arithmetic a top-level statement assigned it (``mem = 7e9 * 2``), so that
+    ``print(mem)`` or ``{mem:.1f}`` prints that arithmetic's value. Names assigned in a loop,
+    a branch or a function body, rebound by ``for`` or changed in place (``+=``) are left out:
+    their value at the print is not the one the statement computed."""
+    loops: list[int] = field(default_factory=list)
+    """Indentations of the ``for``/``while`` headers whose bodies the current lines are in."""
 
 
 @dataclass(frozen=True)
@@ -221,6 +232,9 @@ def _read(text: str, scope: _Scope) -> _Value | None:
     text = text.strip()
     if not text or len(text) > 400:
         return None
+    defined = scope.definitions.get(text) if scope.definitions else None
+    if defined is not None:  # print(mem): the value of the arithmetic mem was assigned
+        return defined
     if _DIGIT.search(text) is None and not (scope.values or scope.dicts):
         return None
     literals = frozenset(re.findall(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?", text))
@@ -342,6 +356,8 @@ class _Statement:
     """1-based line of its last source line (where a comment's value stands)."""
     source: str
     """Its last source line as written."""
+    indent: int = 0
+    """Columns of indentation of its first line (0 for a top-level statement)."""
 
 
 @dataclass(frozen=True)
@@ -420,8 +436,11 @@ def _fields(argument: str, scope: _Scope) -> _Fields | None:
 def _statements(block: Block) -> Iterator[_Statement]:
     markers = _comment_marker(block.info)
     pending: list[str] = []
+    indent = 0
     for line in block.lines:
         code, comment = _split_comment(line.text, markers) if markers else (line.text, None)
+        if not pending:
+            indent = len(code) - len(code.lstrip())
         pending.append(code.strip())
         joined = " ".join(pending)
         # A dict literal's opening line stands alone: its entries are statements of their own.
@@ -433,7 +452,7 @@ def _statements(block: Block) -> Iterator[_Statement]:
         if _balance(joined) > 0 and len(pending) < _MAX_JOINED and not opens_dict:
             continue
         pending = []
-        yield _Statement(joined, comment, line.number, line.text)
+        yield _Statement(joined, comment, line.number, line.text, indent)
 
 
 def _quote(source: str, stated: str) -> str:
@@ -450,8 +469,18 @@ def _block_drafts(
     printed: list[tuple[_Value, str, str, _Statement] | _Fields] = []
     prints = 0
     prompt: tuple[_Value, _Statement] | None = None
+    scope.loops = []
     for statement in _statements(block):
         code = statement.code
+        while scope.loops and statement.indent <= scope.loops[-1]:
+            scope.loops.pop()  # the loop's body has ended
+        if code.startswith(("for ", "while ", "async for ")):
+            _rebound(code, scope)
+            scope.loops.append(statement.indent)
+            continue
+        changed = _AUGMENTED.match(code) if "=" in code else None
+        if changed is not None:  # total += x: no longer the value it was assigned
+            _forget(changed.group("name"), scope)
         if prompt is not None:  # the line after ">>> expr" is its output
             expected, _asked = prompt
             prompt = None
@@ -527,7 +556,8 @@ def _block_drafts(
             values = _top_level_items(several.group("values"))
             for target, item in zip(targets, values, strict=False):
                 value = _read(item, scope) if len(values) == len(targets) else None
-                if value is None:
+                scope.definitions.pop(target, None)
+                if value is None or (scope.loops and value.where):
                     scope.values.pop(target, None)
                 else:
                     scope.values[target] = value.value
@@ -551,14 +581,37 @@ def _block_drafts(
         else:
             scope.ranges.pop(name, None)
             scope.arrays.pop(name, None)
-            if value is None:
-                scope.values.pop(name, None)  # reassigned to something we cannot read
-                _array(name, assignment.group("value"), scope)
+            scope.definitions.pop(name, None)
+            if value is None or (scope.loops and value.where):
+                # reassigned to something we cannot read, or in a loop from names it changes
+                scope.values.pop(name, None)
+                if value is None:
+                    _array(name, assignment.group("value"), scope)
                 continue
             scope.values[name] = value.value
+            if value.computed and statement.indent == 0:
+                scope.definitions[name] = value
         yield from _commented(document, value, assignment.group("value"), statement)
     if printed and following is not None and prints == len(printed):
         yield from _outputs(document, printed, following)
+
+
+_AUGMENTED = re.compile(rf"^(?P<name>{_NAME})\s*(?:\*\*|//|>>|<<|[-+*/%@&|^])=")
+"""``total += x``, ``n //= 2``: a name changed in place."""
+_LOOP_TARGETS = re.compile(r"^(?:async\s+)?for\s+(?P<targets>.+?)\s+in\b")
+
+
+def _forget(name: str, scope: _Scope) -> None:
+    for known in (scope.values, scope.definitions, scope.arrays, scope.ranges):
+        known.pop(name, None)
+
+
+def _rebound(header: str, scope: _Scope) -> None:
+    """Forget the names a ``for`` header rebinds (``for i, x in …``)."""
+    targets = _LOOP_TARGETS.match(header)
+    if targets is not None:
+        for name in re.findall(r"[A-Za-z_]\w*", targets.group("targets")):
+            _forget(name, scope)
 
 
 def _array(name: str, text: str, scope: _Scope) -> None:
