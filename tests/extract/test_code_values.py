@@ -55,3 +55,13 @@ def test_an_array_element_printed_wrong_names_its_index_and_definition(tmp_path:
     (finding,) = [f for f in scan_lesson(lesson) if f.verdict == "fail"]
     assert finding.line == 9 and finding.claimed == "0.3162"
     assert "0.1000" in finding.message and "at i = 1" in finding.message
+
+
+def test_a_draft_names_the_statements_its_inputs_were_assigned_in() -> None:
+    text = (
+        "```python\nbatch, seq = 8, 512\ntokens = batch * seq\n"
+        "per_step = tokens * 2  # 8192\nprint(tokens)  # 4096\n```"
+    )
+    per_step, printed = code_values.recognize(parse_document(text))
+    assert per_step.inputs == ((2, "batch, seq = 8, 512"), (3, "tokens = batch * seq"))
+    assert printed.inputs == per_step.inputs  # the print reads tokens, and so what it used

@@ -152,6 +152,9 @@ class _Scope:
     ``print(mem)`` or ``{mem:.1f}`` prints that arithmetic's value. Names assigned in a loop,
     a branch or a function body, rebound by ``for`` or changed in place (``+=``) are left out:
     their value at the print is not the one the statement computed."""
+    origins: dict[str, frozenset[tuple[int, str]]] = field(default_factory=dict)
+    """Name (or dict name) → the statements its value was read from, as (line, code on that
+    line): its own assignment and, through the names that assignment used, theirs."""
     loops: list[int] = field(default_factory=list)
     """Indentations of the ``for``/``while`` headers whose bodies the current lines are in."""
 
@@ -170,6 +173,8 @@ class _Value:
     """The numbers written in it, as written."""
     computed: bool
     """True when it has an operator (not a bare literal or name)."""
+    inputs: frozenset[tuple[int, str]] = frozenset()
+    """The statements that assigned the names it uses (and theirs), as (line, code)."""
 
 
 def _comment_marker(info: str) -> tuple[str, ...]:
@@ -234,21 +239,24 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         return None
     defined = scope.definitions.get(text) if scope.definitions else None
     if defined is not None:  # print(mem): the value of the arithmetic mem was assigned
-        return defined
+        return dataclasses.replace(defined, inputs=scope.origins.get(text, defined.inputs))
     if _DIGIT.search(text) is None and not (scope.values or scope.dicts):
         return None
     literals = frozenset(re.findall(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?", text))
     text = _DIGIT_SEPARATOR.sub("", text)
+    inputs: set[tuple[int, str]] = set()
 
     def summed(match: re.Match[str]) -> str:
         entries = scope.dicts.get(match.group("name"))
         if not entries:
             return "\x00"  # refused below
+        inputs.update(scope.origins.get(match.group("name"), ()))
         return "(" + " + ".join(_number(v) for v in entries.values()) + ")"
 
     def looked_up(match: re.Match[str]) -> str:
         entries = scope.dicts.get(match.group("name"), {})
         value = entries.get(match.group("key"))
+        inputs.update(scope.origins.get(match.group("name"), ()))
         return "\x00" if value is None else _number(value)
 
     text = _DICT_GET.sub(looked_up, _DICT_SUM.sub(summed, text))
@@ -262,6 +270,7 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         if name in scope.values:
             identifier = _identifier(name)
             where[identifier] = scope.values[name]
+            inputs.update(scope.origins.get(name, ()))
             return identifier
         return name
 
@@ -277,7 +286,7 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         return None
     if _ambiguous(expression, where, value):
         return None
-    return _Value(expression, value, where, literals, _is_computed(tree))
+    return _Value(expression, value, where, literals, _is_computed(tree), frozenset(inputs))
 
 
 def _ambiguous(expression: str, where: dict[str, float], value: float) -> bool:
@@ -329,6 +338,7 @@ def _draft(
     line: int,
     quote: str,
     confidence: float,
+    read: Sequence[tuple[int, str]] = (),
 ) -> Draft:
     fields: dict[str, object] = {"expression": value.expression, "claimed": claimed}
     if value.where:
@@ -343,6 +353,7 @@ def _draft(
         confidence=confidence,
         recognizer=NAME,
         slug="code-" + value.expression,
+        inputs=tuple(sorted(value.inputs.union(read))),
     )
 
 
@@ -358,6 +369,9 @@ class _Statement:
     """Its last source line as written."""
     indent: int = 0
     """Columns of indentation of its first line (0 for a top-level statement)."""
+    lines: tuple[tuple[int, str], ...] = ()
+    """(line, code without its comment) of each of its source lines: where what reads the
+    names it assigns takes its inputs from."""
 
 
 @dataclass(frozen=True)
@@ -436,11 +450,14 @@ def _fields(argument: str, scope: _Scope) -> _Fields | None:
 def _statements(block: Block) -> Iterator[_Statement]:
     markers = _comment_marker(block.info)
     pending: list[str] = []
+    written: list[tuple[int, str]] = []
     indent = 0
     for line in block.lines:
         code, comment = _split_comment(line.text, markers) if markers else (line.text, None)
         if not pending:
             indent = len(code) - len(code.lstrip())
+        if code.strip():
+            written.append((line.number, code.strip()))
         pending.append(code.strip())
         joined = " ".join(pending)
         # A dict literal's opening line stands alone: its entries are statements of their own.
@@ -452,7 +469,8 @@ def _statements(block: Block) -> Iterator[_Statement]:
         if _balance(joined) > 0 and len(pending) < _MAX_JOINED and not opens_dict:
             continue
         pending = []
-        yield _Statement(joined, comment, line.number, line.text, indent)
+        yield _Statement(joined, comment, line.number, line.text, indent, tuple(written))
+        written = []
 
 
 def _quote(source: str, stated: str) -> str:
@@ -482,12 +500,14 @@ def _block_drafts(
         if changed is not None:  # total += x: no longer the value it was assigned
             _forget(changed.group("name"), scope)
         if prompt is not None:  # the line after ">>> expr" is its output
-            expected, _asked = prompt
+            expected, asked_by = prompt
             prompt = None
             stated = _stated(code, expected) if not code.startswith(">>>") else None
             if stated is not None and expected.computed and statement.comment is None:
                 quote = statement.source.strip()
-                yield _draft(document, expected, stated[0], statement.line, quote, 0.8)
+                yield _draft(
+                    document, expected, stated[0], statement.line, quote, 0.8, asked_by.lines
+                )
         if scope.open_dict is not None:
             if code.startswith("}"):
                 if scope.nested:
@@ -506,6 +526,7 @@ def _block_drafts(
                 if value is not None:
                     if not scope.nested and scope.open_dict in scope.dicts:
                         scope.dicts[scope.open_dict][entry.group("key")] = value.value
+                        _record(scope, scope.open_dict, value, statement, add=True)
                     yield from _commented(document, value, entry.group("value"), statement)
             continue
         # Each pattern below is tried only when the statement holds what it cannot match
@@ -515,6 +536,7 @@ def _block_drafts(
         if opened is not None:
             scope.open_dict = opened.group("name")
             scope.dicts[scope.open_dict] = {}
+            scope.origins[scope.open_dict] = frozenset()
             continue
         defaults = _DEFAULTS.match(code) if "def" in code else None
         if defaults is not None:
@@ -522,6 +544,7 @@ def _block_drafts(
                 value = _read(default.group("value"), scope)
                 if value is not None:
                     scope.values[default.group("name")] = value.value
+                    _record(scope, default.group("name"), value, statement)
             continue
         call = _PRINT.match(code) if "print" in code else None
         if call is not None:
@@ -561,6 +584,7 @@ def _block_drafts(
                     scope.values.pop(target, None)
                 else:
                     scope.values[target] = value.value
+                    _record(scope, target, value, statement)
             continue
         assignment = _ASSIGNMENT.match(code) if assigns else None
         if assignment is None:
@@ -576,6 +600,7 @@ def _block_drafts(
                 scope.dicts.pop(name, None)
             else:
                 scope.dicts[name][key] = value.value
+                _record(scope, name, value, statement, add=True)
             if value is None:
                 continue
         else:
@@ -589,11 +614,21 @@ def _block_drafts(
                     _array(name, assignment.group("value"), scope)
                 continue
             scope.values[name] = value.value
+            _record(scope, name, value, statement)
             if value.computed and statement.indent == 0:
                 scope.definitions[name] = value
         yield from _commented(document, value, assignment.group("value"), statement)
     if printed and following is not None and prints == len(printed):
         yield from _outputs(document, printed, following)
+
+
+def _record(
+    scope: _Scope, name: str, value: _Value, statement: _Statement, *, add: bool = False
+) -> None:
+    """Keep where ``name``'s value was read from: ``statement`` and what ``value`` read (added
+    to what it had, for the entries of a dict)."""
+    known = scope.origins.get(name, frozenset()) if add else frozenset()
+    scope.origins[name] = known | value.inputs | set(statement.lines)
 
 
 _AUGMENTED = re.compile(rf"^(?P<name>{_NAME})\s*(?:\*\*|//|>>|<<|[-+*/%@&|^])=")
@@ -680,7 +715,7 @@ def _outputs(
         if isinstance(entry, _Fields):
             yield from _field_outputs(document, entry, output.text, output.number)
             continue
-        value, before, after, _statement = entry
+        value, before, after, statement = entry
         text = _OUTPUT_HEAD.sub("", output.text).strip() if output is lines[0] else output.text
         text = text.strip()
         if before and not text.startswith(before.strip()):
@@ -695,7 +730,8 @@ def _outputs(
         stated = _stated(inner.strip(), value)
         if stated is None or stated[1].strip() != inner.strip():
             continue
-        yield _draft(document, value, stated[0], output.number, output.text.strip(), 0.7)
+        quote = output.text.strip()
+        yield _draft(document, value, stated[0], output.number, quote, 0.7, statement.lines)
 
 
 def _is_output(block: Block, previous: Block | None) -> bool:
@@ -848,6 +884,7 @@ def _against_output(
         confidence=0.6,
         recognizer=NAME,
         slug=f"output-{number}",
+        inputs=((number, f"{value}"),),
     )
 
 
