@@ -16,6 +16,11 @@ section are read as one session (a name assigned in one is known in the next). R
   then ``print(mem)  # 14 GB``, or ``{mem / 1e9:.1f}``… ``{mem:.1f}`` with the output below):
   the print shows that arithmetic's value, so it is checked as that arithmetic (a name assigned
   in a loop, a branch or a function body, rebound by ``for`` or changed by ``+=`` is not);
+* a call, with literal arithmetic for arguments, of a function the lesson defines whose whole
+  body returns arithmetic of its parameters (``def area(w, h): return w * h`` or ``sq =
+  lambda x: x ** 2``, then ``print(area(3, 4))  # 12``): read as that arithmetic with the
+  arguments bound, and the note says so (a body of more statements, a parameter with a
+  default, a method, a call of a name rebound since, or of another function, is not read);
 * elements of an array the code builds from an index range: ``i = torch.arange(d // 2)`` then
   ``theta = 10000 ** (-2 * i / d)`` makes ``theta[1]`` (or ``theta[1].item()``) the arithmetic
   with ``i = 1`` (``np.arange`` too, with start, stop and step), printed as above;
@@ -155,8 +160,28 @@ class _Scope:
     origins: dict[str, frozenset[tuple[int, str]]] = field(default_factory=dict)
     """Name (or dict name) → the statements its value was read from, as (line, code on that
     line): its own assignment and, through the names that assignment used, theirs."""
+    functions: dict[str, _Function] = field(default_factory=dict)
+    """Name → a function whose whole body returns arithmetic of its parameters
+    (``def area(w, h): return w * h``, ``sq = lambda x: x ** 2``)."""
+    opened_function: tuple[_Function, int] | None = None
+    """A ``def`` whose body is being read, with its indentation: kept as a function only when
+    the one statement of its body is ``return`` of arithmetic."""
     loops: list[int] = field(default_factory=list)
     """Indentations of the ``for``/``while`` headers whose bodies the current lines are in."""
+
+
+@dataclass(frozen=True)
+class _Function:
+    """A function of the lesson's code that returns arithmetic of its parameters."""
+
+    name: str
+    """Its name."""
+    parameters: tuple[str, ...]
+    """Its parameters, in order (none has a default)."""
+    body: str
+    """The arithmetic it returns, in Python spelling."""
+    lines: tuple[tuple[int, str], ...] = ()
+    """(line, code) of its definition: the ``def`` and ``return`` lines, or the lambda's."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +200,9 @@ class _Value:
     """True when it has an operator (not a bare literal or name)."""
     inputs: frozenset[tuple[int, str]] = frozenset()
     """The statements that assigned the names it uses (and theirs), as (line, code)."""
+    calls: tuple[str, ...] = ()
+    """How each call of a lesson's function in it was read (``area(3, 4) with area(w, h) =
+    w * h``), for the note of its draft."""
 
 
 def _comment_marker(info: str) -> tuple[str, ...]:
@@ -245,6 +273,12 @@ def _read(text: str, scope: _Scope) -> _Value | None:
     literals = frozenset(re.findall(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?", text))
     text = _DIGIT_SEPARATOR.sub("", text)
     inputs: set[tuple[int, str]] = set()
+    calls: list[str] = []
+    if scope.functions and "(" in text:
+        inlined = _inline_calls(text, scope, inputs, calls)
+        if inlined is None:
+            return None
+        text = inlined
 
     def summed(match: re.Match[str]) -> str:
         entries = scope.dicts.get(match.group("name"))
@@ -286,7 +320,59 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         return None
     if _ambiguous(expression, where, value):
         return None
-    return _Value(expression, value, where, literals, _is_computed(tree), frozenset(inputs))
+    computed = _is_computed(tree) or bool(calls)
+    return _Value(expression, value, where, literals, computed, frozenset(inputs), tuple(calls))
+
+
+def _inline_calls(
+    text: str, scope: _Scope, inputs: set[tuple[int, str]], calls: list[str]
+) -> str | None:
+    """``text`` with each call of a function of ``scope.functions`` replaced by the arithmetic
+    it returns, its parameters bound to the call's arguments (``area(3, 4)`` → ``((3) *
+    (4))``); None when a call's arguments do not match its parameters. One pass: a body that
+    calls another function is left as it is, and refused later as an unknown name."""
+    pieces: list[str] = []
+    position = 0
+    for match in _CALL.finditer(text):
+        if match.start() < position:
+            continue
+        function = scope.functions.get(match.group("name"))
+        if function is None:
+            continue
+        start = match.end()
+        depth, end = 1, start
+        while end < len(text) and depth:
+            depth += (text[end] == "(") - (text[end] == ")")
+            end += 1
+        if depth:
+            return None
+        arguments = _top_level_items(text[start : end - 1])
+        if len(arguments) != len(function.parameters) or any("=" in a for a in arguments):
+            return None
+        body = function.body
+        for parameter, argument in zip(function.parameters, arguments, strict=True):
+            bound = argument if _LITERAL.match(argument) and argument[0] != "-" else f"({argument})"
+            body = re.sub(rf"(?<![\w.]){re.escape(parameter)}(?![\w])", bound, body)
+        pieces += [text[position : match.start()], f"({body})"]
+        position = end
+        inputs.update(function.lines)
+        parameters = ", ".join(function.parameters)
+        calls.append(
+            f"{text[match.start() : end]} with {function.name}({parameters}) = {function.body}"
+        )
+    return "".join(pieces) + text[position:] if pieces else text
+
+
+def _function(name: str, parameters: str, body: str, scope: _Scope) -> _Function | None:
+    """A function of ``parameters`` returning ``body``, if that is literal arithmetic of them
+    (read with each parameter standing for 1, and the names assigned before)."""
+    names_ = tuple(p.strip() for p in parameters.split(",") if p.strip())
+    if not all(re.fullmatch(r"[A-Za-z_]\w*", p) for p in names_) or len(names_) > 8:
+        return None  # defaults, *args, annotations: not read
+    probe = _Scope(values={**scope.values, **dict.fromkeys(names_, 1.0)})
+    if _read(body, probe) is None:
+        return None
+    return _Function(name, names_, body.strip())
 
 
 def _ambiguous(expression: str, where: dict[str, float], value: float) -> bool:
@@ -353,6 +439,7 @@ def _draft(
         confidence=confidence,
         recognizer=NAME,
         slug="code-" + value.expression,
+        note="; ".join(value.calls),
         inputs=tuple(sorted(value.inputs.union(read))),
     )
 
@@ -499,6 +586,12 @@ def _block_drafts(
         changed = _AUGMENTED.match(code) if "=" in code else None
         if changed is not None:  # total += x: no longer the value it was assigned
             _forget(changed.group("name"), scope)
+        if scope.opened_function is not None:
+            _function_body(statement, scope)
+        if code.startswith("def "):
+            _function_head(statement, scope)
+        elif "lambda" in code:
+            _lambda(statement, scope)
         if prompt is not None:  # the line after ">>> expr" is its output
             expected, asked_by = prompt
             prompt = None
@@ -580,6 +673,7 @@ def _block_drafts(
             for target, item in zip(targets, values, strict=False):
                 value = _read(item, scope) if len(values) == len(targets) else None
                 scope.definitions.pop(target, None)
+                scope.functions.pop(target, None)
                 if value is None or (scope.loops and value.where):
                     scope.values.pop(target, None)
                 else:
@@ -594,6 +688,8 @@ def _block_drafts(
                 scope.ranges.pop(changed.group("name"), None)
             continue
         name, key = assignment.group("name"), assignment.group("key")
+        if key is None and not assignment.group("value").startswith("lambda"):
+            scope.functions.pop(name, None)  # twice = model.forward: no longer the function
         value = _read(assignment.group("value"), scope)
         if key is not None:  # d['k'] = …: the dict's entries change with it
             if value is None or name not in scope.dicts:
@@ -618,8 +714,69 @@ def _block_drafts(
             if value.computed and statement.indent == 0:
                 scope.definitions[name] = value
         yield from _commented(document, value, assignment.group("value"), statement)
+    if scope.opened_function is not None:  # the block ends the function's body
+        _function_body(None, scope)
     if printed and following is not None and prints == len(printed):
         yield from _outputs(document, printed, following)
+
+
+def _function_head(statement: _Statement, scope: _Scope) -> None:
+    """A ``def`` line: a function written on it (``def f(x): return 2 * x``), or one whose body
+    the next statements are."""
+    head = _FUNCTION_HEAD.match(statement.code)
+    if head is None:
+        return
+    name = head.group("name")
+    scope.functions.pop(name, None)
+    opened = _Function(name, (head.group("params"),), "", statement.lines)
+    scope.opened_function = (opened, statement.indent)
+    returned = _RETURN.match(head.group("body").strip())
+    if returned is not None:
+        _function_returns(returned.group("value"), statement, scope)
+    elif head.group("body").strip():
+        scope.opened_function = None
+
+
+def _function_body(statement: _Statement | None, scope: _Scope) -> None:
+    """A statement after a ``def`` (None at the end of the block): its ``return``, a docstring,
+    or anything else, which makes it a function that is not read; a statement back at the
+    ``def``'s indentation ends the body."""
+    assert scope.opened_function is not None
+    function, indent = scope.opened_function
+    if statement is None or statement.indent <= indent:
+        scope.opened_function = None
+        if function.body:
+            scope.functions[function.name] = function
+        return
+    if not function.body and statement.code.startswith(('"', "'")):
+        return  # its docstring
+    returned = _RETURN.match(statement.code) if not function.body else None
+    if returned is None:
+        scope.opened_function = None  # a body of more than one return: not read
+        return
+    _function_returns(returned.group("value"), statement, scope)
+
+
+def _function_returns(value: str, statement: _Statement, scope: _Scope) -> None:
+    assert scope.opened_function is not None
+    opened, indent = scope.opened_function
+    function = _function(opened.name, opened.parameters[0], value, scope)
+    if function is None:
+        scope.opened_function = None
+        return
+    lines = tuple(dict.fromkeys(opened.lines + statement.lines))
+    scope.opened_function = (dataclasses.replace(function, lines=lines), indent)
+
+
+def _lambda(statement: _Statement, scope: _Scope) -> None:
+    """``name = lambda x: …`` of arithmetic, a function of its own."""
+    found = _LAMBDA.match(statement.code)
+    if found is None:
+        return
+    function = _function(found.group("name"), found.group("params"), found.group("body"), scope)
+    scope.functions.pop(found.group("name"), None)
+    if function is not None and statement.indent == 0:
+        scope.functions[function.name] = dataclasses.replace(function, lines=statement.lines)
 
 
 def _record(
@@ -631,13 +788,19 @@ def _record(
     scope.origins[name] = known | value.inputs | set(statement.lines)
 
 
+_CALL = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)\(")
+_FUNCTION_HEAD = re.compile(
+    r"^def\s+(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^()]*)\)\s*(?:->\s*\w+\s*)?:\s*(?P<body>.*)$"
+)
+_RETURN = re.compile(r"^return\s+(?P<value>.+)$")
+_LAMBDA = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*=\s*lambda\s+(?P<params>[^:]*):\s*(?P<body>.+)$")
 _AUGMENTED = re.compile(rf"^(?P<name>{_NAME})\s*(?:\*\*|//|>>|<<|[-+*/%@&|^])=")
 """``total += x``, ``n //= 2``: a name changed in place."""
 _LOOP_TARGETS = re.compile(r"^(?:async\s+)?for\s+(?P<targets>.+?)\s+in\b")
 
 
 def _forget(name: str, scope: _Scope) -> None:
-    for known in (scope.values, scope.definitions, scope.arrays, scope.ranges):
+    for known in (scope.values, scope.definitions, scope.arrays, scope.ranges, scope.functions):
         known.pop(name, None)
 
 
