@@ -8,12 +8,14 @@ section are read as one session (a name assigned in one is known in the next). R
   (``#`` after Python and shell, ``//`` after C, C++, JavaScript, Go, Rust…);
 * a literal whose comment is the arithmetic it stands for: ``head_dim = 128  # 4096 / 32``;
 * ``print(…)`` of such arithmetic with its printed output right below: the lines of the next
-  block when it is an output block (a fence with info ``text``/``output``/``console``, or one
-  that starts with ``Output``/``输出``), or the line after a ``>>> …`` prompt, one printed line per
+  block when it is an output block (a fence with info ``text``/``output``/``console``, one
+  that starts with ``Output``/``输出``, or any fence after a paragraph of its own that names
+  it: ``**Expected output:**``, ``This prints:``, ``运行结果：``), or the line after a ``>>> …``
+  prompt, one printed line per
   ``print`` (f-strings are matched by their literal text; an f-string of several fields, each
   an element of an array, is matched field by field);
 * a name a top-level statement assigned literal arithmetic, printed later (``mem = 7e9 * 2``
-  then ``print(mem)  # 14 GB``, or ``{mem / 1e9:.1f}``… ``{mem:.1f}`` with the output below):
+  then ``print(mem)  # 14 GB``, or ``print(f"{mem:.1f}")`` with the output below):
   the print shows that arithmetic's value, so it is checked as that arithmetic (a name assigned
   in a loop, a branch or a function body, rebound by ``for`` or changed by ``+=`` is not);
 * a call, with literal arithmetic for arguments, of a function the lesson defines whose whole
@@ -74,8 +76,13 @@ _MARKER: dict[tuple[str, ...], re.Pattern[str]] = {
 _OUTPUT_INFOS = frozenset({"text", "output", "console", "txt", "plaintext", "out"})
 _OUTPUT_HEAD = re.compile(r"\s*(?:\*\*)?(?:Output|OUTPUT|输出)\s*[:：](?:\*\*)?")
 """A line that says what follows is printed output (its colon tells it from ``output = …``)."""
-_OUTPUT_LABEL = re.compile(r"\s*(?:\*\*)?(?:Output|输出)\s*[:：]?(?:\*\*)?\s*")
-"""A paragraph of its own between a code block and its output block."""
+_OUTPUT_LABEL = re.compile(
+    r"\s*(?:\*\*)?(?:(?:(?:Expected|Sample|Example)\s+)?(?:[Oo]utput|OUTPUT|OUT)|"
+    r"(?:This|It|That)\s+prints|You\s+should\s+see|(?:运行|输出|打印)?结果|输出|运行输出)"
+    r"\s*(?:\*\*)?\s*[:：]?\s*(?:\*\*)?\s*"
+)
+"""A paragraph of its own between a code block and its output block (``Output:``,
+``**Expected output:**``, ``This prints:``, ``运行结果：``)."""
 _MAX_JOINED = 12
 """Lines one statement may span (an open bracket continues it)."""
 _MAX_BLOCK_LINES = 400
