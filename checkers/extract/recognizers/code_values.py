@@ -50,7 +50,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from checkers.expr import ExprError, Name, Node, Number, Unary, evaluate, names, parse
-from checkers.extract.document import Block, Document
+from checkers.extract.document import Block, Document, Line
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers.chains import _approximate, _claimed_text
 from checkers.kinds.base import RESERVED_NAMES
@@ -164,9 +164,9 @@ class _Scope:
     ``print(mem)`` or ``{mem:.1f}`` prints that arithmetic's value. Names assigned in a loop,
     a branch or a function body, rebound by ``for`` or changed in place (``+=``) are left out:
     their value at the print is not the one the statement computed."""
-    origins: dict[str, frozenset[tuple[int, str]]] = field(default_factory=dict)
-    """Name (or dict name) → the statements its value was read from, as (line, code on that
-    line): its own assignment and, through the names that assignment used, theirs."""
+    origins: dict[str, _Origin] = field(default_factory=dict)
+    """Name (or dict name) → the statement its value was read from, and through it those of
+    the names that statement used."""
     functions: dict[str, _Function] = field(default_factory=dict)
     """Name → a function whose whole body returns arithmetic of its parameters
     (``def area(w, h): return w * h``, ``sq = lambda x: x ** 2``)."""
@@ -175,6 +175,33 @@ class _Scope:
     the one statement of its body is ``return`` of arithmetic."""
     loops: list[int] = field(default_factory=list)
     """Indentations of the ``for``/``while`` headers whose bodies the current lines are in."""
+
+
+@dataclass(frozen=True)
+class _Origin:
+    """Where a value was read: its statement's lines, and the origins of what it used (kept as
+    links, so that an assignment costs one object however long the chain behind it; the lines
+    are gathered only for a draft)."""
+
+    lines: tuple[tuple[int, str], ...]
+    """(line, code) of the statement."""
+    parents: tuple[_Origin, ...] = ()
+    """The origins of the names (dicts, functions) the statement used."""
+
+
+def _gathered(origins: Sequence[_Origin]) -> set[tuple[int, str]]:
+    """Every line of ``origins`` and of their parents, at most :data:`_MAX_INPUTS` origins."""
+    lines: set[tuple[int, str]] = set()
+    seen: set[int] = set()
+    pending = list(origins)
+    while pending and len(seen) < _MAX_INPUTS:
+        origin = pending.pop()
+        if id(origin) in seen:
+            continue
+        seen.add(id(origin))
+        lines.update(origin.lines)
+        pending.extend(origin.parents)
+    return lines
 
 
 @dataclass(frozen=True)
@@ -205,8 +232,8 @@ class _Value:
     """The numbers written in it, as written."""
     computed: bool
     """True when it has an operator (not a bare literal or name)."""
-    inputs: frozenset[tuple[int, str]] = frozenset()
-    """The statements that assigned the names it uses (and theirs), as (line, code)."""
+    origins: tuple[_Origin, ...] = ()
+    """Where the names (dicts, functions) it uses were assigned."""
     calls: tuple[str, ...] = ()
     """How each call of a lesson's function in it was read (``area(3, 4) with area(w, h) =
     w * h``), for the note of its draft."""
@@ -274,12 +301,13 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         return None
     defined = scope.definitions.get(text) if scope.definitions else None
     if defined is not None:  # print(mem): the value of the arithmetic mem was assigned
-        return dataclasses.replace(defined, inputs=scope.origins.get(text, defined.inputs))
+        origin = scope.origins.get(text)
+        return dataclasses.replace(defined, origins=(origin,)) if origin else defined
     if _DIGIT.search(text) is None and not (scope.values or scope.dicts):
         return None
     literals = frozenset(re.findall(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?", text))
     text = _DIGIT_SEPARATOR.sub("", text)
-    inputs: set[tuple[int, str]] = set()
+    inputs: list[_Origin] = []
     calls: list[str] = []
     if scope.functions and "(" in text:
         inlined = _inline_calls(text, scope, inputs, calls)
@@ -291,13 +319,13 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         entries = scope.dicts.get(match.group("name"))
         if not entries:
             return "\x00"  # refused below
-        inputs.update(scope.origins.get(match.group("name"), ()))
+        _link(inputs, scope, match.group("name"))
         return "(" + " + ".join(_number(v) for v in entries.values()) + ")"
 
     def looked_up(match: re.Match[str]) -> str:
         entries = scope.dicts.get(match.group("name"), {})
         value = entries.get(match.group("key"))
-        inputs.update(scope.origins.get(match.group("name"), ()))
+        _link(inputs, scope, match.group("name"))
         return "\x00" if value is None else _number(value)
 
     text = _DICT_GET.sub(looked_up, _DICT_SUM.sub(summed, text))
@@ -311,7 +339,7 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         if name in scope.values:
             identifier = _identifier(name)
             where[identifier] = scope.values[name]
-            inputs.update(scope.origins.get(name, ()))
+            _link(inputs, scope, name)
             return identifier
         return name
 
@@ -328,12 +356,16 @@ def _read(text: str, scope: _Scope) -> _Value | None:
     if _ambiguous(expression, where, value):
         return None
     computed = _is_computed(tree) or bool(calls)
-    return _Value(expression, value, where, literals, computed, frozenset(inputs), tuple(calls))
+    return _Value(expression, value, where, literals, computed, tuple(inputs), tuple(calls))
 
 
-def _inline_calls(
-    text: str, scope: _Scope, inputs: set[tuple[int, str]], calls: list[str]
-) -> str | None:
+def _link(inputs: list[_Origin], scope: _Scope, name: str) -> None:
+    origin = scope.origins.get(name)
+    if origin is not None:
+        inputs.append(origin)
+
+
+def _inline_calls(text: str, scope: _Scope, inputs: list[_Origin], calls: list[str]) -> str | None:
     """``text`` with each call of a function of ``scope.functions`` replaced by the arithmetic
     it returns, its parameters bound to the call's arguments (``area(3, 4)`` → ``((3) *
     (4))``); None when a call's arguments do not match its parameters. One pass: a body that
@@ -362,7 +394,7 @@ def _inline_calls(
             body = re.sub(rf"(?<![\w.]){re.escape(parameter)}(?![\w])", bound, body)
         pieces += [text[position : match.start()], f"({body})"]
         position = end
-        inputs.update(function.lines)
+        inputs.append(_Origin(function.lines))
         parameters = ", ".join(function.parameters)
         calls.append(
             f"{text[match.start() : end]} with {function.name}({parameters}) = {function.body}"
@@ -447,7 +479,7 @@ def _draft(
         recognizer=NAME,
         slug="code-" + value.expression,
         note="; ".join(value.calls),
-        inputs=tuple(sorted(value.inputs.union(read))),
+        inputs=tuple(sorted(_gathered(value.origins).union(read))),
     )
 
 
@@ -457,15 +489,36 @@ class _Statement:
 
     code: str
     comment: str | None
-    line: int
-    """1-based line of its last source line (where a comment's value stands)."""
-    source: str
-    """Its last source line as written."""
-    indent: int = 0
-    """Columns of indentation of its first line (0 for a top-level statement)."""
-    lines: tuple[tuple[int, str], ...] = ()
-    """(line, code without its comment) of each of its source lines: where what reads the
-    names it assigns takes its inputs from."""
+    rows: tuple[Line, ...]
+    """Its source lines (one, or those an open bracket joins)."""
+
+    @property
+    def line(self) -> int:
+        """1-based line of its last source line (where a comment's value stands)."""
+        return self.rows[-1].number
+
+    @property
+    def source(self) -> str:
+        """Its last source line as written."""
+        return self.rows[-1].text
+
+    @property
+    def indent(self) -> int:
+        """Columns of indentation of its first line (0 for a top-level statement)."""
+        first = self.rows[0].text
+        return len(first) - len(first.lstrip())
+
+    @property
+    def lines(self) -> tuple[tuple[int, str], ...]:
+        """(line, code without its comment) of each of its source lines: where what reads the
+        names it assigns takes its inputs from."""
+        last = self.rows[-1]
+        cut = last.text.rfind(self.comment) if self.comment else -1
+        code = last.text[:cut].rstrip().rstrip("#/").strip() if cut > 0 else last.text.strip()
+        earlier = [
+            (row.number, _split_comment(row.text, ("#", "//"))[0].strip()) for row in self.rows[:-1]
+        ]
+        return tuple((n, t) for n, t in (*earlier, (last.number, code)) if t)
 
 
 @dataclass(frozen=True)
@@ -544,16 +597,17 @@ def _fields(argument: str, scope: _Scope) -> _Fields | None:
 def _statements(block: Block) -> Iterator[_Statement]:
     markers = _comment_marker(block.info)
     pending: list[str] = []
-    written: list[tuple[int, str]] = []
-    indent = 0
-    for line in block.lines:
+    lines = block.lines
+    first = 0
+    for index, line in enumerate(lines):
         code, comment = _split_comment(line.text, markers) if markers else (line.text, None)
+        stripped = code.strip()
         if not pending:
-            indent = len(code) - len(code.lstrip())
-        if code.strip():
-            written.append((line.number, code.strip()))
-        pending.append(code.strip())
-        joined = " ".join(pending)
+            first = index
+            joined = stripped
+        else:
+            joined = " ".join(pending) + " " + stripped
+        pending.append(stripped)
         # A dict literal's opening line stands alone: its entries are statements of their own.
         opens_dict = (
             len(pending) == 1
@@ -563,8 +617,7 @@ def _statements(block: Block) -> Iterator[_Statement]:
         if _balance(joined) > 0 and len(pending) < _MAX_JOINED and not opens_dict:
             continue
         pending = []
-        yield _Statement(joined, comment, line.number, line.text, indent, tuple(written))
-        written = []
+        yield _Statement(joined, comment, lines[first : index + 1])
 
 
 def _quote(source: str, stated: str) -> str:
@@ -584,18 +637,26 @@ def _block_drafts(
     scope.loops = []
     for statement in _statements(block):
         code = statement.code
-        while scope.loops and statement.indent <= scope.loops[-1]:
-            scope.loops.pop()  # the loop's body has ended
-        if code.startswith(("for ", "while ", "async for ")):
+        if not code:  # a blank or comment line: nothing is assigned or printed, and a prompt's
+            prompt = None  # answer would have been on it
+            continue
+        if scope.loops:
+            indent = statement.indent
+            while scope.loops and indent <= scope.loops[-1]:
+                scope.loops.pop()  # the loop's body has ended
+        keyword = _KEYWORD.match(code) if code[0] in "fwad" else None
+        if keyword is not None and keyword.group() != "def":
             _rebound(code, scope)
             scope.loops.append(statement.indent)
             continue
-        changed = _AUGMENTED.match(code) if "=" in code else None
-        if changed is not None:  # total += x: no longer the value it was assigned
-            _forget(changed.group("name"), scope)
+        equals = code.find("=")
+        if equals > 0 and code[equals - 1] in _OPERATORS:
+            changed = _AUGMENTED.match(code)
+            if changed is not None:  # total += x: no longer the value it was assigned
+                _forget(changed.group("name"), scope)
         if scope.opened_function is not None:
             _function_body(statement, scope)
-        if code.startswith("def "):
+        if keyword is not None:
             _function_head(statement, scope)
         elif "lambda" in code:
             _lambda(statement, scope)
@@ -636,7 +697,7 @@ def _block_drafts(
         if opened is not None:
             scope.open_dict = opened.group("name")
             scope.dicts[scope.open_dict] = {}
-            scope.origins[scope.open_dict] = frozenset()
+            scope.origins[scope.open_dict] = _Origin(statement.lines)
             continue
         defaults = _DEFAULTS.match(code) if "def" in code else None
         if defaults is not None:
@@ -791,8 +852,9 @@ def _record(
 ) -> None:
     """Keep where ``name``'s value was read from: ``statement`` and what ``value`` read (added
     to what it had, for the entries of a dict)."""
-    known = scope.origins.get(name, frozenset()) if add else frozenset()
-    scope.origins[name] = known | value.inputs | set(statement.lines)
+    known = scope.origins.get(name) if add else None
+    parents = value.origins if known is None else (known, *value.origins)
+    scope.origins[name] = _Origin(statement.lines, parents)
 
 
 _CALL = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)\(")
@@ -801,6 +863,12 @@ _FUNCTION_HEAD = re.compile(
 )
 _RETURN = re.compile(r"^return\s+(?P<value>.+)$")
 _LAMBDA = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*=\s*lambda\s+(?P<params>[^:]*):\s*(?P<body>.+)$")
+_OPERATORS = frozenset("+-*/%@&|^<>")
+_KEYWORD = re.compile(r"(?:for|while|async\s+for|def)(?=\s)")
+"""A loop's header, or a function's."""
+_MAX_INPUTS = 48
+"""Statements a draft gathers as its inputs, at most: a program whose every line builds on the
+one before stays linear (the count is the only thing that is then short)."""
 _AUGMENTED = re.compile(rf"^(?P<name>{_NAME})\s*(?:\*\*|//|>>|<<|[-+*/%@&|^])=")
 """``total += x``, ``n //= 2``: a name changed in place."""
 _LOOP_TARGETS = re.compile(r"^(?:async\s+)?for\s+(?P<targets>.+?)\s+in\b")
