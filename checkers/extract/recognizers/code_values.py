@@ -59,6 +59,9 @@ from checkers.numbers import BYTE_PREFIXES, NumberError, parse_printed
 __all__ = ["recognize"]
 
 NAME = "code_values"
+DEFERS = True
+"""A printed line or a comment whose value a recogniser listed before already checks on that
+line (the chain ``7 × 8 = 54`` that the code prints) is not drafted a second time."""
 
 _HASH_LANGUAGES = frozenset(
     {"python", "py", "python3", "ipython", "pycon", "bash", "sh", "shell", "zsh", "console"}
