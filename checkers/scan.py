@@ -148,7 +148,14 @@ def _scan(
         findings.append(finding)
     if not coverage:
         return findings, None
-    return findings, lesson_coverage(_lesson_ref(path), document, lesson, claims, verdicts)
+    inputs = {
+        str(claim["id"]): draft.inputs
+        for claim, draft in zip(claims, drafts, strict=True)
+        if draft.inputs
+    }
+    return findings, lesson_coverage(
+        _lesson_ref(path), document, lesson, claims, verdicts, inputs=inputs
+    )
 
 
 def extract_lesson(

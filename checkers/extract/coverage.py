@@ -9,7 +9,9 @@ is not lesson text) and the drafted claims that ``scan`` checked. Recognises not
   exponent are not numbers; ``4,096`` is two tokens, ``4`` and ``096``, which always stand in the
   same place and so in the same bucket).
 - **Checked**: a number whose printed characters lie inside the quote of a drafted claim that
-  reached a verdict (any verdict but ``error`` or ``stale``). The quote is located as the claim
+  reached a verdict (any verdict but ``error`` or ``stale``), or inside a statement that claim
+  read an input from (``params = 13e9`` for ``weights = params * 2  # 26 GB``: the draft's
+  ``inputs``). The quote is located as the claim
   loader anchors it (:meth:`checkers.lesson.Lesson.anchor`: whitespace and width folded, its
   ``occurrence``), and its span runs from its first to its last character. So a table-row quote
   counts every number of that row, and an equation chain every number of the chain: the
@@ -195,10 +197,13 @@ def lesson_coverage(
     lesson: Lesson,
     claims: Iterable[Mapping[str, Any]],
     verdicts: Mapping[str, str],
+    *,
+    inputs: Mapping[str, Sequence[tuple[int, str]]] | None = None,
 ) -> LessonCoverage:
     """The coverage of one lesson from its drafted ``claims`` (claim mappings with ``id``,
-    ``quote`` and maybe ``occurrence``) and the ``verdicts`` their checks reached, by id."""
-    spans = _checked_spans(lesson, claims, verdicts)
+    ``quote`` and maybe ``occurrence``), the ``verdicts`` their checks reached, by id, and the
+    statements each claim read inputs from (``inputs``, by id: (line, text on that line))."""
+    spans = _checked_spans(lesson, claims, verdicts, inputs)
     skipped: Counter[str] = Counter()
     seen = checked = 0
     for number in numbers_seen(document, lesson, spans):
@@ -211,14 +216,22 @@ def lesson_coverage(
 
 
 def _checked_spans(
-    lesson: Lesson, claims: Iterable[Mapping[str, Any]], verdicts: Mapping[str, str]
+    lesson: Lesson,
+    claims: Iterable[Mapping[str, Any]],
+    verdicts: Mapping[str, str],
+    inputs: Mapping[str, Sequence[tuple[int, str]]] | None = None,
 ) -> list[tuple[int, int]]:
-    """Source (start, end) offsets of the quotes of checked claims, merged and sorted."""
+    """Source (start, end) offsets of the quotes of checked claims and of the statements they
+    read inputs from, merged and sorted."""
     spans: list[tuple[int, int]] = []
     for claim in claims:
         verdict = verdicts.get(str(claim.get("id")))
         if verdict is None or verdict in UNCHECKED_VERDICTS:
             continue
+        for line, text in (inputs or {}).get(str(claim.get("id")), ()):
+            found = _input_span(lesson, line, text)
+            if found is not None:
+                spans.append(found)
         try:
             spans.append(lesson.span(str(claim.get("quote", "")), claim.get("occurrence") or 1))
         except AnchorError:
@@ -231,6 +244,16 @@ def _checked_spans(
         else:
             merged.append((start, end))
     return merged
+
+
+def _input_span(lesson: Lesson, line: int, text: str) -> tuple[int, int] | None:
+    """Source offsets of ``text`` in line ``line``, None when it is not written there."""
+    starts = lesson.line_starts
+    if not text or not 0 < line <= len(starts):
+        return None
+    end = starts[line] if line < len(starts) else len(lesson.readable)
+    found = lesson.readable.find(text, starts[line - 1], end)
+    return None if found == -1 else (found, found + len(text))
 
 
 _FAR = 1 << 62

@@ -378,6 +378,23 @@ def line_at(starts: Sequence[tuple[int, int]], offset: int) -> tuple[int, int]:
     return line, offset - begin
 
 
+_DIAGRAM_INFOS = ("mermaid", "dot", "graphviz", "plantuml")
+_LABEL_BREAK = re.compile(r"\\n|<br\s*/?>", re.IGNORECASE)
+"""Where a diagram's node label breaks a line: a written ``\\n`` or an HTML ``<br>``."""
+
+
+def _diagram_labels(block: Block) -> Iterator[tuple[str, int]]:
+    """The lines of a diagram block, each label line apart: ``A["48 - 16 = 32\\n32 - 8 =
+    24"]`` is read as the two lines a reader sees in the drawn node."""
+    for line in block.lines:
+        if "\\" not in line.text and "<" not in line.text:
+            yield line.text, line.number
+            continue
+        for piece in _LABEL_BREAK.split(line.text):
+            if piece.strip():
+                yield piece, line.number
+
+
 def logical_lines(document: Document) -> Iterator[tuple[str, int]]:
     """Text as a reader follows it, with the first source line of each piece.
 
@@ -393,6 +410,9 @@ def _logical_lines(document: Document) -> Iterator[tuple[str, int]]:
         if block.kind in ("paragraph", "heading"):
             if block.lines:
                 yield " ".join(p.text.strip() for p in block.lines), block.lines[0].number
+            continue
+        if block.kind == "fence" and block.info.strip().lower().startswith(_DIAGRAM_INFOS):
+            yield from _diagram_labels(block)
             continue
         pending: list[Line] = []
         for line in block.lines:

@@ -35,6 +35,10 @@ class Draft:
     tolerance: dict[str, Any] | None = None
     """A tolerance the statement's own conventions set, with its reason (``{"absolute": 0.25,
     "reason": …}``), written as the claim's ``tolerance:``; None: the printed precision."""
+    inputs: tuple[tuple[int, str], ...] = ()
+    """Other statements of the lesson the check reads its inputs from, as (1-based line, text
+    as written on that line): ``params = 13e9`` for ``weights = params * 2  # 26 GB``. Their
+    numbers count as checked in ``scan --stats``, as the numbers of the quote do."""
     checked: KindInput | None = field(default=None, compare=False, repr=False)
     """The kind's validated input for ``fields``, once :func:`checkers.extract.draft_claims`
     accepted the draft (so ``scan`` does not validate it a second time)."""

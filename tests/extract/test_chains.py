@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -8,6 +9,7 @@ from hypothesis import strategies as st
 
 from checkers.extract.document import parse_document
 from checkers.extract.recognizers import chains
+from checkers.scan import scan_lesson
 from tests.cases import load_cases
 from tests.extract.conftest import ScanText
 from tests.hypothesis_profiles import PROFILE
@@ -144,3 +146,12 @@ def test_a_time_with_its_conversion_written_out_is_not_read_in_seconds(
     scan_text: ScanText, text: str
 ) -> None:
     assert [f for f in scan_text(text) if f.verdict == "fail"] == []
+
+
+def test_a_wrong_step_in_a_diagram_label_fails_at_its_line(tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(
+        '# Plan\n\n```mermaid\ngraph TD\n  A["7 × 6 = 42<br/>42 + 8 = 51"] --> B\n```\n', "utf-8"
+    )
+    verdicts = {f.claimed: (f.verdict, f.line) for f in scan_lesson(lesson)}
+    assert verdicts == {"42": ("pass", 5), "51": ("fail", 5)}

@@ -47,6 +47,17 @@ def test_the_where_holds_the_definitions_the_expression_needs() -> None:
     (draft,) = code_arrays.recognize(parse_document(text))
     assert draft.fields["where"] == {"a": "np.array([1, 2])", "b": "a * 2"}
     assert draft.fields["expression"] == "b + a"
+    # what the check reads: the statements of a and b, each line of them, not the unused one
+    assert draft.inputs == ((3, "a = np.array([1, 2])"), (5, "b = a * 2"))
+
+
+def test_the_inputs_of_a_definition_over_several_lines_are_each_of_its_lines() -> None:
+    text = (
+        "```python\nimport numpy as np\nm = np.array([[1, 2],\n              [3, 4]])\n"
+        "m.T  # [[1, 3], [2, 4]]\n```"
+    )
+    (draft,) = code_arrays.recognize(parse_document(text))
+    assert draft.inputs == ((3, "m = np.array([[1, 2],"), (4, "[3, 4]])"))
 
 
 def test_code_is_never_executed() -> None:

@@ -55,3 +55,25 @@ def test_an_array_element_printed_wrong_names_its_index_and_definition(tmp_path:
     (finding,) = [f for f in scan_lesson(lesson) if f.verdict == "fail"]
     assert finding.line == 9 and finding.claimed == "0.3162"
     assert "0.1000" in finding.message and "at i = 1" in finding.message
+
+
+def test_a_draft_names_the_statements_its_inputs_were_assigned_in() -> None:
+    text = (
+        "```python\nbatch, seq = 8, 512\ntokens = batch * seq\n"
+        "per_step = tokens * 2  # 8192\nprint(tokens)  # 4096\n```"
+    )
+    per_step, printed = code_values.recognize(parse_document(text))
+    assert per_step.inputs == ((2, "batch, seq = 8, 512"), (3, "tokens = batch * seq"))
+    assert printed.inputs == per_step.inputs  # the print reads tokens, and so what it used
+
+
+def test_a_wrong_call_of_a_lesson_function_says_how_the_call_was_read(tmp_path: Path) -> None:
+    lesson = tmp_path / "lesson.md"
+    lesson.write_text(
+        "```python\ndef ffn(d):\n    return 2 * d * 4 * d\n\nprint(ffn(512))  # 1,048,576\n```\n",
+        "utf-8",
+    )
+    (finding,) = scan_lesson(lesson)
+    assert finding.verdict == "fail" and finding.line == 5
+    assert "2,097,152" in finding.message or "2097152" in finding.message
+    assert "ffn(512) with ffn(d) = 2 * d * 4 * d" in finding.message

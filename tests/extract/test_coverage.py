@@ -231,3 +231,19 @@ def test_a_long_line_of_unclosed_marks_is_read_whole(unit: str, reasons: dict[st
     document = parse_document(text)
     lesson = Lesson.from_text(Path("l.md"), text)
     assert Counter(number.reason for number in numbers_seen(document, lesson, [])) == reasons
+
+
+def test_the_statements_a_checked_claim_read_its_inputs_from_count_as_checked() -> None:
+    text = "```python\nlayers = 24\nwidth = 1024 * 2\nacts = layers * width  # 49152\n```\n"
+    document = parse_document(text)
+    lesson = Lesson.from_text(Path("l.md"), text)
+    claims = [{"id": "acts", "quote": "acts = layers * width  # 49152"}]
+    read = {"acts": [(2, "layers = 24"), (3, "width = 1024 * 2"), (4, "not on its line")]}
+
+    def checked(verdict: str, inputs: dict[str, list[tuple[int, str]]]) -> int:
+        found = lesson_coverage("l.md", document, lesson, claims, {"acts": verdict}, inputs=inputs)
+        return found.checked
+
+    assert checked("fail", read) == 4  # 24, 1024, 2 and 49152; a text not on its line: nothing
+    assert checked("pass", {}) == 1
+    assert checked("error", read) == 0  # no verdict: nothing it read was checked

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from checkers.extract.document import parse_document
+from checkers.extract.document import logical_lines, parse_document
 
 LESSON = """---
 title: demo
@@ -68,3 +68,15 @@ def test_text_before_the_first_heading_is_section_zero() -> None:
     document = parse_document("Lead 3.\n\n# Title\n\nBody 4.\n")
     assert [block.section for block in document.blocks] == [0, 1, 1]
     assert [len(section) for section in document.sections()] == [1, 2]
+
+
+def test_a_diagram_label_is_read_line_by_line_where_it_breaks() -> None:
+    text = '```mermaid\ngraph TD\n  A["3 + 4 = 7\\n7 × 2 = 14"] --> B["x<br/>y<br>z"]\n```\n'
+    pieces = [piece.strip() for piece, _line in logical_lines(parse_document(text))]
+    assert pieces == ["graph TD", 'A["3 + 4 = 7', '7 × 2 = 14"] --> B["x', "y", 'z"]']
+    assert {line for _piece, line in logical_lines(parse_document(text))} == {2, 3}
+
+
+def test_a_code_block_line_with_a_written_newline_stays_one_line() -> None:
+    text = '```python\nprint("a = 1 + 1\\n")\n```\n'
+    assert [piece for piece, _ in logical_lines(parse_document(text))] == ['print("a = 1 + 1\\n")']

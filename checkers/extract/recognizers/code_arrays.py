@@ -95,6 +95,9 @@ class _Session:
     """Name → its value."""
     texts: dict[str, str] = field(default_factory=dict)
     """Name → the expression that defined it (in assignment order)."""
+    origins: dict[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    """Name → the statement that defined it, as (line, code on that line) for each of its
+    lines: what a check of an expression over the name reads."""
 
     def forget(self, names: set[str]) -> None:
         if not self.values:
@@ -102,6 +105,7 @@ class _Session:
         for name in names:
             self.values.pop(name, None)
             self.texts.pop(name, None)
+            self.origins.pop(name, None)
 
     def where(self, expression: str) -> dict[str, str]:
         """The definitions the expression needs, names it uses first, in assignment order."""
@@ -115,6 +119,12 @@ class _Session:
             pending.extend(n for n in _IDENTIFIER.findall(self.texts[name]) if n in self.texts)
         return {name: text for name, text in self.texts.items() if name in needed}
 
+    def inputs(self, expression: str) -> tuple[tuple[int, str], ...]:
+        """The statements that defined what :meth:`where` names for ``expression``."""
+        return tuple(
+            sorted({line for name in self.where(expression) for line in self.origins.get(name, ())})
+        )
+
 
 @dataclass(frozen=True)
 class _Statement:
@@ -124,13 +134,18 @@ class _Statement:
     """Columns of indentation of its first line (``elif``/``else``… count as nested)."""
     line: int
     source: str
+    lines: tuple[tuple[int, str], ...] = ()
+    """(line, code without its comment) of each of its source lines."""
 
 
 def _statements(block: Block) -> Iterator[_Statement]:
     pending: list[str] = []
+    written: list[tuple[int, str]] = []
     indent = 0
     for line in block.lines:
         code, comment = _split_comment(line.text, ("#",))
+        if code.strip():
+            written.append((line.number, code.strip()))
         if not pending:
             stripped = line.text.lstrip()
             indent = len(line.text.expandtabs(4)) - len(stripped.expandtabs(4))
@@ -141,7 +156,8 @@ def _statements(block: Block) -> Iterator[_Statement]:
         if _balance(joined) > 0 and len(pending) < _MAX_JOINED:
             continue
         pending = []
-        yield _Statement(joined, comment, indent, line.number, line.text)
+        yield _Statement(joined, comment, indent, line.number, line.text, tuple(written))
+        written = []
 
 
 def _mentioned(code: str) -> set[str]:
@@ -256,7 +272,7 @@ def _read(session: _Session, statement: _Statement) -> tuple[str, Value] | None:
         assert isinstance(targets, ast.Tuple) and isinstance(values, ast.Tuple)
         for target, item in zip(targets.elts, values.elts, strict=True):
             assert isinstance(target, ast.Name)
-            _assign(session, target.id, _source(code, item))
+            _assign(session, target.id, _source(code, item), statement)
         return None
     if isinstance(node, ast.Assign) and len(node.targets) == 1:
         target = node.targets[0]
@@ -279,6 +295,7 @@ def _read(session: _Session, statement: _Statement) -> tuple[str, Value] | None:
             return None
         session.forget({target.id})
         session.values[target.id], session.texts[target.id] = value, text
+        session.origins[target.id] = statement.lines
         return text, value
     if isinstance(node, ast.Expr):
         shown = node.value
@@ -355,7 +372,7 @@ def _parallel(node: ast.Assign) -> bool:
     )
 
 
-def _assign(session: _Session, name: str, text: str) -> Value | None:
+def _assign(session: _Session, name: str, text: str, statement: _Statement) -> Value | None:
     """Give ``name`` the value of ``text``, or make it unknown; its value, or None."""
     session.forget({name})
     if name in _mentioned(text) or "_(" in text:
@@ -365,6 +382,7 @@ def _assign(session: _Session, name: str, text: str) -> Value | None:
     except ArrayError:
         return None
     session.values[name], session.texts[name] = value, text
+    session.origins[name] = statement.lines
     return value
 
 
@@ -382,7 +400,7 @@ def _function_body(session: _Session, header: str) -> _Session | None:
     function = tree.body[0] if len(tree.body) == 1 else None
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    body = _Session(dict(session.values), dict(session.texts))
+    body = _Session(dict(session.values), dict(session.texts), dict(session.origins))
     arguments = function.args
     parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     parameters += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
@@ -469,6 +487,7 @@ def _array_draft(
         confidence=0.7,
         recognizer=NAME,
         slug="array-" + expression,
+        inputs=session.inputs(expression),
     )
 
 

@@ -8,10 +8,21 @@ section are read as one session (a name assigned in one is known in the next). R
   (``#`` after Python and shell, ``//`` after C, C++, JavaScript, Go, Rust…);
 * a literal whose comment is the arithmetic it stands for: ``head_dim = 128  # 4096 / 32``;
 * ``print(…)`` of such arithmetic with its printed output right below: the lines of the next
-  block when it is an output block (a fence with info ``text``/``output``/``console``, or one
-  that starts with ``Output``/``输出``), or the line after a ``>>> …`` prompt, one printed line per
+  block when it is an output block (a fence with info ``text``/``output``/``console``, one
+  that starts with ``Output``/``输出``, or any fence after a paragraph of its own that names
+  it: ``**Expected output:**``, ``This prints:``, ``运行结果：``), or the line after a ``>>> …``
+  prompt, one printed line per
   ``print`` (f-strings are matched by their literal text; an f-string of several fields, each
   an element of an array, is matched field by field);
+* a name a top-level statement assigned literal arithmetic, printed later (``mem = 7e9 * 2``
+  then ``print(mem)  # 14 GB``, or ``print(f"{mem:.1f}")`` with the output below):
+  the print shows that arithmetic's value, so it is checked as that arithmetic (a name assigned
+  in a loop, a branch or a function body, rebound by ``for`` or changed by ``+=`` is not);
+* a call, with literal arithmetic for arguments, of a function the lesson defines whose whole
+  body returns arithmetic of its parameters (``def area(w, h): return w * h`` or ``sq =
+  lambda x: x ** 2``, then ``print(area(3, 4))  # 12``): read as that arithmetic with the
+  arguments bound, and the note says so (a body of more statements, a parameter with a
+  default, a method, a call of a name rebound since, or of another function, is not read);
 * elements of an array the code builds from an index range: ``i = torch.arange(d // 2)`` then
   ``theta = 10000 ** (-2 * i / d)`` makes ``theta[1]`` (or ``theta[1].item()``) the arithmetic
   with ``i = 1`` (``np.arange`` too, with start, stop and step), printed as above;
@@ -39,7 +50,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from checkers.expr import ExprError, Name, Node, Number, Unary, evaluate, names, parse
-from checkers.extract.document import Block, Document
+from checkers.extract.document import Block, Document, Line
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers.chains import _approximate, _claimed_text
 from checkers.kinds.base import RESERVED_NAMES
@@ -48,6 +59,9 @@ from checkers.numbers import BYTE_PREFIXES, NumberError, parse_printed
 __all__ = ["recognize"]
 
 NAME = "code_values"
+DEFERS = True
+"""A printed line or a comment whose value a recogniser listed before already checks on that
+line (the chain ``7 × 8 = 54`` that the code prints) is not drafted a second time."""
 
 _HASH_LANGUAGES = frozenset(
     {"python", "py", "python3", "ipython", "pycon", "bash", "sh", "shell", "zsh", "console"}
@@ -65,8 +79,13 @@ _MARKER: dict[tuple[str, ...], re.Pattern[str]] = {
 _OUTPUT_INFOS = frozenset({"text", "output", "console", "txt", "plaintext", "out"})
 _OUTPUT_HEAD = re.compile(r"\s*(?:\*\*)?(?:Output|OUTPUT|输出)\s*[:：](?:\*\*)?")
 """A line that says what follows is printed output (its colon tells it from ``output = …``)."""
-_OUTPUT_LABEL = re.compile(r"\s*(?:\*\*)?(?:Output|输出)\s*[:：]?(?:\*\*)?\s*")
-"""A paragraph of its own between a code block and its output block."""
+_OUTPUT_LABEL = re.compile(
+    r"\s*(?:\*\*)?(?:(?:(?:Expected|Sample|Example)\s+)?(?:[Oo]utput|OUTPUT|OUT)|"
+    r"(?:This|It|That)\s+prints|You\s+should\s+see|(?:运行|输出|打印)?结果|输出|运行输出)"
+    r"\s*(?:\*\*)?\s*[:：]?\s*(?:\*\*)?\s*"
+)
+"""A paragraph of its own between a code block and its output block (``Output:``,
+``**Expected output:**``, ``This prints:``, ``运行结果：``)."""
 _MAX_JOINED = 12
 """Lines one statement may span (an open bracket continues it)."""
 _MAX_BLOCK_LINES = 400
@@ -143,6 +162,63 @@ class _Scope:
     d)`` over ``i``."""
     nested: int = 0
     """How many dicts inside it are open (their entries are read for their comments only)."""
+    definitions: dict[str, _Value] = field(default_factory=dict)
+    """Name → the arithmetic a top-level statement assigned it (``mem = 7e9 * 2``), so that
+    ``print(mem)`` or ``{mem:.1f}`` prints that arithmetic's value. Names assigned in a loop,
+    a branch or a function body, rebound by ``for`` or changed in place (``+=``) are left out:
+    their value at the print is not the one the statement computed."""
+    origins: dict[str, _Origin] = field(default_factory=dict)
+    """Name (or dict name) → the statement its value was read from, and through it those of
+    the names that statement used."""
+    functions: dict[str, _Function] = field(default_factory=dict)
+    """Name → a function whose whole body returns arithmetic of its parameters
+    (``def area(w, h): return w * h``, ``sq = lambda x: x ** 2``)."""
+    opened_function: tuple[_Function, int] | None = None
+    """A ``def`` whose body is being read, with its indentation: kept as a function only when
+    the one statement of its body is ``return`` of arithmetic."""
+    loops: list[int] = field(default_factory=list)
+    """Indentations of the ``for``/``while`` headers whose bodies the current lines are in."""
+
+
+@dataclass(frozen=True)
+class _Origin:
+    """Where a value was read: its statement's lines, and the origins of what it used (kept as
+    links, so that an assignment costs one object however long the chain behind it; the lines
+    are gathered only for a draft)."""
+
+    lines: tuple[tuple[int, str], ...]
+    """(line, code) of the statement."""
+    parents: tuple[_Origin, ...] = ()
+    """The origins of the names (dicts, functions) the statement used."""
+
+
+def _gathered(origins: Sequence[_Origin]) -> set[tuple[int, str]]:
+    """Every line of ``origins`` and of their parents, at most :data:`_MAX_INPUTS` origins."""
+    lines: set[tuple[int, str]] = set()
+    seen: set[int] = set()
+    pending = list(origins)
+    while pending and len(seen) < _MAX_INPUTS:
+        origin = pending.pop()
+        if id(origin) in seen:
+            continue
+        seen.add(id(origin))
+        lines.update(origin.lines)
+        pending.extend(origin.parents)
+    return lines
+
+
+@dataclass(frozen=True)
+class _Function:
+    """A function of the lesson's code that returns arithmetic of its parameters."""
+
+    name: str
+    """Its name."""
+    parameters: tuple[str, ...]
+    """Its parameters, in order (none has a default)."""
+    body: str
+    """The arithmetic it returns, in Python spelling."""
+    lines: tuple[tuple[int, str], ...] = ()
+    """(line, code) of its definition: the ``def`` and ``return`` lines, or the lambda's."""
 
 
 @dataclass(frozen=True)
@@ -159,6 +235,11 @@ class _Value:
     """The numbers written in it, as written."""
     computed: bool
     """True when it has an operator (not a bare literal or name)."""
+    origins: tuple[_Origin, ...] = ()
+    """Where the names (dicts, functions) it uses were assigned."""
+    calls: tuple[str, ...] = ()
+    """How each call of a lesson's function in it was read (``area(3, 4) with area(w, h) =
+    w * h``), for the note of its draft."""
 
 
 def _comment_marker(info: str) -> tuple[str, ...]:
@@ -221,20 +302,33 @@ def _read(text: str, scope: _Scope) -> _Value | None:
     text = text.strip()
     if not text or len(text) > 400:
         return None
+    defined = scope.definitions.get(text) if scope.definitions else None
+    if defined is not None:  # print(mem): the value of the arithmetic mem was assigned
+        origin = scope.origins.get(text)
+        return dataclasses.replace(defined, origins=(origin,)) if origin else defined
     if _DIGIT.search(text) is None and not (scope.values or scope.dicts):
         return None
     literals = frozenset(re.findall(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?", text))
     text = _DIGIT_SEPARATOR.sub("", text)
+    inputs: list[_Origin] = []
+    calls: list[str] = []
+    if scope.functions and "(" in text:
+        inlined = _inline_calls(text, scope, inputs, calls)
+        if inlined is None:
+            return None
+        text = inlined
 
     def summed(match: re.Match[str]) -> str:
         entries = scope.dicts.get(match.group("name"))
         if not entries:
             return "\x00"  # refused below
+        _link(inputs, scope, match.group("name"))
         return "(" + " + ".join(_number(v) for v in entries.values()) + ")"
 
     def looked_up(match: re.Match[str]) -> str:
         entries = scope.dicts.get(match.group("name"), {})
         value = entries.get(match.group("key"))
+        _link(inputs, scope, match.group("name"))
         return "\x00" if value is None else _number(value)
 
     text = _DICT_GET.sub(looked_up, _DICT_SUM.sub(summed, text))
@@ -248,6 +342,7 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         if name in scope.values:
             identifier = _identifier(name)
             where[identifier] = scope.values[name]
+            _link(inputs, scope, name)
             return identifier
         return name
 
@@ -263,7 +358,63 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         return None
     if _ambiguous(expression, where, value):
         return None
-    return _Value(expression, value, where, literals, _is_computed(tree))
+    computed = _is_computed(tree) or bool(calls)
+    return _Value(expression, value, where, literals, computed, tuple(inputs), tuple(calls))
+
+
+def _link(inputs: list[_Origin], scope: _Scope, name: str) -> None:
+    origin = scope.origins.get(name)
+    if origin is not None:
+        inputs.append(origin)
+
+
+def _inline_calls(text: str, scope: _Scope, inputs: list[_Origin], calls: list[str]) -> str | None:
+    """``text`` with each call of a function of ``scope.functions`` replaced by the arithmetic
+    it returns, its parameters bound to the call's arguments (``area(3, 4)`` → ``((3) *
+    (4))``); None when a call's arguments do not match its parameters. One pass: a body that
+    calls another function is left as it is, and refused later as an unknown name."""
+    pieces: list[str] = []
+    position = 0
+    for match in _CALL.finditer(text):
+        if match.start() < position:
+            continue
+        function = scope.functions.get(match.group("name"))
+        if function is None:
+            continue
+        start = match.end()
+        depth, end = 1, start
+        while end < len(text) and depth:
+            depth += (text[end] == "(") - (text[end] == ")")
+            end += 1
+        if depth:
+            return None
+        arguments = _top_level_items(text[start : end - 1])
+        if len(arguments) != len(function.parameters) or any("=" in a for a in arguments):
+            return None
+        body = function.body
+        for parameter, argument in zip(function.parameters, arguments, strict=True):
+            bound = argument if _LITERAL.match(argument) and argument[0] != "-" else f"({argument})"
+            body = re.sub(rf"(?<![\w.]){re.escape(parameter)}(?![\w])", bound, body)
+        pieces += [text[position : match.start()], f"({body})"]
+        position = end
+        inputs.append(_Origin(function.lines))
+        parameters = ", ".join(function.parameters)
+        calls.append(
+            f"{text[match.start() : end]} with {function.name}({parameters}) = {function.body}"
+        )
+    return "".join(pieces) + text[position:] if pieces else text
+
+
+def _function(name: str, parameters: str, body: str, scope: _Scope) -> _Function | None:
+    """A function of ``parameters`` returning ``body``, if that is literal arithmetic of them
+    (read with each parameter standing for 1, and the names assigned before)."""
+    names_ = tuple(p.strip() for p in parameters.split(",") if p.strip())
+    if not all(re.fullmatch(r"[A-Za-z_]\w*", p) for p in names_) or len(names_) > 8:
+        return None  # defaults, *args, annotations: not read
+    probe = _Scope(values={**scope.values, **dict.fromkeys(names_, 1.0)})
+    if _read(body, probe) is None:
+        return None
+    return _Function(name, names_, body.strip())
 
 
 def _ambiguous(expression: str, where: dict[str, float], value: float) -> bool:
@@ -315,6 +466,7 @@ def _draft(
     line: int,
     quote: str,
     confidence: float,
+    read: Sequence[tuple[int, str]] = (),
 ) -> Draft:
     fields: dict[str, object] = {"expression": value.expression, "claimed": claimed}
     if value.where:
@@ -329,6 +481,8 @@ def _draft(
         confidence=confidence,
         recognizer=NAME,
         slug="code-" + value.expression,
+        note="; ".join(value.calls),
+        inputs=tuple(sorted(_gathered(value.origins).union(read))),
     )
 
 
@@ -338,10 +492,36 @@ class _Statement:
 
     code: str
     comment: str | None
-    line: int
-    """1-based line of its last source line (where a comment's value stands)."""
-    source: str
-    """Its last source line as written."""
+    rows: tuple[Line, ...]
+    """Its source lines (one, or those an open bracket joins)."""
+
+    @property
+    def line(self) -> int:
+        """1-based line of its last source line (where a comment's value stands)."""
+        return self.rows[-1].number
+
+    @property
+    def source(self) -> str:
+        """Its last source line as written."""
+        return self.rows[-1].text
+
+    @property
+    def indent(self) -> int:
+        """Columns of indentation of its first line (0 for a top-level statement)."""
+        first = self.rows[0].text
+        return len(first) - len(first.lstrip())
+
+    @property
+    def lines(self) -> tuple[tuple[int, str], ...]:
+        """(line, code without its comment) of each of its source lines: where what reads the
+        names it assigns takes its inputs from."""
+        last = self.rows[-1]
+        cut = last.text.rfind(self.comment) if self.comment else -1
+        code = last.text[:cut].rstrip().rstrip("#/").strip() if cut > 0 else last.text.strip()
+        earlier = [
+            (row.number, _split_comment(row.text, ("#", "//"))[0].strip()) for row in self.rows[:-1]
+        ]
+        return tuple((n, t) for n, t in (*earlier, (last.number, code)) if t)
 
 
 @dataclass(frozen=True)
@@ -420,10 +600,17 @@ def _fields(argument: str, scope: _Scope) -> _Fields | None:
 def _statements(block: Block) -> Iterator[_Statement]:
     markers = _comment_marker(block.info)
     pending: list[str] = []
-    for line in block.lines:
+    lines = block.lines
+    first = 0
+    for index, line in enumerate(lines):
         code, comment = _split_comment(line.text, markers) if markers else (line.text, None)
-        pending.append(code.strip())
-        joined = " ".join(pending)
+        stripped = code.strip()
+        if not pending:
+            first = index
+            joined = stripped
+        else:
+            joined = " ".join(pending) + " " + stripped
+        pending.append(stripped)
         # A dict literal's opening line stands alone: its entries are statements of their own.
         opens_dict = (
             len(pending) == 1
@@ -433,7 +620,7 @@ def _statements(block: Block) -> Iterator[_Statement]:
         if _balance(joined) > 0 and len(pending) < _MAX_JOINED and not opens_dict:
             continue
         pending = []
-        yield _Statement(joined, comment, line.number, line.text)
+        yield _Statement(joined, comment, lines[first : index + 1])
 
 
 def _quote(source: str, stated: str) -> str:
@@ -450,15 +637,41 @@ def _block_drafts(
     printed: list[tuple[_Value, str, str, _Statement] | _Fields] = []
     prints = 0
     prompt: tuple[_Value, _Statement] | None = None
+    scope.loops = []
     for statement in _statements(block):
         code = statement.code
+        if not code:  # a blank or comment line: nothing is assigned or printed, and a prompt's
+            prompt = None  # answer would have been on it
+            continue
+        if scope.loops:
+            indent = statement.indent
+            while scope.loops and indent <= scope.loops[-1]:
+                scope.loops.pop()  # the loop's body has ended
+        keyword = _KEYWORD.match(code) if code[0] in "fwad" else None
+        if keyword is not None and keyword.group() != "def":
+            _rebound(code, scope)
+            scope.loops.append(statement.indent)
+            continue
+        equals = code.find("=")
+        if equals > 0 and code[equals - 1] in _OPERATORS:
+            changed = _AUGMENTED.match(code)
+            if changed is not None:  # total += x: no longer the value it was assigned
+                _forget(changed.group("name"), scope)
+        if scope.opened_function is not None:
+            _function_body(statement, scope)
+        if keyword is not None:
+            _function_head(statement, scope)
+        elif "lambda" in code:
+            _lambda(statement, scope)
         if prompt is not None:  # the line after ">>> expr" is its output
-            expected, _asked = prompt
+            expected, asked_by = prompt
             prompt = None
             stated = _stated(code, expected) if not code.startswith(">>>") else None
             if stated is not None and expected.computed and statement.comment is None:
                 quote = statement.source.strip()
-                yield _draft(document, expected, stated[0], statement.line, quote, 0.8)
+                yield _draft(
+                    document, expected, stated[0], statement.line, quote, 0.8, asked_by.lines
+                )
         if scope.open_dict is not None:
             if code.startswith("}"):
                 if scope.nested:
@@ -477,6 +690,7 @@ def _block_drafts(
                 if value is not None:
                     if not scope.nested and scope.open_dict in scope.dicts:
                         scope.dicts[scope.open_dict][entry.group("key")] = value.value
+                        _record(scope, scope.open_dict, value, statement, add=True)
                     yield from _commented(document, value, entry.group("value"), statement)
             continue
         # Each pattern below is tried only when the statement holds what it cannot match
@@ -486,6 +700,7 @@ def _block_drafts(
         if opened is not None:
             scope.open_dict = opened.group("name")
             scope.dicts[scope.open_dict] = {}
+            scope.origins[scope.open_dict] = _Origin(statement.lines)
             continue
         defaults = _DEFAULTS.match(code) if "def" in code else None
         if defaults is not None:
@@ -493,6 +708,7 @@ def _block_drafts(
                 value = _read(default.group("value"), scope)
                 if value is not None:
                     scope.values[default.group("name")] = value.value
+                    _record(scope, default.group("name"), value, statement)
             continue
         call = _PRINT.match(code) if "print" in code else None
         if call is not None:
@@ -527,10 +743,13 @@ def _block_drafts(
             values = _top_level_items(several.group("values"))
             for target, item in zip(targets, values, strict=False):
                 value = _read(item, scope) if len(values) == len(targets) else None
-                if value is None:
+                scope.definitions.pop(target, None)
+                scope.functions.pop(target, None)
+                if value is None or (scope.loops and value.where):
                     scope.values.pop(target, None)
                 else:
                     scope.values[target] = value.value
+                    _record(scope, target, value, statement)
             continue
         assignment = _ASSIGNMENT.match(code) if assigns else None
         if assignment is None:
@@ -540,25 +759,135 @@ def _block_drafts(
                 scope.ranges.pop(changed.group("name"), None)
             continue
         name, key = assignment.group("name"), assignment.group("key")
+        if key is None and not assignment.group("value").startswith("lambda"):
+            scope.functions.pop(name, None)  # twice = model.forward: no longer the function
         value = _read(assignment.group("value"), scope)
         if key is not None:  # d['k'] = …: the dict's entries change with it
             if value is None or name not in scope.dicts:
                 scope.dicts.pop(name, None)
             else:
                 scope.dicts[name][key] = value.value
+                _record(scope, name, value, statement, add=True)
             if value is None:
                 continue
         else:
             scope.ranges.pop(name, None)
             scope.arrays.pop(name, None)
-            if value is None:
-                scope.values.pop(name, None)  # reassigned to something we cannot read
-                _array(name, assignment.group("value"), scope)
+            scope.definitions.pop(name, None)
+            if value is None or (scope.loops and value.where):
+                # reassigned to something we cannot read, or in a loop from names it changes
+                scope.values.pop(name, None)
+                if value is None:
+                    _array(name, assignment.group("value"), scope)
                 continue
             scope.values[name] = value.value
+            _record(scope, name, value, statement)
+            if value.computed and statement.indent == 0:
+                scope.definitions[name] = value
         yield from _commented(document, value, assignment.group("value"), statement)
+    if scope.opened_function is not None:  # the block ends the function's body
+        _function_body(None, scope)
     if printed and following is not None and prints == len(printed):
         yield from _outputs(document, printed, following)
+
+
+def _function_head(statement: _Statement, scope: _Scope) -> None:
+    """A ``def`` line: a function written on it (``def f(x): return 2 * x``), or one whose body
+    the next statements are."""
+    head = _FUNCTION_HEAD.match(statement.code)
+    if head is None:
+        return
+    name = head.group("name")
+    scope.functions.pop(name, None)
+    opened = _Function(name, (head.group("params"),), "", statement.lines)
+    scope.opened_function = (opened, statement.indent)
+    returned = _RETURN.match(head.group("body").strip())
+    if returned is not None:
+        _function_returns(returned.group("value"), statement, scope)
+    elif head.group("body").strip():
+        scope.opened_function = None
+
+
+def _function_body(statement: _Statement | None, scope: _Scope) -> None:
+    """A statement after a ``def`` (None at the end of the block): its ``return``, a docstring,
+    or anything else, which makes it a function that is not read; a statement back at the
+    ``def``'s indentation ends the body."""
+    assert scope.opened_function is not None
+    function, indent = scope.opened_function
+    if statement is None or statement.indent <= indent:
+        scope.opened_function = None
+        if function.body:
+            scope.functions[function.name] = function
+        return
+    if not function.body and statement.code.startswith(('"', "'")):
+        return  # its docstring
+    returned = _RETURN.match(statement.code) if not function.body else None
+    if returned is None:
+        scope.opened_function = None  # a body of more than one return: not read
+        return
+    _function_returns(returned.group("value"), statement, scope)
+
+
+def _function_returns(value: str, statement: _Statement, scope: _Scope) -> None:
+    assert scope.opened_function is not None
+    opened, indent = scope.opened_function
+    function = _function(opened.name, opened.parameters[0], value, scope)
+    if function is None:
+        scope.opened_function = None
+        return
+    lines = tuple(dict.fromkeys(opened.lines + statement.lines))
+    scope.opened_function = (dataclasses.replace(function, lines=lines), indent)
+
+
+def _lambda(statement: _Statement, scope: _Scope) -> None:
+    """``name = lambda x: …`` of arithmetic, a function of its own."""
+    found = _LAMBDA.match(statement.code)
+    if found is None:
+        return
+    function = _function(found.group("name"), found.group("params"), found.group("body"), scope)
+    scope.functions.pop(found.group("name"), None)
+    if function is not None and statement.indent == 0:
+        scope.functions[function.name] = dataclasses.replace(function, lines=statement.lines)
+
+
+def _record(
+    scope: _Scope, name: str, value: _Value, statement: _Statement, *, add: bool = False
+) -> None:
+    """Keep where ``name``'s value was read from: ``statement`` and what ``value`` read (added
+    to what it had, for the entries of a dict)."""
+    known = scope.origins.get(name) if add else None
+    parents = value.origins if known is None else (known, *value.origins)
+    scope.origins[name] = _Origin(statement.lines, parents)
+
+
+_CALL = re.compile(r"(?<![\w.])(?P<name>[A-Za-z_]\w*)\(")
+_FUNCTION_HEAD = re.compile(
+    r"^def\s+(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^()]*)\)\s*(?:->\s*\w+\s*)?:\s*(?P<body>.*)$"
+)
+_RETURN = re.compile(r"^return\s+(?P<value>.+)$")
+_LAMBDA = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*=\s*lambda\s+(?P<params>[^:]*):\s*(?P<body>.+)$")
+_OPERATORS = frozenset("+-*/%@&|^<>")
+_KEYWORD = re.compile(r"(?:for|while|async\s+for|def)(?=\s)")
+"""A loop's header, or a function's."""
+_MAX_INPUTS = 48
+"""Statements a draft gathers as its inputs, at most: a program whose every line builds on the
+one before stays linear (the count is the only thing that is then short)."""
+_AUGMENTED = re.compile(rf"^(?P<name>{_NAME})\s*(?:\*\*|//|>>|<<|[-+*/%@&|^])=")
+"""``total += x``, ``n //= 2``: a name changed in place."""
+_LOOP_TARGETS = re.compile(r"^(?:async\s+)?for\s+(?P<targets>.+?)\s+in\b")
+
+
+def _forget(name: str, scope: _Scope) -> None:
+    for known in (scope.values, scope.definitions, scope.arrays, scope.ranges, scope.functions):
+        known.pop(name, None)
+
+
+def _rebound(header: str, scope: _Scope) -> None:
+    """Forget the names a ``for`` header rebinds (``for i, x in …``)."""
+    targets = _LOOP_TARGETS.match(header)
+    if targets is not None:
+        for name in re.findall(r"[A-Za-z_]\w*", targets.group("targets")):
+            _forget(name, scope)
 
 
 def _array(name: str, text: str, scope: _Scope) -> None:
@@ -627,7 +956,7 @@ def _outputs(
         if isinstance(entry, _Fields):
             yield from _field_outputs(document, entry, output.text, output.number)
             continue
-        value, before, after, _statement = entry
+        value, before, after, statement = entry
         text = _OUTPUT_HEAD.sub("", output.text).strip() if output is lines[0] else output.text
         text = text.strip()
         if before and not text.startswith(before.strip()):
@@ -642,7 +971,8 @@ def _outputs(
         stated = _stated(inner.strip(), value)
         if stated is None or stated[1].strip() != inner.strip():
             continue
-        yield _draft(document, value, stated[0], output.number, output.text.strip(), 0.7)
+        quote = output.text.strip()
+        yield _draft(document, value, stated[0], output.number, quote, 0.7, statement.lines)
 
 
 def _is_output(block: Block, previous: Block | None) -> bool:
@@ -795,6 +1125,7 @@ def _against_output(
         confidence=0.6,
         recognizer=NAME,
         slug=f"output-{number}",
+        inputs=((number, f"{value}"),),
     )
 
 
