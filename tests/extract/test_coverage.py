@@ -247,3 +247,20 @@ def test_the_statements_a_checked_claim_read_its_inputs_from_count_as_checked() 
     assert checked("fail", read) == 4  # 24, 1024, 2 and 49152; a text not on its line: nothing
     assert checked("pass", {}) == 1
     assert checked("error", read) == 0  # no verdict: nothing it read was checked
+
+
+def test_the_numbers_a_relation_names_as_its_inputs_count_as_checked(tmp_path: Path) -> None:
+    # The KV-cache relation reads layers, heads and head size from line 3 (its note says so);
+    # the batch of the lesson's last line is not one of its inputs.
+    lesson = tmp_path / "kv.md"
+    lesson.write_text(
+        "## KV cache\n\n"
+        "Our model: 24 layers, 16 heads, head dimension 64, weights and cache in fp16.\n\n"
+        "Per token the KV cache holds 2 × 24 × 16 × 64 × 2 = 98,304 bytes.\n\n"
+        "We serve a batch of 8.\n",
+        encoding="utf-8",
+    )
+    findings, coverage = scan_lesson_with_coverage(lesson)
+    assert any(f.kind != "arithmetic" and f.verdict == "pass" for f in findings)
+    # the quote's 2, 24, 16, 64, 2 and 98,304, and 24, 16 and 64 on line 3
+    assert coverage.checked == 9

@@ -19,7 +19,7 @@ from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain, widened
 from checkers.extract.relations import ALL_RELATIONS, Relation, Statement
-from checkers.extract.scope import Scope, section_scope
+from checkers.extract.scope import Quantity, Scope, section_scope
 
 __all__ = ["recognize"]
 
@@ -74,6 +74,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                 for relation in offered:
                     draft = relation.relate(statement, scope)
                     if draft is not None:
+                        draft = _with_inputs(draft, section_scope(document, block.section))
                         yield draft if where is None else _quoted(draft, text, source, where)
             recent = [*recent[-(_TOPIC_LINES - 1) :], text] if _TOPIC_LINES > 1 else [text]
             # The paragraph so far (its last few hundred characters): a sentence wrapped over
@@ -91,6 +92,31 @@ def _quoted(draft: Draft, text: str, source: str, where: list[int]) -> Draft:
         return draft
     begin, end = widened(source, where[start], where[start + len(draft.quote) - 1] + 1)
     return dataclasses.replace(draft, quote=source[begin:end].strip())
+
+
+def _with_inputs(draft: Draft, scope: Scope) -> Draft:
+    """The draft with the lesson's numbers its note names as inputs (``heads 32 (line 12)``)
+    as statements it reads (:attr:`Draft.inputs`), so ``scan --stats`` counts them as checked:
+    a wrong input there would have made the check fail, as a wrong number of the quote would.
+    A published value (a named model's configuration) and a dtype (its bytes are not printed
+    on its line) are not numbers of the lesson."""
+    if not draft.note:
+        return draft
+    read = tuple(
+        # the words with the number ("32 heads"), so "32 layers" before it is not taken for it
+        (quantity.line, _named(quantity))
+        for quantity in scope.quantities
+        if not quantity.model
+        and quantity.role != "dtype"
+        and quantity.line != draft.line
+        and quantity.describe() in draft.note
+    )
+    return dataclasses.replace(draft, inputs=(*draft.inputs, *read)) if read else draft
+
+
+def _named(quantity: Quantity) -> str:
+    """The text that names a quantity with its number, else the number as printed."""
+    return quantity.written if quantity.printed.text in quantity.written else quantity.printed.text
 
 
 class _Deferred:
