@@ -21,7 +21,7 @@ import dataclasses
 import math
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -773,7 +773,7 @@ def _draft(
     sides: list[_Side],
     line: int,
     source: str,
-    where: list[int],
+    where: Sequence[int],
     prefixes: str,
     float_types: tuple[str, ...] = (),
 ) -> Draft | None:
