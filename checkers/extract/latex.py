@@ -25,6 +25,7 @@ before one, as CommonMark requires, so ``2**10`` and ``a ** b`` in code stay ari
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["plain", "widened"]
 
@@ -108,12 +109,17 @@ _LAYOUT = re.compile(
 _COMMAND = re.compile(r"\\([A-Za-z]+|.|$)", re.DOTALL)
 
 
-def plain(text: str) -> tuple[str, list[int]]:
-    """``text`` with inline LaTeX made plain, and the source offset of each output character."""
+@lru_cache(maxsize=1 << 15)
+def plain(text: str) -> tuple[str, tuple[int, ...]]:
+    """``text`` with inline LaTeX made plain, and the source offset of each output character.
+
+    Cached by the text (so the offsets are a tuple): a dozen recognisers read the same lines
+    of a lesson, and converting a line costs more than all but the first reading of it; the
+    cache holds more lines than the longest lesson has."""
     emphasis = _emphasis(text) if ("**" in text or "__" in text) else set()
     if "\\" not in text and "$" not in text and "{" not in text and "&" not in text:
         if not emphasis:
-            return text, list(range(len(text)))
+            return text, tuple(range(len(text)))
         return _without(text, sorted(emphasis))
     out: list[str] = []
     where: list[int] = []
@@ -207,13 +213,13 @@ def plain(text: str) -> tuple[str, list[int]]:
         else:
             emit(char, index)
             index += 1
-    return "".join(out), where
+    return "".join(out), tuple(where)
 
 
 _MARKER = re.compile(r"\*\*|__")
 
 
-def _without(text: str, markers: list[int]) -> tuple[str, list[int]]:
+def _without(text: str, markers: list[int]) -> tuple[str, tuple[int, ...]]:
     """``text`` without the two-character markers starting at ``markers``, with offsets."""
     out: list[str] = []
     where: list[int] = []
@@ -224,7 +230,7 @@ def _without(text: str, markers: list[int]) -> tuple[str, list[int]]:
         cursor = start + 2
     out.append(text[cursor:])
     where.extend(range(cursor, len(text)))
-    return "".join(out), where
+    return "".join(out), tuple(where)
 
 
 def _emphasis(text: str) -> set[int]:

@@ -1228,7 +1228,7 @@ def _schedule_quantities(line: Line, source: Source, column0: int) -> Iterator[Q
     if "$" in line.text or "\\" in line.text:
         text, where = plain(line.text)
     else:
-        text, where = line.text, list(range(len(line.text)))
+        text, where = line.text, tuple(range(len(line.text)))
     lower = text.lower()
     for role, words, pattern in _SCHEDULE_ROLES:
         if not _mentions(lower, words):

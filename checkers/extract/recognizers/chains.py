@@ -16,12 +16,11 @@ an operator or a function) and another side is a printed number or vector, the c
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import math
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -264,34 +263,51 @@ _OPENERS = re.compile("[(（]")
 _TIME_BEFORE = re.compile(r"[\d/]\s*\Z")
 
 
+# Everything up to the last _LABEL_STOP (matched within the text before a word).
+_UP_TO_LAST_STOP = re.compile("(?s:.*)(?:" + _LABEL_STOP.pattern + ")")
+
+
 def _keeps_free_word(text: str) -> bool:
     """True when ``text`` has a free word that :func:`_as_expression` leaves as it is, so that
     ``_has_free_word(_as_expression(text))`` is true (see the note above; a test checks it)."""
-    stops: list[int] | None = None
+    return _free_word_end(text) is not None
+
+
+@lru_cache(maxsize=8192)
+def _free_word_end(text: str) -> int | None:
+    """Where the first free word of :func:`_keeps_free_word` ends in ``text``, None when it
+    has none. Every start of the text that holds that word whole keeps it too (a shorter text
+    has no more closing brackets and no more text after the word for a label to go on in),
+    which :func:`_prefix` relies on. Cached: the sides of a statement share their starts."""
     opener = _OPENERS.search(text)
     last_closer = max(text.rfind(")"), text.rfind("）"))
     for match in _ASCII_WORD.finditer(text):
         word, start = match.group(), match.start()
-        if word in _KNOWN_WORDS or word in ("x", "X") or not _PLAIN_WORD.fullmatch(word):
+        if not _may_be_free(word):
             continue
         if word in ("s", "ms") and _TIME_BEFORE.search(text, 0, start):
             continue  # "4.2 ms", "tokens/s": a time the rewrite reads
-        if word[-1] in "kKMBT" or _REWRITE_VOCABULARY.search(word.lower()):
-            continue
         if opener is not None and opener.start() < start and last_closer > start:
             continue  # possibly inside a bracket
-        if stops is None:
-            stops = [stop.start() for stop in _LABEL_STOP.finditer(text)]
-        at = bisect.bisect_left(stops, start) - 1
-        if at >= 0 and text[stops[at]].isdecimal():  # a label may run from this number
-            gap = text[stops[at] + 1 : start]
+        stop = _UP_TO_LAST_STOP.match(text, 0, start)
+        if stop is not None and text[stop.end() - 1].isdecimal():  # a label may run from it
+            gap = text[stop.end() : start]
             words = gap.split()
             if gap and not gap[-1].isspace():
                 words = words[:-1]  # the part of a hyphenated label word before this one
             if len(words) < 4 and _LABEL_GOES_ON.match(text, match.end()):
                 continue
-        return True
-    return False
+        return match.end()
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _may_be_free(word: str) -> bool:
+    """True when no rewrite of :func:`_as_expression` reads ``word`` (an :data:`_ASCII_WORD`)
+    and it names nothing the grammar knows. Cached: prose repeats its words."""
+    if word in _KNOWN_WORDS or word in ("x", "X") or not _PLAIN_WORD.fullmatch(word):
+        return False
+    return not (word[-1] in "kKMBT" or _REWRITE_VOCABULARY.search(word.lower()))
 
 
 _ASCII_LETTER = re.compile("[A-Za-z]")
@@ -393,12 +409,20 @@ class _Side:
 
 def _evaluable(text: str) -> tuple[float | tuple[float, ...], bool] | None:
     """(value, is a bare printed number) when ``text`` is arithmetic we can evaluate alone."""
+    return _evaluate_side(text) if _charged(text) else None
+
+
+def _charged(text: str) -> bool:
+    """True when ``text`` is worth evaluating as a side (short enough, with a digit) and the
+    lesson's parse budget covers it, which it is charged with."""
     if not text or len(text) > _MAX_SIDE or not _has_digit(text):
-        return None
+        return False
     _budget[0] -= len(text)
-    if _budget[0] < 0:
-        return None
-    return _evaluate_side(text)
+    return _budget[0] >= 0
+
+
+_RATIO_ENDS = "×倍xX%"
+"""What a printed ratio ends with ("64×", "8 倍"), read by parse_printed, not the grammar."""
 
 
 @lru_cache(maxsize=8192)
@@ -409,7 +433,7 @@ def _evaluate_side(text: str) -> tuple[float | tuple[float, ...], bool] | None:
         _SCALED_LABEL.sub(_drop_label, text)
     ):
         return None  # an ideograph outside a label ("120 亿（主干）+ …" has it in a label)
-    if text[-1] in "×倍xX%":
+    if text[-1] in _RATIO_ENDS:
         # "64×", "8 倍": a printed ratio our grammar does not read as arithmetic.
         try:
             return parse_printed(text).value, True
@@ -507,6 +531,7 @@ def _prefix(text: str, offset: int, relation: str) -> _Side | None:
     digit = _first_digit(text, limit)
     if digit >= limit:
         return None  # no start of the text has a digit (the loop below would stop at once)
+    free: int | None = None  # a length from which on every start keeps a free word
     for end in _ends(text, limit):
         if end <= digit:
             break  # this start of the text and every shorter one has no digit: none evaluates
@@ -514,7 +539,14 @@ def _prefix(text: str, offset: int, relation: str) -> _Side | None:
         if piece.endswith(".") and not piece[:-1].endswith("."):
             piece = piece[:-1]  # a sentence's full stop, not a decimal point
         stripped = piece.lstrip()
+        if free is not None and len(stripped) >= free and stripped[-1] not in _RATIO_ENDS:
+            # a start of the side that failed, holding its free word (_free_word_end): it does
+            # not evaluate either, and is charged as if it had been tried
+            _charged(stripped)
+            continue
         found = _evaluable(stripped)
+        if found is None and stripped:
+            free = _free_word_end(stripped)
         if found is not None:
             if _runs_on(text[len(piece) :]):
                 return None
@@ -773,7 +805,7 @@ def _draft(
     sides: list[_Side],
     line: int,
     source: str,
-    where: list[int],
+    where: Sequence[int],
     prefixes: str,
     float_types: tuple[str, ...] = (),
 ) -> Draft | None:

@@ -11,7 +11,7 @@ percentage, or a "narrower" type that is not narrower, drafts nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from checkers.data import dtype_table
 from checkers.extract.document import Document, logical_lines
@@ -71,7 +71,7 @@ def recognize(document: Document) -> Iterator[Draft]:
 
 def _draft(
     source: str,
-    where: list[int],
+    where: Sequence[int],
     line: int,
     narrow: str,
     wide: str,

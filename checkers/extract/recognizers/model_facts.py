@@ -46,11 +46,11 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from checkers.data import model_table, parse_count, size_in_name
-from checkers.extract.document import Document, Table, joined_lines, line_at
+from checkers.extract.document import Block, Document, Table, joined_lines, line_at
 from checkers.extract.draft import Draft
 from checkers.numbers import NumberError, Printed, parse_printed
 
@@ -429,29 +429,42 @@ def _clause_drafts(
         )
 
 
-def _row_drafts(document: Document, table: Table, rope_section: bool) -> Iterator[Draft]:
+def _row_drafts(
+    document: Document, table: Table, section: int, rope_section: Callable[[int], bool]
+) -> Iterator[Draft]:
     """``| GPT-2 hidden size | 768 | … |``: a label/value row read as "GPT-2 hidden size: 768",
-    quoted by the row (a table of models by column is model_tables' business)."""
+    quoted by the row (a table of models by column is model_tables' business); whether the
+    table's section is about RoPE is asked of ``rope_section``."""
     for text, line in table.labelled_values():
         folded = unicodedata.normalize("NFKC", text).casefold()
         if len(folded) != len(text) or not _FAMILY_WORDS.search(folded):
             continue
         quote = document.source_line(line)
-        for draft in _clause_drafts(text, folded, 0, len(folded), [(0, line)], rope_section):
+        rope = rope_section(section)
+        for draft in _clause_drafts(text, folded, 0, len(folded), [(0, line)], rope):
             yield dataclasses.replace(draft, quote=quote or draft.quote)
 
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``model_config`` claim for each known model whose published numbers a clause
     states."""
-    rope_sections = {
-        block.section
-        for block in document.blocks
-        if any(_ROPE_WORDS.search(line.text.casefold()) for line in block.lines)
-    }
+    sections: dict[int, list[Block]] = {}
+    for block in document.blocks:
+        sections.setdefault(block.section, []).append(block)
+    rope_sections: dict[int, bool] = {}  # read for a section when a clause of it is read
+
+    def rope_section(section: int) -> bool:
+        if section not in rope_sections:
+            rope_sections[section] = any(
+                _ROPE_WORDS.search(line.text.casefold())
+                for block in sections[section]
+                for line in block.lines
+            )
+        return rope_sections[section]
+
     for block in document.blocks:
         if block.table is not None:
-            yield from _row_drafts(document, block.table, block.section in rope_sections)
+            yield from _row_drafts(document, block.table, block.section, rope_section)
             continue
         if block.kind not in ("paragraph", "heading") or not block.lines:
             continue
@@ -463,5 +476,5 @@ def recognize(document: Document) -> Iterator[Draft]:
             continue
         for start, end in _clauses(folded):
             yield from _clause_drafts(
-                text, folded, start, end, offsets, block.section in rope_sections
+                text, folded, start, end, offsets, rope_section(block.section)
             )

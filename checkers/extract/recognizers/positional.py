@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from checkers.extract.document import Block, Document, Line
 from checkers.extract.draft import Draft
@@ -95,7 +95,7 @@ _SUBSCRIPT = re.compile(
 )
 
 
-def _normalised(text: str, offsets: list[int]) -> tuple[str, list[int]]:
+def _normalised(text: str, offsets: Sequence[int]) -> tuple[str, Sequence[int]]:
     """``d_{model}`` and ``\\frac{d}{2}`` as the range patterns read them (plain() gives
     ``d_(model)`` and ``((d)/(2))``), with the source offset of every character kept."""
     out: list[str] = []
@@ -134,10 +134,9 @@ def _range_end(match: re.Match[str]) -> str:
 def _range_drafts(blocks: list[Block], stated: Stated) -> Iterator[Draft]:
     """Index ranges of i in a section whose formula pairs the dimensions as 2i, 2i+1."""
     lines = [line for block in blocks for line in block.lines]
-    plains: list[tuple[Line, str, list[int]]] = []
+    plains: list[tuple[Line, str, Sequence[int]]] = []
     for line in lines:
-        text, offsets = plain(line.text)
-        plains.append((line, text, offsets))
+        plains.append((line, *plain(line.text)))
     if not any(_PAIRED.search(text) for _, text, _ in plains):
         return
     for line, text, offsets in plains:

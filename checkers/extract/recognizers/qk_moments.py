@@ -30,7 +30,7 @@ is not a statement about q·k.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from checkers.extract.document import Block, Document, Line
 from checkers.extract.draft import Draft
@@ -173,7 +173,7 @@ def _draft(line: Line, quote: str, moment: str, value: str, scale: str | None) -
     )
 
 
-def _source(line: Line, offsets: list[int], start: int, end: int) -> str:
+def _source(line: Line, offsets: Sequence[int], start: int, end: int) -> str:
     """The lesson text behind ``plain`` characters start…end."""
     if not offsets:
         return line.text
@@ -217,7 +217,7 @@ def _clauses(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _clause_drafts(
-    line: Line, offsets: list[int], text: str, clause: tuple[int, int]
+    line: Line, offsets: Sequence[int], text: str, clause: tuple[int, int]
 ) -> Iterator[Draft]:
     begin, end = clause
     body = text[begin:end]
@@ -302,7 +302,9 @@ _DIVIDED = re.compile(r"/\s*(?:√|sqrt|\\sqrt|d_)")
 def _numeric_drafts(block: Block) -> Iterator[Draft]:
     """Moments printed as numbers at a head dimension the same sentence states (see the module
     docstring), read across the lines of the block."""
-    pieces: list[tuple[str, list[int], Line]] = [(*plain(line.text), line) for line in block.lines]
+    pieces: list[tuple[str, Sequence[int], Line]] = [
+        (*plain(line.text), line) for line in block.lines
+    ]
     joined = " ".join(text for text, _, _ in pieces)
     starts: list[int] = []
     position = 0
@@ -332,7 +334,7 @@ def _numeric_drafts(block: Block) -> Iterator[Draft]:
 
 
 def _numeric_draft(
-    pieces: list[tuple[str, list[int], Line]],
+    pieces: list[tuple[str, Sequence[int], Line]],
     starts: list[int],
     start: int,
     end: int,

@@ -40,7 +40,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -258,7 +258,7 @@ class _Segment:
     """As written in the lesson (its lines joined by spaces)."""
     text: str
     """Plain form (:func:`checkers.extract.latex.plain`)."""
-    where: list[int]
+    where: Sequence[int]
     """Source offset of every plain character."""
     starts: list[int]
     """Source offset where each of its lines starts."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from checkers.extract.document import Block, Document
@@ -35,30 +35,38 @@ def recognize(document: Document) -> Iterator[Draft]:
     heading = ""
     recent: list[str] = []  # the section's last lines, for what a statement is about
     section = -1
-    lead_in = ""  # the last line of the paragraph just before, for a display formula
+    previous: Block | None = None  # the block before, in this section
     for block in document.blocks:
         if block.section != section:
-            section, recent, heading, lead_in = block.section, [], "", ""
+            section, recent, heading, previous = block.section, [], "", None
         if block.kind == "heading":
             heading = " ".join(line.text for line in block.lines)
         if block.table is not None:  # a row is about what its header names
             recent = [*recent, block.table.row_source(block.table.header)][-_TOPIC_LINES:]
         previous_line = chain = ""
-        opening = lead_in if block.kind == "math" else ""
+        # the last line of the paragraph just before, for a display formula (read only
+        # before one: few blocks are display formulas)
+        opening = _lead_in(previous) if block.kind == "math" and previous is not None else ""
         header = " ".join(block.table.header) if block.table is not None else ""
-        for source, number in _statements(block):
-            # LaTeX is read as a reader sees it ("2\ \text{字节}" is "2 字节"), and a draft's
-            # quote is mapped back to the source.
-            text, where = plain(source) if "$" in source or "\\" in source else (source, None)
+        # LaTeX is read as a reader sees it ("2\ \text{字节}" is "2 字节"), and a draft's
+        # quote is mapped back to the source.
+        rows = [
+            (
+                source,
+                number,
+                *(plain(source) if "$" in source or "\\" in source else (source, None)),
+            )
+            for source, number in _statements(block)
+        ]
+        # a display formula's subject is in the sentence that leads into it
+        searched = [f"{opening} {rows[0][2]}" if opening else rows[0][2]] if rows else []
+        searched += [text for _, _, text, _ in rows[1:]]
+        cues = _cues_in([text for text in searched if _DIGIT.search(text)])
+        for (source, number, text, where), cued in zip(rows, searched, strict=True):
             if not _CONTINUES.match(text):
                 chain = ""
             before = previous_line if block.kind == "paragraph" else chain or opening
-            # a display formula's subject is in the sentence that leads into it
-            offered = (
-                _offered(f"{opening} {text}" if opening else text, before, header)
-                if _DIGIT.search(text)
-                else []
-            )
+            offered = _offered(cued, before, header, cues) if _DIGIT.search(text) else []
             if offered:
                 statement = Statement(
                     text=text,
@@ -82,10 +90,10 @@ def recognize(document: Document) -> Iterator[Draft]:
             previous_line = f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
             chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
             opening = ""
-        lead_in = _lead_in(block)
+        previous = block
 
 
-def _quoted(draft: Draft, text: str, source: str, where: list[int]) -> Draft:
+def _quoted(draft: Draft, text: str, source: str, where: Sequence[int]) -> Draft:
     """The draft with its quote of the plain text replaced by the source it was read from."""
     start = text.find(draft.quote)
     if start < 0 or not draft.quote:
@@ -171,14 +179,35 @@ _DISTINCT_CUES = tuple(
 and every line with a digit was searched with it once per relation."""
 
 
-def _offered(text: str, before: str, header: str) -> list[Relation]:
+_Cue = tuple[re.Pattern[str], bool, tuple[str, ...]]
+
+
+def _cues_in(texts: list[str]) -> tuple[_Cue, ...]:
+    """The cues of :data:`_DISTINCT_CUES` that one of ``texts`` (a block's lines) may match:
+    those that match the lines joined by NUL, a character no cue looks for or looks around
+    for, so that a cue matching a line matches the joined text there. A block of many lines
+    is searched once per cue rather than once per line and cue."""
+    if len(texts) < 2:
+        return _DISTINCT_CUES
+    joined = "\0".join(texts)
+    lowered = "\0".join(text.lower() for text in texts)
+    return tuple(
+        (cue, reads_lowered, words)
+        for cue, reads_lowered, words in _DISTINCT_CUES
+        if (not words or any(word in lowered for word in words))
+        and cue.search(lowered if reads_lowered else joined)
+    )
+
+
+def _offered(text: str, before: str, header: str, cues: tuple[_Cue, ...]) -> list[Relation]:
     """The relations whose cue the line matches (or the line before, or the row's header, for
-    those that say so); a line holding none of a cue's words is not searched with it (``in``
+    those that say so), of ``cues`` for the cues the line's own text may match
+    (:func:`_cues_in`); a line holding none of a cue's words is not searched with it (``in``
     is a fast scan, an alternation is tried at every position)."""
     lowered = text.lower()
     matched = {
         (cue, reads_lowered)
-        for cue, reads_lowered, words in _DISTINCT_CUES
+        for cue, reads_lowered, words in cues
         if (not words or any(word in lowered for word in words))
         and cue.search(lowered if reads_lowered else text)
     }

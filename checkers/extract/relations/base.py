@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -290,12 +290,12 @@ _SENTENCE_END = re.compile(r"[.!?;][*_)\"'”’]*(?:\s|$)|[。！？；]")
 (``**GQA is the win.** MHA …``), or at a Chinese one."""
 
 
-def readable(text: str) -> tuple[str, list[int]]:
+def readable(text: str) -> tuple[str, Sequence[int]]:
     """``text`` with its inline LaTeX made plain (``$4.2\\times10^{13}$`` → ``4.2×10^(13)``,
     :func:`checkers.extract.latex.plain`), and for each character the source offset it stands
     for; a line without LaTeX is returned as it is."""
     if "$" not in text and "\\" not in text:
-        return text, list(range(len(text)))
+        return text, range(len(text))
     return plain(text)
 
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 
 from checkers.extract.draft import Draft
 from checkers.extract.latex import widened
@@ -304,7 +305,7 @@ _FACTOR_COUNT = re.compile(
 
 
 def _factor_count(
-    text: str, start: int, line: int, where: list[int], tokens: set[float] | None = None
+    text: str, start: int, line: int, where: Sequence[int], tokens: set[float] | None = None
 ) -> Quantity | None:
     """The one parameter count (``7.2B``) the statement's arithmetic multiplies before its
     value, or None; a factor that is the section's count of ``tokens`` (``6 × 124M × 10B``

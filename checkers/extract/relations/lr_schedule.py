@@ -44,6 +44,7 @@ the formula and where each constant was read.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from checkers.extract.draft import Draft
 from checkers.extract.latex import widened
@@ -198,7 +199,7 @@ def _cosine(
     statement: Statement,
     scope: Scope,
     text: str,
-    where: list[int],
+    where: Sequence[int],
     step: float,
     written: str,
     start: int,
@@ -268,7 +269,9 @@ def _cosine(
     )
 
 
-def _inverse_sqrt(statement: Statement, text: str, topic: str, where: list[int]) -> Draft | None:
+def _inverse_sqrt(
+    statement: Statement, text: str, topic: str, where: Sequence[int]
+) -> Draft | None:
     share = _SHARE_OF_PEAK.search(text)
     if share is None:
         return None

@@ -302,7 +302,7 @@ def _plain_sentence(statement: Statement) -> tuple[str, list[int], int]:
     lead, _ = plain(before)
     body, offsets = plain(statement.text)
     head = lead + " " if lead else ""
-    return head + body, [-1] * len(head) + offsets, len(head)
+    return head + body, [-1] * len(head) + list(offsets), len(head)
 
 
 def _quote(statement: Statement, offsets: list[int], end: int) -> str:
