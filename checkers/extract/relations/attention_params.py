@@ -54,6 +54,8 @@ __all__ = ["CUE", "relate"]
 NAME = "attention_params"
 
 CUE = re.compile(r"attention|\battn\b|注意力", re.IGNORECASE)
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = ("attention", "attn", "注意力")
 """A statement this relation may concern names attention."""
 
 _COUNT = re.compile(r"[KMB]|million|billion|万|亿|", re.IGNORECASE)

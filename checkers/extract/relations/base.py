@@ -32,6 +32,7 @@ from checkers.numbers import NumberError, Printed, parse_printed
 __all__ = [
     "BYTE_UNIT",
     "SIZE_CUE",
+    "SIZE_WORDS",
     "Claimed",
     "Part",
     "Reading",
@@ -53,6 +54,12 @@ __all__ = [
 ]
 
 SIZE_CUE = re.compile(r"\d\s*(?:[KMGTP]i?B|bytes?|字节)(?![A-Za-z])", re.IGNORECASE)
+SIZE_WORDS = (
+    *(f"{prefix}{binary}b" for prefix in "kmgtp" for binary in ("", "i")),
+    "byte",
+    "字节",
+)
+"""What every match of :data:`SIZE_CUE` holds, in lower case (the relations' line filter)."""
 """The cue of the memory relations (KV cache, weights, training): a size in bytes is printed."""
 BYTE_UNIT = re.compile(r"[KMGTP]i?B|bytes?|字节", re.IGNORECASE)
 """A byte unit, as :func:`claimed_value` looks for the size a statement claims."""

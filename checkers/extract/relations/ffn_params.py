@@ -55,6 +55,8 @@ __all__ = ["CUE", "relate"]
 NAME = "ffn_params"
 
 CUE = re.compile(r"MLP|FFN|feed[\s-]*forward|前馈|expert|专家", re.IGNORECASE)
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = ("mlp", "ffn", "feed", "前馈", "expert", "专家")
 """A statement this relation may concern names an FFN block or an expert."""
 
 _COUNT = re.compile(r"[KMBT]|万|亿|million|billion|thousand|", re.IGNORECASE)

@@ -79,6 +79,8 @@ __all__ = ["CUE", "relate"]
 NAME = "flops"
 
 CUE = re.compile(r"FLOPs?\b(?!\s*/\s*s)|浮点运算", re.IGNORECASE)
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = ("flop", "浮点运算")
 """A statement this relation may concern names FLOPs (not FLOPS or FLOP/s, a throughput)."""
 
 _MAGNITUDE = re.compile(r"[KMGTB]|million|billion|trillion|万亿|亿|万", re.IGNORECASE)

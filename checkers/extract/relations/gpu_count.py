@@ -39,6 +39,8 @@ __all__ = ["CUE", "relate"]
 NAME = "gpu_count"
 
 CUE = re.compile(r"GPU|A100|H100|H200|A800|H800|V100|4090|cards?\b|张|块", re.IGNORECASE)
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = ("gpu", "a100", "h100", "h200", "a800", "h800", "v100", "4090", "card", "张", "块")
 """A statement this relation may concern names cards."""
 
 _SIZE = r"\d+(?:\.\d+)?\s*(?:[KMGT]i?B)"

@@ -55,6 +55,7 @@ from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
     BYTE_UNIT,
     SIZE_CUE,
+    SIZE_WORDS,
     Reading,
     Statement,
     claimed_value,
@@ -74,6 +75,8 @@ __all__ = ["CUE", "relate"]
 NAME = "kv_cache"
 
 CUE = SIZE_CUE
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = SIZE_WORDS
 """A statement this relation may concern prints a size in bytes."""
 
 _CACHE = re.compile(

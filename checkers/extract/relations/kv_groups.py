@@ -50,6 +50,8 @@ CUE = re.compile(
     r"|groups?\s+of|serves|shared\s+by",
     re.IGNORECASE,
 )
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = ("倍", "×", "x", "fold", "times", "factor", "per", "每", "group", "serves", "shared")
 """A statement this relation may concern gives a factor or a group size (whether it is about KV
 heads is read from its sentence). ``t(?<!\\wt)imes\\b`` is ``\\btimes\\b`` starting with
 its letter: a branch that starts with ``\\b`` makes Python's re try the whole cue at every

@@ -49,6 +49,8 @@ __all__ = ["CUE", "relate"]
 NAME = "lora"
 
 CUE = re.compile(r"LoRA|adapter|低秩|trainable|可训练|param(?:eter)?s|参数", re.IGNORECASE)
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = ("lora", "adapter", "低秩", "trainable", "可训练", "param", "参数")
 """A statement this relation may concern says the count is LoRA's (or is trainable), or
 counts parameters in a section whose lead-in says they are LoRA's."""
 

@@ -58,6 +58,8 @@ __all__ = ["CUE", "CUE_HEADER", "Get", "llama_readings", "models_fit", "relate",
 NAME = "model_params"
 
 CUE = re.compile(r"param(?:eter)?s|参数", re.IGNORECASE)
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = ("param", "参数")
 """A statement this relation may concern says it counts parameters (a row: its header)."""
 CUE_HEADER = True
 """A table row is offered when its header names a parameters column."""

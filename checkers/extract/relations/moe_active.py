@@ -36,6 +36,8 @@ __all__ = ["CUE", "relate"]
 NAME = "moe_active"
 
 CUE = re.compile(r"dense|稠密|密集", re.IGNORECASE)
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = ("dense", "稠密", "密集")
 """A statement this relation may concern compares with a dense model."""
 
 _DENSE = re.compile(

@@ -56,6 +56,8 @@ __all__ = ["CUE", "CUE_BEFORE", "relate"]
 NAME = "moe_params"
 
 CUE = re.compile(r"active|激活|per[\s-]token|每个\s*token|total|总参数", re.IGNORECASE)
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = ("active", "激活", "per", "每个", "total", "总参数")
 """A statement this relation may concern says the count is active, per token or total."""
 CUE_BEFORE = True
 """The word may end the line before (``… the active count per token is`` / ``$… ≈ 1.15$B``)."""

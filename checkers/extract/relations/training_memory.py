@@ -49,6 +49,7 @@ from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
     BYTE_UNIT,
     SIZE_CUE,
+    SIZE_WORDS,
     Claimed,
     Reading,
     Statement,
@@ -66,6 +67,8 @@ __all__ = ["COMPONENTS", "CUE", "relate"]
 NAME = "training_memory"
 
 CUE = SIZE_CUE
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = SIZE_WORDS
 """A statement this relation may concern prints a size in bytes."""
 
 _BYTES = BYTE_UNIT

@@ -31,6 +31,7 @@ from checkers.extract.draft import Draft
 from checkers.extract.relations.base import (
     BYTE_UNIT,
     SIZE_CUE,
+    SIZE_WORDS,
     Reading,
     Statement,
     claimed_value,
@@ -45,6 +46,8 @@ __all__ = ["CUE", "relate"]
 NAME = "weights_memory"
 
 CUE = SIZE_CUE
+# One of these is in every match of CUE, in lower case: a line without any is not searched.
+WORDS = SIZE_WORDS
 """A statement this relation may concern prints a size in bytes."""
 
 _BYTES = BYTE_UNIT
