@@ -356,3 +356,17 @@ def test_ascii_text_normalises_to_itself(text: str) -> None:
     assert _normalize_mapped(text) == (text, list(range(len(text) + 1)))
     general = _normalize_mapped(text + "×")
     assert general == (text + "*", [*range(len(text) + 1), len(text) + 1])
+
+
+def test_a_text_that_does_not_parse_is_refused_the_same_way_each_time() -> None:
+    # The refusal is cached, the error is not: each call raises a fresh one (a cached error
+    # would carry the traceback of its first raise, and every raise would add to it).
+    errors = []
+    for _ in range(2):
+        with pytest.raises(ExprError) as caught:
+            parse("3 * (4 +")
+        errors.append(caught.value)
+    first, second = errors
+    assert first is not second
+    assert (first.message, first.column) == (second.message, second.column)
+    assert "column" in str(second)
