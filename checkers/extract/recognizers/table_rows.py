@@ -280,6 +280,30 @@ def _two_operand(
     return _Candidate(row, column, f"{a.term} {operator} {b.term}", claimed, carried, bounds)
 
 
+def _row_candidates(
+    lefts: Sequence[_Value | None],
+    rights: Sequence[_Value | None],
+    claimed_cells: Sequence[_Value | None],
+    column: int,
+    operator: str,
+    prefixes: str,
+    in_bytes: bool | None = None,
+) -> list[_Candidate]:
+    """Each row's cell of ``column`` against its two operand cells (``operator``: × or /);
+    a row missing one of the three is left out. ``in_bytes`` True keeps only the rows whose
+    claimed cell is a size in bytes, False only the others, None every row."""
+    candidates = []
+    for row, (a, b, claimed) in enumerate(zip(lefts, rights, claimed_cells, strict=True)):
+        if a is None or b is None or claimed is None:
+            continue
+        if in_bytes is not None and in_bytes != (_family(claimed) == "bytes"):
+            continue
+        candidate = _two_operand(row, column, a, b, claimed, operator, prefixes)
+        if candidate is not None:
+            candidates.append(candidate)
+    return candidates
+
+
 def _cells(table: Table, column: int) -> list[_Value | None]:
     header = table.header[column]
     unit = _header_unit(header)
@@ -335,25 +359,21 @@ def _products(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidat
         count_column = counts[0]
         rates, items = _cells(table, rate_column), _cells(table, count_column)
         bytes_rate = _BYTES_WORD.search(header) is not None or any(
-            r is not None and r.printed.unit is not None and r.printed.unit.family == "bytes"
-            for r in rates
+            r is not None and _family(r) == "bytes" for r in rates
         )
         for target in range(max(rate_column, count_column) + 1, len(table.header)):
             target_header = table.header[target]
             if _RATE.search(_label(target_header)) or _SHARE_HEADER.match(_label(target_header)):
                 continue
-            candidates = []
-            for row, (a, b, claimed) in enumerate(
-                zip(items, rates, _cells(table, target), strict=True)
-            ):
-                if a is None or b is None or claimed is None:
-                    continue
-                family = claimed.printed.unit.family if claimed.printed.unit else ""
-                if bytes_rate != (family == "bytes"):
-                    continue
-                candidate = _two_operand(row, target, a, b, claimed, "×", prefixes)
-                if candidate is not None:
-                    candidates.append(candidate)
+            candidates = _row_candidates(
+                items,
+                rates,
+                _cells(table, target),
+                target,
+                "×",
+                prefixes,
+                in_bytes=bytes_rate,
+            )
             what = (
                 f"column {_label(target_header)!r} = {_label(table.header[count_column])!r} × "
                 f"{_label(header)!r} of the same row"
@@ -384,16 +404,14 @@ def _quotients(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candida
         ]
         if len(tops) != 1 or len(bottoms) != 1 or tops == bottoms:
             continue
-        top_cells, bottom_cells = _cells(table, tops[0]), _cells(table, bottoms[0])
-        candidates = []
-        for row, (a, b, claimed) in enumerate(
-            zip(top_cells, bottom_cells, _cells(table, target), strict=True)
-        ):
-            if a is None or b is None or claimed is None:
-                continue
-            candidate = _two_operand(row, target, a, b, claimed, "/", prefixes)
-            if candidate is not None:
-                candidates.append(candidate)
+        candidates = _row_candidates(
+            _cells(table, tops[0]),
+            _cells(table, bottoms[0]),
+            _cells(table, target),
+            target,
+            "/",
+            prefixes,
+        )
         what = (
             f"column {_label(header)!r} = {_label(table.header[tops[0]])!r} / "
             f"{_label(table.header[bottoms[0]])!r} of the same row"
