@@ -99,6 +99,14 @@ def _square(rows: list[list[str]]) -> bool:
     return len(rows) >= 2 and all(len(row) == len(rows) for row in rows)
 
 
+def quoted_row(document: Document, block: Block, line: Line) -> Line:
+    """The line a draft quotes for one row of a score matrix: a table row as the lesson writes
+    it (its cells joined back with their pipes), any other line as it is."""
+    if block.kind == "table":
+        return Line(document.source_line(line.number), line.number)
+    return line
+
+
 def score_matrices(block: Block) -> Iterator[tuple[list[list[str]], list[Line]]]:
     """Every score matrix the block prints, with the line of each row."""
     if block.kind == "table" and block.table is not None:
@@ -165,9 +173,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                         )
                     )
                 ]
-                row_line = lines[wrong[0] if wrong else 0]
-                if block.kind == "table":
-                    row_line = Line(document.source_line(row_line.number), row_line.number)
+                row_line = quoted_row(document, block, lines[wrong[0] if wrong else 0])
                 yield Draft(
                     kind="masked_softmax",
                     quote=row_line.text.strip(),

@@ -28,9 +28,9 @@ import re
 from collections.abc import Iterator
 from itertools import pairwise
 
-from checkers.extract.document import Block, Document, Line
+from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
-from checkers.extract.recognizers.masks import score_matrices
+from checkers.extract.recognizers.masks import quoted_row, score_matrices
 
 __all__ = ["recognize"]
 
@@ -354,9 +354,7 @@ def _score_drafts(
                 fields["causal"] = True
             if side is not None:
                 fields["side"] = side
-            row_line = lines[0]
-            if block.kind == "table":
-                row_line = Line(document.source_line(row_line.number), row_line.number)
+            row_line = quoted_row(document, block, lines[0])
             yield Draft(
                 kind="padding_mask",
                 quote=row_line.text.strip(),
