@@ -93,3 +93,29 @@ def test_span_is_the_source_range_a_quote_anchors_to_across_lines() -> None:
     with pytest.raises(AnchorError) as gone:
         lesson.span("2 + 3 = 6")
     assert gone.value.stale
+
+
+def test_caseless_finds_a_word_where_a_case_insensitive_search_does() -> None:
+    """:func:`caseless` stands for case-insensitive patterns looking for words (the marks,
+    the renormalising cue): for every character and every ASCII letter (and every sign or CJK
+    character those words hold), the pattern takes the character for the letter exactly when
+    ``caseless`` makes it that letter, one character for one."""
+    import re
+    import string
+    import sys
+
+    from checkers.lesson import caseless
+    from checkers.lesson_marks import _INTERESTING_WORDS
+
+    alphabet = sorted(set(string.ascii_lowercase + "-归一化" + "".join(_INTERESTING_WORDS)))
+    any_letter = re.compile("[" + re.escape("".join(alphabet)) + "]", re.IGNORECASE)
+    everything = map(chr, range(sys.maxunicode + 1))
+    candidates = [c for c in everything if any_letter.fullmatch(c) or caseless(c) in alphabet]
+    assert "\u212a" in candidates and "ſ" in candidates  # the Kelvin sign, the long s
+    for char in candidates:
+        folded = caseless(char)
+        assert len(folded) == 1, char  # offsets and line breaks kept
+        for letter in alphabet:
+            taken = re.fullmatch(re.escape(letter), char, re.IGNORECASE) is not None
+            assert taken == (folded == letter), (char, letter)
+    assert caseless("İNCORRECT\nſ") == "incorrect\ns"
