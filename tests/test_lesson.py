@@ -119,3 +119,17 @@ def test_caseless_finds_a_word_where_a_case_insensitive_search_does() -> None:
             taken = re.fullmatch(re.escape(letter), char, re.IGNORECASE) is not None
             assert taken == (folded == letter), (char, letter)
     assert caseless("İNCORRECT\nſ") == "incorrect\ns"
+
+
+def test_source_offset_is_the_offsets_entry_without_building_them() -> None:
+    from checkers.lesson import _LONG_LINE, Lesson
+
+    text = "a b\n\n\u3000ｃ\td\r\n\x0b\x1cé  f\n" + "g " * _LONG_LINE + "\nh\n"
+    built = Lesson.from_text(Path("lesson.md"), text)
+    lazy = Lesson.from_text(Path("lesson.md"), text)
+    long_line = text.index("g ")
+    for index in range(len(lazy.folded)):
+        if built.offsets[index] <= long_line:
+            assert "offsets" not in lazy.__dict__  # placed from its line alone
+        assert lazy.source_offset(index) == built.offsets[index]
+    assert "offsets" in lazy.__dict__  # the long line built them, once
