@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
@@ -33,16 +34,24 @@ lead-in, the row above in a table)."""
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a claim for every statement a relation recomputes."""
     heading = ""
-    recent: list[str] = []  # the section's last lines, for what a statement is about
+    recent: deque[str] = deque(maxlen=_TOPIC_LINES)  # the section's last lines, for the topic
     section = -1
     previous: Block | None = None  # the block before, in this section
     for block in document.blocks:
         if block.section != section:
-            section, recent, heading, previous = block.section, [], "", None
+            section, heading, previous = block.section, "", None
+            recent.clear()
         if block.kind == "heading":
             heading = " ".join(line.text for line in block.lines)
         if block.table is not None:  # a row is about what its header names
-            recent = [*recent, block.table.row_source(block.table.header)][-_TOPIC_LINES:]
+            recent.append(block.table.row_source(block.table.header))
+        statements = _statements(block)
+        if not any(_DIGIT.search(source) for source, _ in statements):
+            # No statement here (every relation claims a number, and reading LaTeX as plain
+            # text adds no digit): only its last lines are read, as what a later one is about.
+            recent.extend(_readable(source)[0] for source, _ in statements[-_TOPIC_LINES:])
+            previous = block
+            continue
         previous_line = chain = ""
         # the last line of the paragraph just before, for a display formula (read only
         # before one: few blocks are display formulas)
@@ -50,16 +59,9 @@ def recognize(document: Document) -> Iterator[Draft]:
         header = " ".join(block.table.header) if block.table is not None else ""
         # LaTeX is read as a reader sees it ("2\ \text{字节}" is "2 字节"), and a draft's
         # quote is mapped back to the source.
-        rows = [
-            (
-                source,
-                number,
-                *(plain(source) if "$" in source or "\\" in source else (source, None)),
-            )
-            for source, number in _statements(block)
-        ]
+        rows = [(source, number, *_readable(source)) for source, number in statements]
         # a display formula's subject is in the sentence that leads into it
-        searched = [f"{opening} {rows[0][2]}" if opening else rows[0][2]] if rows else []
+        searched = [f"{opening} {rows[0][2]}" if opening else rows[0][2]]
         searched += [text for _, _, text, _ in rows[1:]]
         cues = _cues_in([text for text in searched if _DIGIT.search(text)])
         for (source, number, text, where), cued in zip(rows, searched, strict=True):
@@ -84,13 +86,19 @@ def recognize(document: Document) -> Iterator[Draft]:
                     if draft is not None:
                         draft = _with_inputs(draft, section_scope(document, block.section))
                         yield draft if where is None else _quoted(draft, text, source, where)
-            recent = [*recent[-(_TOPIC_LINES - 1) :], text] if _TOPIC_LINES > 1 else [text]
+            recent.append(text)
             # The paragraph so far (its last few hundred characters): a sentence wrapped over
             # three lines ("So per / token and per layer … / = 512 bytes") starts in it.
             previous_line = f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
             chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
             opening = ""
         previous = block
+
+
+def _readable(source: str) -> tuple[str, Sequence[int] | None]:
+    """A statement's text as a reader sees its LaTeX (:func:`checkers.extract.latex.plain`),
+    with the source offset of each character; None for a line without LaTeX (read as it is)."""
+    return plain(source) if "$" in source or "\\" in source else (source, None)
 
 
 def _quoted(draft: Draft, text: str, source: str, where: Sequence[int]) -> Draft:
@@ -156,72 +164,75 @@ def _lowered(cue: re.Pattern[str]) -> tuple[re.Pattern[str], bool]:
     return cue, False
 
 
-_CUES = [
-    (
-        relation,
-        *_lowered(relation.CUE),
-        getattr(relation, "CUE_BEFORE", False),
-        getattr(relation, "CUE_HEADER", False),
-        tuple(getattr(relation, "WORDS", ())),
-    )
-    for relation in ALL_RELATIONS.values()
-]
-"""Each relation with the cue it is offered a line by, whether the cue may be in the line
-before (a sentence wrapped across lines: "… the active count per token is" / "$9.2 × 2/16 ≈
-1.15$B"), whether it may be in a table row's header ("params (non-embedding)"), and the words
-one of which its cue needs (lower case; () when it names none)."""
+_Cue = tuple[re.Pattern[str], bool, tuple[str, ...]]
+"""A cue as it is searched: its pattern (:func:`_lowered`), whether it reads the lowered line,
+and the words one of which every text it matches holds (lower case; () when it names none)."""
 
 
-_DISTINCT_CUES = tuple(
-    dict.fromkeys((cue, reads_lowered, words) for _, cue, reads_lowered, _, _, words in _CUES)
+def _cue_of(relation: Relation) -> _Cue:
+    return (*_lowered(relation.CUE), tuple(getattr(relation, "WORDS", ())))
+
+
+_DISTINCT_CUES: tuple[_Cue, ...] = tuple(
+    dict.fromkeys(_cue_of(relation) for relation in ALL_RELATIONS.values())
 )
 """Each cue once: relations share cues (the three memory relations read one byte-size cue),
-and every line with a digit was searched with it once per relation."""
+and every line with a digit was searched with it once per relation. A cue is named by its
+index here: hashing a compiled pattern hashes its whole program."""
+
+_EVERY_CUE = tuple(range(len(_DISTINCT_CUES)))
+
+_OFFERS = tuple(
+    (
+        relation,
+        _DISTINCT_CUES.index(_cue_of(relation)),
+        bool(getattr(relation, "CUE_BEFORE", False)),
+        bool(getattr(relation, "CUE_HEADER", False)),
+    )
+    for relation in ALL_RELATIONS.values()
+)
+"""Each relation with its cue (an index of :data:`_DISTINCT_CUES`), whether the cue may be in
+the line before (a sentence wrapped across lines: "… the active count per token is" / "$9.2 ×
+2/16 ≈ 1.15$B"), and whether it may be in a table row's header ("params (non-embedding)")."""
 
 
-_Cue = tuple[re.Pattern[str], bool, tuple[str, ...]]
-
-
-def _cues_in(texts: list[str]) -> tuple[_Cue, ...]:
-    """The cues of :data:`_DISTINCT_CUES` that one of ``texts`` (a block's lines) may match:
-    those that match the lines joined by NUL, a character no cue looks for or looks around
-    for, so that a cue matching a line matches the joined text there. A block of many lines
-    is searched once per cue rather than once per line and cue."""
-    if len(texts) < 2:
-        return _DISTINCT_CUES
-    joined = "\0".join(texts)
-    lowered = "\0".join(text.lower() for text in texts)
-    return tuple(
-        (cue, reads_lowered, words)
-        for cue, reads_lowered, words in _DISTINCT_CUES
-        if (not words or any(word in lowered for word in words))
-        and cue.search(lowered if reads_lowered else joined)
+def _matches(index: int, text: str, lowered: str) -> bool:
+    """Whether cue ``index`` matches ``text`` (``lowered``: it in lower case). A text holding
+    none of the cue's words is not searched with it: ``in`` is a fast scan, an alternation is
+    tried at every position."""
+    cue, reads_lowered, words = _DISTINCT_CUES[index]
+    return (not words or any(word in lowered for word in words)) and (
+        cue.search(lowered if reads_lowered else text) is not None
     )
 
 
-def _offered(text: str, before: str, header: str, cues: tuple[_Cue, ...]) -> list[Relation]:
+def _cues_in(texts: list[str]) -> tuple[int, ...]:
+    """The cues (indices of :data:`_DISTINCT_CUES`) that one of ``texts`` (a block's lines) may
+    match: those that match the lines joined by NUL, a character no cue looks for or looks
+    around for, so that a cue matching a line matches the joined text there. A block of many
+    lines is searched once per cue rather than once per line and cue."""
+    if len(texts) < 2:
+        return _EVERY_CUE
+    joined = "\0".join(texts)
+    lowered = "\0".join(text.lower() for text in texts)
+    return tuple(index for index in _EVERY_CUE if _matches(index, joined, lowered))
+
+
+def _offered(text: str, before: str, header: str, cues: tuple[int, ...]) -> list[Relation]:
     """The relations whose cue the line matches (or the line before, or the row's header, for
     those that say so), of ``cues`` for the cues the line's own text may match
-    (:func:`_cues_in`); a line holding none of a cue's words is not searched with it (``in``
-    is a fast scan, an alternation is tried at every position)."""
+    (:func:`_cues_in`)."""
     lowered = text.lower()
-    matched = {
-        (cue, reads_lowered)
-        for cue, reads_lowered, words in cues
-        if (not words or any(word in lowered for word in words))
-        and cue.search(lowered if reads_lowered else text)
-    }
-    lowered_before = before.lower() if before else ""
-    lowered_header = header.lower() if header else ""
-    offered = []
-    for relation, cue, reads_lowered, reads_before, reads_header, _ in _CUES:
-        if (
-            (cue, reads_lowered) in matched
-            or (reads_before and before and cue.search(lowered_before if reads_lowered else before))
-            or (reads_header and header and cue.search(lowered_header if reads_lowered else header))
-        ):
-            offered.append(relation)
-    return offered
+    matched = {index for index in cues if _matches(index, text, lowered)}
+    lowered_before = before.lower()
+    lowered_header = header.lower()
+    return [
+        relation
+        for relation, index, reads_before, reads_header in _OFFERS
+        if index in matched
+        or (reads_before and before and _matches(index, before, lowered_before))
+        or (reads_header and header and _matches(index, header, lowered_header))
+    ]
 
 
 def _lead_in(block: Block) -> str:

@@ -1,0 +1,53 @@
+"""The relations recogniser's cheap gates before a relation is offered a line are sound: each
+skips only lines no relation could be offered.
+
+A block none of whose source lines holds a digit is skipped (only its last lines are kept, as
+what a later statement is about): that is sound because reading LaTeX as plain text never adds
+a digit (every relation claims a number, and the digit test reads the plain text). Checked on
+every command :func:`checkers.extract.latex.plain` rewrites, on every line of the team's
+lessons and the seeds, and on spellings written here."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from checkers.extract.latex import _COMMANDS, plain
+
+ROOT = Path(__file__).resolve().parents[3]
+LESSONS = sorted(
+    [*ROOT.glob("tests/corpus*/*.md"), *ROOT.glob("content/*.md")],
+    key=str,
+)
+_DIGIT = re.compile(r"\d")
+SPELLINGS = [
+    r"$\frac{a}{b}$",
+    r"$\log_e x$",
+    r"$\sqrt[n]{x}$",
+    r"$\text{GB} \times \mathrm{M}$",
+    r"$a \cdot b \approx c$, \ln x",
+    r"**bold** and __strong__ $\begin{aligned} a &= b \\ c &\approx d \end{aligned}$",
+    r"a{,}b \, \; \! \quad \cdots \infty \pi",
+]
+
+
+def test_no_command_is_rewritten_with_a_digit() -> None:
+    assert not [name for name, text in _COMMANDS.items() if _DIGIT.search(text)]
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+def test_plain_adds_no_digit_to_these_spellings(spelling: str) -> None:
+    assert not _DIGIT.search(spelling)
+    assert not _DIGIT.search(plain(spelling)[0]), plain(spelling)[0]
+
+
+def test_plain_adds_no_digit_to_a_lesson_line() -> None:
+    checked = 0
+    for lesson in LESSONS:
+        for line in lesson.read_text(encoding="utf-8").splitlines():
+            if not _DIGIT.search(line) and ("$" in line or "\\" in line):
+                checked += 1
+                assert not _DIGIT.search(plain(line)[0]), line
+    assert checked, "no line here is rewritten: the check would prove nothing"
