@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from checkers.claims import ClaimHeader
 from checkers.extract.document import Document, parse_document
 from checkers.extract.draft import Draft
-from checkers.extract.recognizers import ALL_RECOGNIZERS
+from checkers.extract.recognizers import ALL_RECOGNIZERS, may_draft
 from checkers.kinds import ALL_KINDS
 from checkers.kinds.base import KindInput
 from checkers.lesson import MAX_OCCURRENCES, Lesson, fold_text
@@ -40,7 +40,11 @@ def drafts_of(document: Document) -> list[Draft]:
     drafts: list[Draft] = []
     seen: set[tuple[str, str, int, str]] = set()
     claimed: set[tuple[int, str]] = set()  # (line, claimed value) drafted so far
+    folded = document.text.casefold()  # what each recogniser's NEEDS are looked for in
+    known: dict[int, bool] = {}
     for recognizer in ALL_RECOGNIZERS.values():
+        if not may_draft(recognizer, folded, known):
+            continue
         defers = getattr(recognizer, "DEFERS", False)
         for draft in recognizer.recognize(document):
             key = (

@@ -49,7 +49,7 @@ _CONTINUATION = re.compile(r"^\s*&?\s*(?:=|＝|≈|≃|≅|≒|\\approx(?![A-Za-
 _OPEN_RELATION = re.compile(r"(?:=|＝|≈|≃|≅|≒|\\approx)\s*&?\s*(?:\\\\)?\s*$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """One source line of text inside a block."""
 
@@ -59,7 +59,7 @@ class Line:
     """1-based line number in the lesson."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Table:
     """A GFM table: header cells and body rows, each row with its source line."""
 
@@ -83,7 +83,7 @@ class Table:
                 yield f"{cells[0].strip()}: {cells[1].strip()}", line
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Block:
     """A block of the lesson: a paragraph, heading, list item, table, fence or math block."""
 
@@ -107,7 +107,7 @@ class Block:
         return self.lines[0].number if self.lines else 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CarriedRow:
     """A probability row printed with its scores in the lesson this one continues."""
 
@@ -218,10 +218,13 @@ def _parser(front_matter: bool = True) -> MarkdownIt:
     # With "html" off the html_block rule never matches, yet the block parser would still try
     # it at every block start and every paragraph line (it interrupts paragraphs): disabled,
     # the blocks are the same and the parse is a few per cent cheaper.
+    # The core "text_join" rule only merges the text children of inline tokens, which the
+    # block rules leave empty when "inline" is off: it would walk every token of every piece
+    # to change nothing.
     parser = MarkdownIt("commonmark", {"html": False}).enable("table").use(dollarmath_plugin)
     if front_matter:  # only the first piece of a lesson may open with front matter
         parser.use(front_matter_plugin)
-    return parser.disable(["inline", "html_block"])
+    return parser.disable(["inline", "text_join", "html_block"])
 
 
 @lru_cache(maxsize=1)
@@ -276,6 +279,9 @@ def _pieces(text: str, size: int) -> Iterator[tuple[int, str]]:
 
 
 def _split(content: str, first_line: int) -> tuple[Line, ...]:
+    """The non-blank lines of a token's content, numbered from ``first_line``."""
+    if "\n" not in content:  # nine contents in ten: one line (a paragraph, a cell, an item)
+        return (Line(content, first_line),) if content.strip() else ()
     return tuple(
         Line(text, first_line + offset)
         for offset, text in enumerate(content.split("\n"))
@@ -288,35 +294,47 @@ def parse_document(text: str, *, chunk_chars: int = CHUNK_CHARS) -> Document:
     blocks: list[Block] = []
     for first_line, piece in _pieces(text, chunk_chars):
         section = blocks[-1].section if blocks else 0  # a section may run on into this piece
-        blocks.extend(_blocks(_parser(first_line == 0).parse(piece), first_line, section))
+        _blocks(_parser(first_line == 0).parse(piece), first_line, section, blocks)
     return Document(text=text, blocks=tuple(blocks))
 
 
-def _blocks(tokens: list[Token], offset: int, section: int) -> Iterator[Block]:
-    """The blocks of one piece's tokens; ``offset`` is the piece's first line in the lesson,
-    ``section`` the section its first line is in (a heading opens the next one)."""
-    index = 0
-    while index < len(tokens):
+_LEAVES: dict[str, int] = {"fence": 2, "code_block": 1, "math_block": 1, "math_block_label": 1}
+"""The tokens that are blocks of their own: ``fence``, an indented ``code_block`` and math,
+with how many lines below the token's first its content starts (a fence's after its ```
+line)."""
+
+
+def _blocks(tokens: list[Token], offset: int, section: int, blocks: list[Block]) -> None:
+    """Append the blocks of one piece's tokens to ``blocks``; ``offset`` is the piece's first
+    line in the lesson, ``section`` the section its first line is in (a heading opens the next
+    one). Every text is an ``inline`` token (paragraph, heading, table cell), a leaf of
+    :data:`_LEAVES` or in a table; the other tokens open and close containers and are passed
+    over."""
+    index, count = 0, len(tokens)
+    while index < count:
         token = tokens[index]
-        if token.type == "table_open":
+        kind = token.type
+        if kind == "inline":
+            if token.map:
+                lines = _split(token.content, offset + token.map[0] + 1)
+                opener = tokens[index - 1] if index > 0 else None
+                if opener is not None and opener.type == "heading_open":
+                    section += 1
+                    blocks.append(Block("heading", lines, info=opener.tag, section=section))
+                else:
+                    blocks.append(Block("paragraph", lines, section=section))
+        elif kind == "table_open":
             block, index = _table(tokens, index, offset, section)
-            yield block
+            blocks.append(block)
             continue
-        if token.type == "inline" and token.map:
-            opener = tokens[index - 1] if index > 0 else None
-            lines = _split(token.content, offset + token.map[0] + 1)
-            if opener is not None and opener.type == "heading_open":
-                section += 1
-                yield Block("heading", lines, info=opener.tag, section=section)
+        elif kind in _LEAVES and token.map:
+            lines = _split(token.content, offset + token.map[0] + _LEAVES[kind])
+            if kind == "fence":
+                blocks.append(Block("fence", lines, info=token.info.strip(), section=section))
             else:
-                yield Block("paragraph", lines, section=section)
-        elif token.type == "fence" and token.map:  # content starts after the ``` line
-            lines = _split(token.content, offset + token.map[0] + 2)
-            yield Block("fence", lines, info=token.info.strip(), section=section)
-        elif token.type == "code_block" and token.map:  # indented: content is the first line
-            yield Block("fence", _split(token.content, offset + token.map[0] + 1), section=section)
-        elif token.type in ("math_block", "math_block_label") and token.map:
-            yield Block("math", _split(token.content, offset + token.map[0] + 1), section=section)
+                blocks.append(
+                    Block("fence" if kind == "code_block" else "math", lines, section=section)
+                )
         index += 1
 
 
@@ -327,30 +345,35 @@ def _table(tokens: list[Token], start: int, offset: int, section: int) -> tuple[
     row_line = 0
     in_head = False
     header_line = offset + (tokens[start].map or [0])[0] + 1
-    index = start + 1
-    while index < len(tokens) and tokens[index].type != "table_close":
+    index, count = start + 1, len(tokens)
+    while index < count:
         token = tokens[index]
-        if token.type == "thead_open":
-            in_head = True
-        elif token.type == "thead_close":
-            in_head = False
-        elif token.type == "tr_open":
+        kind = token.type
+        index += 1
+        if kind == "inline":  # a cell, the commonest token of a table
+            cells.append(token.content)
+        elif kind == "td_open" or kind == "td_close" or kind == "th_open" or kind == "th_close":
+            continue
+        elif kind == "tr_open":
             cells = []
             row_line = offset + (token.map or [0])[0] + 1
-        elif token.type == "inline":
-            cells.append(token.content)
-        elif token.type == "tr_close":
+        elif kind == "tr_close":
             if in_head:
                 header = cells
             else:
                 rows.append((tuple(cells), row_line))
-        index += 1
+        elif kind == "thead_open":
+            in_head = True
+        elif kind == "thead_close":
+            in_head = False
+        elif kind == "table_close":
+            break
     table = Table(tuple(header), tuple(rows), header_line)
     # Each cell is its own line of text: a number in one cell never runs into the next.
     lines = [Line(cell, header_line) for cell in header if cell.strip()] + [
         Line(cell, number) for row, number in rows for cell in row if cell.strip()
     ]
-    return Block("table", tuple(lines), table, section=section), index + 1
+    return Block("table", tuple(lines), table, section=section), index
 
 
 def joined_lines(lines: Iterable[Line]) -> tuple[str, list[tuple[int, int]]]:

@@ -249,13 +249,23 @@ _LOWER_NAMES: tuple[str, ...] = ()
 
 
 def _lower_names() -> tuple[str, ...]:
-    """The table's names in lower case (they are ASCII)."""
+    """Strings one of which every name of the table holds, in lower case (the names are
+    ASCII): a name that holds another name is left to it (``tesla t4`` to ``t4``), a name of
+    several words is looked for by its first (``dgx``: the words may be wrapped at their space,
+    ``DGX\nSpark``). A text holding none of them names no card; one holding one may, which
+    :func:`_names` decides."""
     global _LOWER_NAMES
     if not _LOWER_NAMES:
         names = {n.lower() for a in accelerator_table().accelerators for n in a.names}
-        # a name of two words may be wrapped at its space ("DGX\nSpark")
-        names |= {n.replace(" ", "\n") for n in names if " " in n}
-        _LOWER_NAMES = tuple(sorted(names))
+        _LOWER_NAMES = tuple(
+            sorted(
+                {
+                    name.split()[0]
+                    for name in names
+                    if not any(other != name and other in name for other in names)
+                }
+            )
+        )
     return _LOWER_NAMES
 
 

@@ -37,6 +37,8 @@ _FUNCTIONS = {
     "σ": "sigmoid",
     "tanh": "tanh",
 }
+NEEDS = tuple(_FUNCTIONS)
+"""A call :data:`_CALL` reads names one of the functions (``Σ`` and ``ς`` fold to ``σ``)."""
 _IDENT = r"[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff₀-₉']*"
 _CALL = re.compile(
     r"(?<![\w.])(?:(?P<out>"

@@ -28,11 +28,14 @@ from collections.abc import Iterator
 from checkers.data import dtype_table
 from checkers.extract.document import Block, Document, Table
 from checkers.extract.draft import Draft
+from checkers.extract.recognizers.dtype_savings import TYPE_NEEDS
 from checkers.kinds.dtype_spec import Input
 
 __all__ = ["recognize"]
 
 NAME = "dtype_facts"
+NEEDS = TYPE_NEEDS
+"""Every figure is stated of a type :func:`_names` matches (its names are the same table's)."""
 
 _NUMBER = r"(?P<n>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
 _SCIENTIFIC = (

@@ -18,13 +18,21 @@ from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
 
-__all__ = ["TYPE_PATTERN", "recognize"]
+__all__ = ["TYPE_NEEDS", "TYPE_PATTERN", "recognize"]
 
 NAME = "dtype_savings"
 
 TYPE_PATTERN = r"(?<![A-Za-z0-9_])(" + "|".join(dtype_table().written) + r")(?![A-Za-z0-9_])"
 """A storage type named on its own (``int8``, not ``int80``), as one group; match it with
 re.IGNORECASE."""
+_FOLDED_TYPES = {name.casefold() for name in dtype_table().written}
+TYPE_NEEDS = tuple(
+    sorted(n for n in _FOLDED_TYPES if not any(o != n and o in n for o in _FOLDED_TYPES))
+)
+"""The type names TYPE_PATTERN matches, case-folded, less those that hold another
+(``bfloat16`` holds ``float16``): a lesson that names a storage type holds one of them (the
+``NEEDS`` of every recogniser whose statements name a type)."""
+NEEDS = TYPE_NEEDS
 _INSTEAD = re.compile(
     TYPE_PATTERN + r"[^;；。]{0,60}?\binstead\s+of\s+" + TYPE_PATTERN
     + r"|(?:用|改用|换成|使用)\s*" + TYPE_PATTERN

@@ -18,6 +18,8 @@ from checkers.extract.latex import plain
 __all__ = ["recognize"]
 
 NAME = "heads"
+NEEDS = ("head", "头")
+"""A per-head size is said with one of them (:data:`_HEADS`, :data:`_PER_HEAD`)."""
 
 _SENTENCE = re.compile(r"[^。；;！？!?\n]+")
 _WIDTH = re.compile(

@@ -25,6 +25,8 @@ from checkers.extract.draft import Draft
 __all__ = ["recognize", "score_matrices"]
 
 NAME = "masks"
+NEEDS = ("∞", "-inf", "−inf")
+"""A masked matrix prints −∞ in one of these spellings (:data:`_NEG_INF`)."""
 
 _NUMBER = r"[-−]?\d+(?:\.\d+)?"
 _NEG_INF = r"(?:[-−]\s?∞|[-−]inf(?:inity)?|float\(['\"]-inf['\"]\))"

@@ -63,8 +63,8 @@ def recognize(document: Document) -> Iterator[Draft]:
     yield from _boxes(document)
     prefixes = document.byte_prefixes
     for source, line in logical_lines(document):
-        if not _QUICK.search(source):
-            continue  # no shape and byte unit: most lines end here, at one cheap search
+        if "B" not in source or not _QUICK.search(source):
+            continue  # no shape and byte unit: most lines end here, at a substring test
         text, where = plain(source)
         for shape in _SHAPE.finditer(text):
             rest = text[shape.end() : shape.end() + _GAP]
@@ -138,6 +138,8 @@ def _span(text: str, columns: list[int], start: int, stop: int) -> str:
 
 def _boxes(document: Document) -> Iterator[Draft]:
     """Shapes drawn in a box and the memory printed under it (see the module docstring)."""
+    if "└" not in document.text:
+        return  # no box's bottom corner: most lessons draw none
     for block in document.blocks:
         if block.kind != "fence" or "└" not in "".join(line.text for line in block.lines):
             continue
@@ -152,6 +154,8 @@ def _boxes(document: Document) -> Iterator[Draft]:
 def _box(
     document: Document, lines: tuple[Line, ...], bottom: int, start: int, stop: int
 ) -> Iterator[Draft]:
+    if bottom + 1 >= len(lines) or _SIZE.search(lines[bottom + 1].text) is None:
+        return  # no size printed under the box (looked for before the box's columns)
     inside: list[tuple[Line, str]] = []
     for line in reversed(lines[max(0, bottom - _BOX_LINES) : bottom]):
         cell = _span(line.text, _columns(line.text), start, stop)

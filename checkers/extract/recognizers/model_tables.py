@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from checkers.data import model_table, parse_count, size_in_name
 from checkers.data.entries import fold
@@ -103,7 +104,10 @@ def _label(header: str) -> str:
     return re.sub(r"\s+", " ", text.replace("_", " ").replace("-", " ")).strip()
 
 
+@lru_cache(maxsize=4096)
 def _field(header: str) -> str | None:
+    """The field a header (or a transposed table's first cell) names, or None; cached by the
+    text: a table asks for its header three times, and lessons repeat their headers."""
     label = _label(header)
     return next((field for field, pattern in _HEADERS.items() if pattern.match(label)), None)
 

@@ -35,6 +35,8 @@ from checkers.extract.recognizers.masks import quoted_row, score_matrices
 __all__ = ["recognize"]
 
 NAME = "padding_masks"
+NEEDS = ("pad", "填充")
+"""A section about padding says one of them (:data:`_PADDING`)."""
 
 _PADDING = re.compile(r"padding|\bpad(?:ded|s)?\b|<pad>|\[PAD\]|填充", re.I)
 

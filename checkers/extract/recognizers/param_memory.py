@@ -16,11 +16,13 @@ from checkers.data import dtype_table, parse_count
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
-from checkers.extract.recognizers.dtype_savings import TYPE_PATTERN
+from checkers.extract.recognizers.dtype_savings import TYPE_NEEDS, TYPE_PATTERN
 
 __all__ = ["recognize"]
 
 NAME = "param_memory"
+NEEDS = TYPE_NEEDS
+"""Every statement :data:`_TAKES` reads names its storage type."""
 
 _COUNT = re.compile(
     r"(?<![\d.,])(\d+(?:\.\d+)?)\s*(万亿|亿|万|[KMBT])(?![A-Za-z])(?!\s*(?:字节|bytes?\b))"

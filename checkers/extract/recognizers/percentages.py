@@ -125,6 +125,8 @@ def _percent_or_ratio(text: str) -> bool:
         return True
     if "/" in text and _SHRUNK_TO.search(text):
         return True
+    if "×" not in text and "x" not in text and "倍" not in text and "-fold" not in text:
+        return False  # no mark of a ratio: the substring tests cost a third of the search
     return _RATIO_MARK.search(text) is not None and _RATIO.search(text) is not None
 
 

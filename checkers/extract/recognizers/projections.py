@@ -27,6 +27,9 @@ from checkers.numbers import NumberError, parse_printed
 __all__ = ["recognize"]
 
 NAME = "projections"
+NEEDS = ("w_", "w^", "wq", "wk", "wv")
+"""A projection matrix is named ``W_q``, ``W^Q`` or ``Wq`` (the first test of
+:func:`recognize`)."""
 
 _MATRIX_NAME = (
     r"W\s*(?:_\{?\s*(?P<sub>[qkvQKV])\s*\}?|\^\{?\s*(?P<sup>[qkvQKV])\s*\}?|(?P<bare>[qkvQKV]))"

@@ -39,6 +39,8 @@ from checkers.extract.latex import plain, widened
 __all__ = ["recognize"]
 
 NAME = "qk_moments"
+NEEDS = ("d_k", "d_{k}")
+"""Every moment it reads is an expression in d_k (the first test of :func:`recognize`)."""
 
 # q·k in the forms lessons print it: q·k, Q·K^T, q^T k, qᵀk, QK^T, q \cdot k (after plain()).
 _VEC = r"(?:[qQ]|\\mathbf\(q\)|\\mathbf\(Q\))(?:_\{?\w\}?)?"

@@ -48,6 +48,8 @@ from checkers.extract.latex import plain
 __all__ = ["recognize"]
 
 NAME = "rope"
+NEEDS = ("θ", "theta", "freq")
+"""A definition of θ_i holds one of them (the first test of :func:`recognize`)."""
 
 _LITERALS = ("rope", "RoPE", "Rope", "ROPE", "rotary", "Rotary", "旋转", "RoFormer")
 """Substrings a lesson about RoPE contains, tested before any pattern."""

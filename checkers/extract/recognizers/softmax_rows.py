@@ -872,8 +872,10 @@ def _section_drafts(
                         slug=f"masked-row-{index}",
                     )
                     continue
-            linked = dict(_linked_drafts(line.text, line.number, links))
+            linked = dict(_linked_drafts(line.text, line.number, links)) if links else {}
             yield from linked.values()
+            if _VECTOR.search(line.text) is None:
+                continue  # _line_drafts reads vectors only: a link's brackets end here
             above = block.lines[max(0, position - _CONTEXT_LINES) : position]
             context = " ".join(p.text for p in above)
             for draft in _line_drafts(line.text, line.number, context):
