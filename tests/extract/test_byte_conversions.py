@@ -62,3 +62,11 @@ def test_a_wrong_restatement_in_a_list_fails(tmp_path: Path) -> None:
 )
 def test_not_a_restatement_is_not_drafted(text: str) -> None:
     assert [d for d in draft_claims(text + "\n") if d.recognizer == "byte_conversions"] == []
+
+
+def test_sizes_wrapped_across_a_quotes_lines_are_still_read() -> None:
+    # The lesson's first test looks for two sizes in its source, where a quote's markers stand
+    # between a number and its unit on the next line; the paragraph is read joined.
+    text = "> Our checkpoint is 6\n> GB, that is 5.59\n> GiB on disk.\n"
+    drafts = [d for d in draft_claims(text) if d.recognizer == "byte_conversions"]
+    assert [d.fields["claimed"] for d in drafts] == ["5.59 GiB"]

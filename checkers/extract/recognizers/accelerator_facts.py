@@ -283,8 +283,8 @@ def _lines_naming_a_card(text: str) -> set[int] | None:
     """The 1-based lines of ``text`` where a name of the table may stand (substring search of
     the lower-cased lesson, one pass per name), or None where full-width forms make every
     block worth a look."""
-    if _WIDE_LETTERS.search(text) is not None:
-        return None
+    if not text.isascii() and _WIDE_LETTERS.search(text) is not None:
+        return None  # (an ASCII lesson, most of them, is known to have none at once)
     lower = text.lower()
     lines: set[int] = set()
     for name in _lower_names():

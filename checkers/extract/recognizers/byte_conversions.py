@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 
 from checkers.extract.document import Block, Document, line_at
 from checkers.extract.draft import Draft
@@ -55,6 +56,10 @@ _PAIR = re.compile(
     re.IGNORECASE,
 )
 _CUE = re.compile(r"\d\s*(?:[KMGT]i?B|bytes|字节)", re.IGNORECASE)
+_LESSON_CUE = re.compile(r"\d[\s>]*(?:[KMGT]i?B|bytes|字节)", re.IGNORECASE)
+"""A match of :data:`_CUE` as it stands in the lesson's source: a paragraph's lines are read
+joined by a space, and between two of them the source holds only white space and a quote's
+``>`` markers. A lesson with fewer than two has no text that :func:`recognize` reads."""
 _CHAINS_LINK = re.compile(r"^\s*(?:which|that)?\s*(?:is|are)\s+" + _APPROX, re.IGNORECASE)
 """A link the recogniser ``chains`` reads as ≈ ("which is roughly")."""
 _DECIMAL = frozenset({"KB", "MB", "GB", "TB"})
@@ -87,6 +92,8 @@ def _pieces(block: Block) -> Iterator[tuple[str, list[tuple[int, int]]]]:
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for each size restated in another byte unit."""
+    if len(list(islice(_LESSON_CUE.finditer(document.text), 2))) < 2:
+        return  # one pass over the lesson: most print fewer than two sizes
     for block in document.blocks:
         for text, starts in _pieces(block):
             if len(_CUE.findall(text)) < 2:

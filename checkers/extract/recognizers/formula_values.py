@@ -253,6 +253,13 @@ def recognize(document: Document) -> Iterator[Draft]:
     if "=" not in document.text:
         return
     for section in document.sections():
+        if not any(
+            "=" in line.text
+            for block in section
+            if block.kind == "paragraph"
+            for line in block.lines
+        ):
+            continue  # no assignment in its prose: the paragraphs are not even joined
         paragraphs = _paragraphs(section)
         if any("=" in text and _ASSIGNMENT.search(text) for text, _ in paragraphs):
             yield from _section_drafts(paragraphs)  # formulas are read only where values are

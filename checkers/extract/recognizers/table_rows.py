@@ -149,6 +149,8 @@ class RowDerivation:
 
 
 def _label(text: str) -> str:
+    if not ("(" in text or "（" in text or "*" in text or "_" in text or "`" in text):
+        return text.strip()  # nothing _MARKUP or _NOTE would change: most cells
     return _NOTE.sub(" ", _MARKUP.sub("", text)).strip()
 
 
@@ -836,12 +838,20 @@ _VALUE_THEN_NOTE = re.compile(
 )
 
 
+def _closes(cell: str) -> bool:
+    """A cell :data:`_BRACKETED` or :data:`_VALUE_THEN_NOTE` may match: it holds a closing
+    bracket (looked for before the markup is taken out and the pattern tried)."""
+    return ")" in cell or "）" in cell
+
+
 def _bracket_formulas(table: Table, prefixes: str) -> Iterator[tuple[str, list[_Candidate]]]:
     """A formula in brackets after a row's label (``Weights (7B × 2 bytes)``) with its value
     in the row's first number cell, or after a cell's own number (``14 GB (7B × 2 bytes)``)."""
     by_column: dict[int, list[_Candidate]] = {}
     for row, (cells, _) in enumerate(table.rows):
-        label = _BRACKETED.search(_MARKUP.sub("", cells[0])) if cells else None
+        label = (
+            _BRACKETED.search(_MARKUP.sub("", cells[0])) if cells and _closes(cells[0]) else None
+        )
         if label is not None:
             target = next(
                 (
@@ -861,6 +871,8 @@ def _bracket_formulas(table: Table, prefixes: str) -> Iterator[tuple[str, list[_
                     by_column.setdefault(target, []).append(candidate)
                     continue
         for column in range(1, len(cells)):
+            if not _closes(cells[column]):
+                continue
             own = _VALUE_THEN_NOTE.match(_MARKUP.sub("", cells[column]))
             if own is None:
                 continue
