@@ -40,6 +40,7 @@ __all__ = [
     "AnchorError",
     "Lesson",
     "LessonError",
+    "caseless",
     "fold",
     "fold_text",
     "load_lesson",
@@ -56,6 +57,10 @@ hints (about 10 s of difflib); after that, stale messages come without a hint. 5
 quotes against a long lesson would otherwise take hours."""
 _HINT_CLIP = 300
 """Characters of a quote and of a line compared for a hint (difflib is quadratic)."""
+
+_LONG_LINE = 2000
+"""A line longer than this (characters) is not read on its own to place a folded offset:
+:attr:`Lesson.offsets` are built instead, once for the lesson."""
 
 _KEEP = set("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺₀₁₂₃₄₅₆₇₈₉")
 
@@ -94,6 +99,21 @@ def fold_text(text: str) -> str:
     # str.split() drops exactly the characters str.isspace() names, as _fold_char does.
     joined = "".join(text.split())
     return _FOLDABLE.sub(_fold_match, joined) if _FOLDABLE.search(joined) else joined
+
+
+_CASELESS = str.maketrans({"İ": "i", "ı": "i", "ſ": "s"})
+"""The characters a case-insensitive pattern takes for an ASCII letter that do not lower-case
+to it (the dotted and dotless i, the long s; the Kelvin sign lower-cases to k)."""
+
+
+def caseless(text: str) -> str:
+    """``text`` lower-cased as a case-insensitive pattern reads ASCII letters, one character
+    for one (offsets and line breaks kept): a word of ASCII letters (and signs or CJK, which
+    have no case) is in it, in lower case, exactly where a case-insensitive search of ``text``
+    finds it (a test sweeps Unicode both ways), and ``in`` finds a word hundreds of times
+    faster than such a search."""
+    traps = "İ" in text or "ı" in text or "ſ" in text  # three scans: translate is slower
+    return (text.translate(_CASELESS) if traps else text).lower()
 
 
 def fold(text: str) -> tuple[str, list[int]]:
@@ -188,6 +208,36 @@ class Lesson:
         """Source offset of each character of :attr:`folded`."""
         return tuple(_fold_offsets(self.source.readable))
 
+    def source_offset(self, folded: int) -> int:
+        """The source offset of character ``folded`` of :attr:`folded`: ``offsets[folded]``,
+        found from the lines' folded starts unless the offsets are already built (``scan``
+        anchors a few quotes per lesson, and one int per character cost more than the rest of
+        anchoring)."""
+        built = self.__dict__.get("offsets")
+        if built is not None:
+            return int(built[folded])
+        folded_starts, source_starts = self._folded_lines
+        line = bisect.bisect_right(folded_starts, folded) - 1
+        begin = source_starts[line]
+        end = source_starts[line + 1] if line + 1 < len(source_starts) else None
+        if (end or len(self.source.readable)) - begin > _LONG_LINE:
+            return self.offsets[folded]  # a hostile line read per quote would be quadratic
+        return begin + _fold_offsets(self.source.readable[begin:end])[folded - folded_starts[line]]
+
+    @cached_property
+    def _folded_lines(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(offset in :attr:`folded`, offset in the readable text) where each of its lines
+        starts (a line without a kept character starts where the next one does)."""
+        folded_starts: list[int] = []
+        source_starts: list[int] = []
+        folded = source = 0
+        for line in self.source.readable.split("\n"):
+            folded_starts.append(folded)
+            source_starts.append(source)
+            folded += sum(map(len, line.split()))  # what fold_text keeps of the line
+            source += len(line) + 1
+        return tuple(folded_starts), tuple(source_starts)
+
     @cached_property
     def line_starts(self) -> tuple[int, ...]:
         """Source offset at which each line starts."""
@@ -229,7 +279,7 @@ class Lesson:
     def anchor(self, quote: str, occurrence: int | None = None) -> Anchor:
         """Find ``quote``; raise :class:`AnchorError` when it is gone or ambiguous."""
         start, _, count = self._locate(quote, occurrence)
-        line, column = self.position(self.offsets[start])
+        line, column = self.position(self.source_offset(start))
         return Anchor(line=line, column=column, occurrences=count)
 
     def span(self, quote: str, occurrence: int | None = None) -> tuple[int, int]:
@@ -237,7 +287,7 @@ class Lesson:
         after its last character, found as :meth:`anchor` finds it (same errors): what a claim
         stands on, whichever lines of a wrapped paragraph or a fenced block it spans."""
         start, length, _ = self._locate(quote, occurrence)
-        return self.offsets[start], self.offsets[start + length - 1] + 1
+        return self.source_offset(start), self.source_offset(start + length - 1) + 1
 
     def _locate(self, quote: str, occurrence: int | None) -> tuple[int, int, int]:
         """(folded start, folded length, occurrences) of ``quote``'s anchored occurrence."""
@@ -250,7 +300,7 @@ class Lesson:
             raise AnchorError(self._stale_message(quote), stale=True)
         if occurrence is None and len(found) > 1:
             count = f"more than {MAX_OCCURRENCES}" if len(found) > MAX_OCCURRENCES else len(found)
-            lines = ", ".join(str(self.position(self.offsets[f])[0]) for f in found[:10])
+            lines = ", ".join(str(self.position(self.source_offset(f))[0]) for f in found[:10])
             raise AnchorError(
                 f"the quote occurs {count} times in {self.path.name} (lines {lines}); "
                 "add `occurrence: N` (1 = first) or quote more of the sentence",

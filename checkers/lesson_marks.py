@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from checkers.finding import Finding, Suppression
+from checkers.lesson import caseless
 
 __all__ = ["LessonMarks", "WrongMark", "apply_marks", "as_marked_wrong", "read_marks"]
 
@@ -157,9 +158,6 @@ _MARK_WORDS += ("错", "不对", "有误", "不正确")
 _INTERESTING_WORDS = (*_MARK_WORDS, *_TICKS, "correct", "fixed", "right")
 _INTERESTING_WORDS += ("正确", "修正", "更正", "改正", "应为", "应该是")
 """What a line holding a mark, a right-mark or a directive holds (a superset), in lower case."""
-_CASELESS = str.maketrans({"İ": "i", "ı": "i", "ſ": "s"})
-"""The characters a case-insensitive pattern takes for a letter of the words above that do
-not lower-case to it (the dotted and dotless i, the long s)."""
 _DIRECTIVE = re.compile(
     r"(<!--|\{/\*)\s*lessoncheck\s*:\s*(ignore(?:-start|-end)?)\b(.*?)(?:-->|\*/\})"
 )
@@ -282,11 +280,11 @@ def _ignore_directives(line: str, number: int) -> tuple[list[tuple[str, str]], b
 def read_marks(text: str) -> LessonMarks:
     """Every wrong-mark and suppression comment of a lesson, by the line it applies to
     (remembered per text: the runner asks once per finding)."""
-    caseless = _caseless(text)
-    if not any(word in caseless for word in _MARK_WORDS):
+    lowered = caseless(text)
+    if not any(word in lowered for word in _MARK_WORDS):
         return NO_MARKS
     lines = text.split("\n")
-    interesting = _interesting_lines(caseless)
+    interesting = _interesting_lines(lowered)
     wrong: dict[int, list[WrongMark]] = {}
     ignored: dict[int, str] = {}
     ranges: list[tuple[int, int, str]] = []
@@ -365,31 +363,22 @@ def _track_fence(line: str, fence: str | None) -> str | None:
     return None if line.strip().startswith(fence) else fence
 
 
-def _caseless(text: str) -> str:
-    """``text`` lower-cased as case-insensitive matching reads it, one character for one (the
-    same offsets and line breaks): a word of :data:`_INTERESTING_WORDS` is in it exactly where
-    a case-insensitive search of the text finds it (a test sweeps Unicode for both ways), and
-    ``in`` finds a word hundreds of times faster than that search."""
-    traps = "İ" in text or "ı" in text or "ſ" in text  # three scans: translate is slower
-    return (text.translate(_CASELESS) if traps else text).lower()
-
-
-def _interesting_lines(caseless: str) -> set[int]:
+def _interesting_lines(lowered: str) -> set[int]:
     """Numbers of the lines that hold a mark, a right-mark or a directive (a superset), at most
     the first :data:`MAX_MARKED_LINES`: lines without any are only checked for fences (and
-    scopes). ``caseless`` is the lesson as :func:`_caseless` gives it."""
+    scopes). ``lowered`` is the lesson as :func:`checkers.lesson.caseless` gives it."""
     starts: set[int] = set()  # where each such line starts
     for word in _INTERESTING_WORDS:
-        at, found = caseless.find(word), 0
+        at, found = lowered.find(word), 0
         while at != -1 and found < MAX_MARKED_LINES:  # a word's later lines come too late
-            starts.add(caseless.rfind("\n", 0, at) + 1)
+            starts.add(lowered.rfind("\n", 0, at) + 1)
             found += 1
-            end = caseless.find("\n", at)
-            at = caseless.find(word, end + 1) if end != -1 else -1  # on from the next line
+            end = lowered.find("\n", at)
+            at = lowered.find(word, end + 1) if end != -1 else -1  # on from the next line
     lines: set[int] = set()
     number, position = 1, 0
     for start in sorted(starts)[:MAX_MARKED_LINES]:
-        number += caseless.count("\n", position, start)
+        number += lowered.count("\n", position, start)
         position = start
         lines.add(number)
     return lines

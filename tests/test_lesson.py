@@ -93,3 +93,43 @@ def test_span_is_the_source_range_a_quote_anchors_to_across_lines() -> None:
     with pytest.raises(AnchorError) as gone:
         lesson.span("2 + 3 = 6")
     assert gone.value.stale
+
+
+def test_caseless_finds_a_word_where_a_case_insensitive_search_does() -> None:
+    """:func:`caseless` stands for case-insensitive patterns looking for words (the marks,
+    the renormalising cue): for every character and every ASCII letter (and every sign or CJK
+    character those words hold), the pattern takes the character for the letter exactly when
+    ``caseless`` makes it that letter, one character for one."""
+    import re
+    import string
+    import sys
+
+    from checkers.lesson import caseless
+    from checkers.lesson_marks import _INTERESTING_WORDS
+
+    alphabet = sorted(set(string.ascii_lowercase + "-归一化" + "".join(_INTERESTING_WORDS)))
+    any_letter = re.compile("[" + re.escape("".join(alphabet)) + "]", re.IGNORECASE)
+    everything = map(chr, range(sys.maxunicode + 1))
+    candidates = [c for c in everything if any_letter.fullmatch(c) or caseless(c) in alphabet]
+    assert "\u212a" in candidates and "ſ" in candidates  # the Kelvin sign, the long s
+    for char in candidates:
+        folded = caseless(char)
+        assert len(folded) == 1, char  # offsets and line breaks kept
+        for letter in alphabet:
+            taken = re.fullmatch(re.escape(letter), char, re.IGNORECASE) is not None
+            assert taken == (folded == letter), (char, letter)
+    assert caseless("İNCORRECT\nſ") == "incorrect\ns"
+
+
+def test_source_offset_is_the_offsets_entry_without_building_them() -> None:
+    from checkers.lesson import _LONG_LINE, Lesson
+
+    text = "a b\n\n\u3000ｃ\td\r\n\x0b\x1cé  f\n" + "g " * _LONG_LINE + "\nh\n"
+    built = Lesson.from_text(Path("lesson.md"), text)
+    lazy = Lesson.from_text(Path("lesson.md"), text)
+    long_line = text.index("g ")
+    for index in range(len(lazy.folded)):
+        if built.offsets[index] <= long_line:
+            assert "offsets" not in lazy.__dict__  # placed from its line alone
+        assert lazy.source_offset(index) == built.offsets[index]
+    assert "offsets" in lazy.__dict__  # the long line built them, once

@@ -218,28 +218,6 @@ def test_a_mark_reaches_its_own_sentence_only() -> None:
     assert marks.marked_wrong(3, column=52) is None  # after the semicolon
 
 
-def test_the_caseless_text_finds_a_word_where_a_caseless_search_does() -> None:
-    """The marks' words are looked for with ``in`` in :func:`_caseless` text instead of a
-    case-insensitive pattern: for every character and every letter of the words, the pattern
-    takes the character for the letter exactly when the caseless text holds the letter there."""
-    import re
-    import sys
-
-    from checkers.lesson_marks import _INTERESTING_WORDS, _caseless
-
-    alphabet = sorted(set("".join(_INTERESTING_WORDS)))
-    any_letter = re.compile("[" + re.escape("".join(alphabet)) + "]", re.IGNORECASE)
-    everything = map(chr, range(sys.maxunicode + 1))
-    candidates = [c for c in everything if any_letter.fullmatch(c) or _caseless(c) in alphabet]
-    assert "K" in candidates and "ſ" in candidates  # the Kelvin sign, the long s
-    for char in candidates:
-        folded = _caseless(char)
-        assert len(folded) == 1, char  # offsets and line breaks kept
-        for letter in alphabet:
-            taken = re.fullmatch(re.escape(letter), char, re.IGNORECASE) is not None
-            assert taken == (folded == letter), (char, letter)
-
-
 @pytest.mark.parametrize(
     ("line", "marked"),
     [
@@ -257,9 +235,10 @@ def test_marks_are_found_in_any_case(line: str, marked: bool) -> None:
 
 
 def test_interesting_lines_are_the_lines_holding_a_word() -> None:
-    from checkers.lesson_marks import MAX_MARKED_LINES, _caseless, _interesting_lines
+    from checkers.lesson import caseless
+    from checkers.lesson_marks import MAX_MARKED_LINES, _interesting_lines
 
     text = "a\nthe RIGHT way\n\nb ✗ ✗\n错\nc\nfixed and correct\n"
-    assert _interesting_lines(_caseless(text)) == {2, 4, 5, 7}
+    assert _interesting_lines(caseless(text)) == {2, 4, 5, 7}
     many = "x\n" + "✗\nright\n" * MAX_MARKED_LINES
-    assert _interesting_lines(_caseless(many)) == set(range(2, MAX_MARKED_LINES + 2))
+    assert _interesting_lines(caseless(many)) == set(range(2, MAX_MARKED_LINES + 2))

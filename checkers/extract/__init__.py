@@ -142,7 +142,7 @@ def _occurrence(lesson: Lesson, draft: Draft, cache: dict[str, list[int]]) -> in
     lines = cache.get(needle)
     if lines is None:
         starts = lesson.occurrences(needle)[:MAX_OCCURRENCES]
-        lines = cache[needle] = [lesson.position(lesson.offsets[s])[0] for s in starts]
+        lines = cache[needle] = [lesson.position(lesson.source_offset(s))[0] for s in starts]
     if len(lines) <= 1:
         return None
     index = bisect.bisect_left(lines, draft.line)  # the first occurrence at or after the line

@@ -112,18 +112,11 @@ def test_the_cue_and_the_predecessor(tmp_path: Path) -> None:
 
 
 def test_the_renormalising_words_are_found_in_any_case() -> None:
-    """``continues_previous`` looks for "normal" in the lower-cased lesson before searching it:
-    every character a case-insensitive search takes for a letter of "normal" lower-cases to
-    that letter, so the test never hides a lesson the search would find."""
-    import re
-    import sys
-
-    letters = re.compile("[normal]", re.IGNORECASE)
-    taken = [c for c in map(chr, range(sys.maxunicode + 1)) if letters.fullmatch(c)]
-    assert all(c.lower() in "normal" for c in taken)
+    """``continues_previous`` looks for the words with ``in`` before searching the lesson."""
     cue = "We continue with the example from the previous lesson"
     assert continues_previous(f"{cue} and RE-NORMALISE the two weights.")
     assert continues_previous(f"{cue} and ReNormalize the two weights.")
+    assert continues_previous(f"{cue} and renormalıze the two weights.")  # a dotless i
     assert continues_previous(f"{cue}, 重新归一化.")
     assert not continues_previous(f"{cue} and add the two weights.")
     assert not continues_previous("We renormalise the two weights of this lesson.")

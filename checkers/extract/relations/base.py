@@ -19,6 +19,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pydantic import ValidationError
@@ -128,9 +129,13 @@ _MARK = (
 _APPROX = r"(?:≈|~|∼|约|大约|about\s|roughly\s|approximately\s|around\s)?"
 
 
+@lru_cache(maxsize=64)
 def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
     """The last number in ``text`` whose unit ``unit`` matches, printed after a relation mark
-    (``= 16 GB``, ``takes about 14 GB``, ``为 3 GB``) or opening a table cell; None if none."""
+    (``= 16 GB``, ``takes about 14 GB``, ``为 3 GB``) or opening a table cell; None if none.
+
+    Cached by the text and unit (a :class:`Claimed` is frozen): the three memory relations
+    are offered the same lines and each reads its byte size first."""
     found: Claimed | None = None
     if text.lstrip().startswith("|"):
         cells = [c for c in text.strip().strip("|").split("|") if _CELL_VALUE.search(c)]
@@ -154,7 +159,8 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
         except NumberError:
             continue
         found = Claimed(printed, written.strip(), start, end)
-    if found is None:  # "LoRA trains 1.57M parameters": a count that names what it counts
+    if found is None and _mentions_counted(text):
+        # "LoRA trains 1.57M parameters": a count that names what it counts
         for match in _COUNTED.finditer(text):
             if not unit.fullmatch(match.group("unit") or ""):
                 continue
@@ -170,8 +176,10 @@ def claimed_value(text: str, unit: re.Pattern[str]) -> Claimed | None:
 
 # A number (with its unit), found first; then the few characters before it must end with a
 # relation mark (or open a table cell): scanning every position for the marks costs far more.
+# It opens with its first digit (the character before it is looked at after), so that the
+# search skips to the digits of the line instead of trying the pattern at every character.
 _CANDIDATE = re.compile(
-    r"(?<![\w.])(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<number>\d(?<![\w.]\d)(?:\d{0,2}(?:,\d{3})+(?:\.\d+)?|\d*(?:\.\d+)?))"
     r"\s*(?P<unit>[KMGTP]i?B|bytes?|字节|[KMBT]|万亿|亿|万|million|billion|trillion)?(?!\w|\.\d)",
     re.IGNORECASE,
 )
@@ -188,6 +196,19 @@ _COUNTED = re.compile(
     r"\s*(?:(?:trainable|new|extra|LoRA|adapter)\s+|个\s*)*(?:parameters|params|参数|weights)",
     re.IGNORECASE,
 )
+
+
+_COUNTED_WORDS = ("param", "参数", "ght")
+"""What every match of :data:`_COUNTED` holds, in the lowered text: its last word is
+parameters, params, 参数 or weights (of which only "ght" is kept: ``re.IGNORECASE`` also
+matches its "i" and "s" by "ı" and "ſ", which lowering leaves as they are). The pattern opens
+with an optional part, so its search is tried at every character: a line without these words
+is not searched."""
+
+
+def _mentions_counted(text: str) -> bool:
+    lowered = text.lower()
+    return any(word in lowered for word in _COUNTED_WORDS)
 
 
 _CELL_VALUE = re.compile(

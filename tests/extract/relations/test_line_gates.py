@@ -51,3 +51,30 @@ def test_plain_adds_no_digit_to_a_lesson_line() -> None:
                 checked += 1
                 assert not _DIGIT.search(plain(line)[0]), line
     assert checked, "no line here is rewritten: the check would prove nothing"
+
+
+COUNTS = [
+    "LoRA trains 1.57M parameters",
+    "about 7B params",
+    "约 70 亿个参数",
+    "12M trainable weights",
+    "1.2 billion new PARAMETERS",
+    "3M WEıGHTſ",  # re.IGNORECASE reads the dotless i and the long s as "i" and "s"
+]
+
+
+def test_a_line_with_a_count_that_names_what_it_counts_holds_one_of_its_words() -> None:
+    from checkers.extract.relations.base import _COUNTED, _COUNTED_WORDS
+
+    matched = 0
+    for line in [*COUNTS, *_lesson_lines()]:
+        if _COUNTED.search(line):
+            matched += 1
+            assert any(word in line.lower() for word in _COUNTED_WORDS), line
+    assert matched > len(COUNTS), "no lesson line names a count: the check would prove little"
+
+
+def _lesson_lines() -> list[str]:
+    return [
+        line for lesson in LESSONS for line in lesson.read_text(encoding="utf-8").splitlines()
+    ]
