@@ -51,7 +51,6 @@ from checkers.extract.recognizers import (
     relations,
     rope,
     softmax_rows,
-    steps,
     table_formulas,
     table_rows,
     table_shapes,
@@ -72,7 +71,6 @@ class Recognizer(Protocol):
 
 ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "chains": chains,
-    "steps": steps,
     "byte_conversions": byte_conversions,
     "percentages": percentages,
     "model_tables": model_tables,
