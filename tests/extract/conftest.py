@@ -15,6 +15,7 @@ from checkers.extract.document import Document
 from checkers.extract.draft import Draft
 from checkers.extract.recognizers import ALL_RECOGNIZERS, may_draft
 from checkers.finding import Finding
+from checkers.lesson import caseless
 from checkers.scan import scan_lesson
 
 ScanText = Callable[[str], list[Finding]]
@@ -39,7 +40,7 @@ def _holding_needs(module: Any, recognize: Callable[[Document], Iterator[Draft]]
     @functools.wraps(recognize)
     def checked(document: Document) -> Iterator[Draft]:
         drafts = recognize(document)
-        if may_draft(module, document.text.casefold()):
+        if may_draft(module, caseless(document.text)):
             yield from drafts
             return
         for draft in drafts:

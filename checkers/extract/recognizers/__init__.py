@@ -6,12 +6,13 @@ module that sets ``DEFERS = True`` drafts no claim of a value (line, claimed) th
 recogniser listed before it already drafted, of any kind: it reads the same statement another
 way.
 
-A module may set ``NEEDS``, a tuple of case-folded literal strings at least one of which a
+A module may set ``NEEDS``, a tuple of lower-case literal strings at least one of which a
 lesson holds whenever the recogniser drafts anything in it: strings every match of its patterns
 requires, in every spelling it reads (a case-insensitive pattern's word, and the LaTeX command
 :func:`~checkers.extract.latex.plain` turns into a symbol it needs, ``\\infty`` for ``∞``).
-:func:`may_draft` tests them on the lesson's case-folded text, which ``drafts_of`` computes once,
-and a lesson with none of them is not read by that recogniser at all (most lessons never speak
+:func:`may_draft` tests them on the lesson's text lowered by :func:`checkers.lesson.caseless`
+(as a case-insensitive pattern reads it: "ı" is an "i"), which ``drafts_of`` computes once, and
+a lesson with none of them is not read by that recogniser at all (most lessons never speak
 of masks, heads or number types). ``tests/extract/test_needs.py`` holds every declaration sound.
 """
 
@@ -108,10 +109,10 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
 
 
 def may_draft(recognizer: object, folded: str, known: dict[int, bool] | None = None) -> bool:
-    """False when ``recognizer`` names the strings it ``NEEDS`` and the lesson's case-folded
-    text ``folded`` holds none of them: it would draft nothing there. ``known`` keeps the answer
-    for each tuple of strings already tested on this lesson (recognisers share one: every
-    statement of a storage type names a type)."""
+    """False when ``recognizer`` names the strings it ``NEEDS`` and the lesson's lowered text
+    ``folded`` (:func:`checkers.lesson.caseless`) holds none of them: it would draft nothing
+    there. ``known`` keeps the answer for each tuple of strings already tested on this lesson
+    (recognisers share one: every statement of a storage type names a type)."""
     needs: tuple[str, ...] = getattr(recognizer, "NEEDS", ())
     if not needs:
         return True

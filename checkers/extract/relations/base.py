@@ -28,6 +28,7 @@ from checkers.extract.latex import plain
 from checkers.extract.scope import Quantity, Scope
 from checkers.kinds import ALL_KINDS
 from checkers.kinds.base import Context, Outcome
+from checkers.lesson import caseless
 from checkers.numbers import NumberError, Printed, parse_printed
 
 __all__ = [
@@ -198,16 +199,15 @@ _COUNTED = re.compile(
 )
 
 
-_COUNTED_WORDS = ("param", "参数", "ght")
-"""What every match of :data:`_COUNTED` holds, in the lowered text: its last word is
-parameters, params, 参数 or weights (of which only "ght" is kept: ``re.IGNORECASE`` also
-matches its "i" and "s" by "ı" and "ſ", which lowering leaves as they are). The pattern opens
-with an optional part, so its search is tried at every character: a line without these words
-is not searched."""
+_COUNTED_WORDS = ("param", "参数", "weight")
+"""What every match of :data:`_COUNTED` holds, in the text lowered by
+:func:`~checkers.lesson.caseless` (which reads "ı" and "ſ" as ``re.IGNORECASE`` does): its last
+word is parameters, params, 参数 or weights. The pattern opens with an optional part, so its
+search is tried at every character: a line without these words is not searched."""
 
 
 def _mentions_counted(text: str) -> bool:
-    lowered = text.lower()
+    lowered = caseless(text)
     return any(word in lowered for word in _COUNTED_WORDS)
 
 
