@@ -114,3 +114,13 @@ def test_realworld_labels_that_disagree_stop_the_evaluation(tmp_path: Path) -> N
     (more / "x.yaml").write_text("a.md:\n  3: {label: correct}\n", encoding="utf-8")
     with pytest.raises(SystemExit, match=r"a\.md:3 is labelled both 'wrong' and 'correct'"):
         project_labels(ours, more)
+
+
+def test_scan_since_runs_each_version_from_its_own_tree_with_one_worker() -> None:
+    from benchmarks.scan_since import _scan_command
+
+    command = _scan_command("py", ["a.md", "b/c.md"], {"PYTHONPATH": "/rev"})
+    assert command == [
+        "env", "PYTHONPATH=/rev", "py", "-m", "checkers", "scan", "-j", "1", "-q", "a.md", "b/c.md"
+    ]  # fmt: skip
+    assert _scan_command("py", ["a.md"], {})[:2] == ["py", "-m"]  # no env prefix when not needed
