@@ -31,19 +31,20 @@ from dataclasses import dataclass
 
 from checkers.extract.document import Document
 from checkers.extract.draft import Draft
-from checkers.extract.recognizers.chains import _draft, _evaluable, _Side
+from checkers.extract.recognizers.chains import _MAX_EXPRESSION, _draft, _evaluable, _Side
 
 __all__ = ["recognize"]
 
 NAME = "steps"
 
-_STEP = re.compile(
-    r"^\s*(?P<open>`|\*\*)?\s*(?P<lhs>[^=≈`*$\\]{1,40}?)\s*(?:\*\*)?\s*(?P<rel>=|≈)"
-    r"\s*(?P<rhs>[^=≈<>`$\\:;!?]+?)\s*(?:\*\*)?\s*`?\s*(?:[✓✔]\s*)?$"
-)
-"""One step: ``left = right``, the whole line (closing markup and a ✓ after it)."""
+_LEFT_FORBIDDEN = re.compile(r"[`*$\\]")
+"""What a left side may not hold (markup, LaTeX; a second relation is refused before)."""
+_RIGHT_FORBIDDEN = re.compile(r"[<>`$\\:;!?]")
+"""What a right side may not hold: a comparison, markup, LaTeX, a clause after it."""
+_MAX_LEFT = 40
+"""Longest left side (spaces inside it included): a name or ``f(1)``, not a sentence."""
+_CHECK_MARKS = "✓✔"
 _LETTER = re.compile(r"[A-Za-z\u0370-\u03ff∂]")
-_MARK = re.compile("[=≈]")
 
 
 @dataclass(frozen=True)
@@ -58,19 +59,63 @@ class _Step:
     """The line as written."""
     start: int
     """Offset of the right side in ``text``."""
+    mark: int
+    """Offset of the relation in ``text``."""
+
+    @property
+    def worked(self) -> str:
+        """The relation and the right side as written (``= 1 - 3 + 2 + 1``): the statement of
+        the line a wrong value fails, written once on it (the line's only relation), where the
+        right side alone may also stand in the left (``f(1) = 1``)."""
+        return self.text[self.mark : self.start + len(self.rhs)]
 
 
 def _step(text: str, line: int) -> _Step | None:
-    """The line read as a step, or None when it is not one."""
-    if len(_MARK.findall(text)) != 1:
+    """The line read as a step, or None when it is not one.
+
+    A step is ``left = right`` (or ``≈``), the only relation of the line: optional spaces, an
+    opening `` ` `` or ``**``, the left side, an optional closing ``**``, the relation, the
+    right side, then optional closing ``**``, `` ` `` and a check mark, in that order, spaces
+    between any of them. Read by splitting at the relation and stripping each end, never by one
+    regex over the whole line: a pattern with a lazy side between runs of ``\\s*`` backtracks
+    over every way of sharing a long run of spaces between them, which is quadratic (and worse)
+    on a hostile line; every step here is one pass over the line."""
+    if text.count("=") + text.count("≈") != 1:
         return None
-    match = _STEP.match(text)
-    if match is None:
+    at = text.find("=")
+    if at < 0:
+        at = text.find("≈")
+    lhs = _left_side(text[:at])
+    if lhs is None or not _LETTER.search(lhs) or lhs[-1] in "+-−×*/^":
         return None
-    lhs = " ".join(match.group("lhs").split())
-    if not _LETTER.search(lhs) or lhs[-1] in "+-−×*/^":
+    right = text[at + 1 :].rstrip()
+    if right and right[-1] in _CHECK_MARKS:
+        right = right[:-1].rstrip()
+    if right.endswith("`"):
+        right = right[:-1].rstrip()
+    if right.endswith("**"):
+        right = right[:-2].rstrip()
+    rhs = right.lstrip()
+    if not rhs or _RIGHT_FORBIDDEN.search(rhs):
         return None
-    return _Step(lhs, match.group("rhs"), match.group("rel"), line, text, match.start("rhs"))
+    start = at + 1 + len(right) - len(rhs)
+    return _Step(lhs, rhs, text[at], line, text, start, at)
+
+
+def _left_side(text: str) -> str | None:
+    """What stands left of the relation, without the markup around it (an opening `` ` `` or
+    ``**``, a closing ``**``) and with its spaces folded; None when it is empty, longer than
+    :data:`_MAX_LEFT` or holds what a left side may not."""
+    left = text.strip()
+    if left.startswith("`"):
+        left = left[1:].lstrip()
+    elif left.startswith("**"):
+        left = left[2:].lstrip()
+    if left.endswith("**"):
+        left = left[:-2].rstrip()
+    if not left or len(left) > _MAX_LEFT or _LEFT_FORBIDDEN.search(left):
+        return None
+    return " ".join(left.split())
 
 
 def _continues(before: _Step, step: _Step) -> bool:
@@ -116,6 +161,23 @@ def recognize(document: Document) -> Iterator[Draft]:
 def _run_draft(run: list[_Step], document: Document) -> Draft | None:
     """The chain of the run's right sides, quoted from the first to the last."""
     first, last = run[0], run[-1]
+    # The expression is every right side but the last, joined by " = ": the arithmetic kind
+    # refuses one longer than _MAX_EXPRESSION (as chains' _draft does), so a run that long (a
+    # hostile lesson restating one name on thousands of lines) is refused before any side is
+    # evaluated; and so is one whose ends say it is no value worked out (the first printed,
+    # the last computed: settings or restatements), before its middle sides are.
+    if sum(len(step.rhs) + 3 for step in run[:-1]) - 3 > _MAX_EXPRESSION:
+        return None
+    opening, result = _evaluable(first.rhs), _evaluable(last.rhs)
+    if opening is None or result is None or opening[1] or not result[1]:
+        return None
+    evaluated = [opening]
+    for step in run[1:-1]:
+        side = _evaluable(step.rhs)
+        if side is None:
+            return None
+        evaluated.append(side)
+    evaluated.append(result)
     # The quote as written: the first right side to the end of its line, the source lines
     # between (list markers and all), and the last line up to the end of its right side.
     pieces: list[str] = []
@@ -132,16 +194,10 @@ def _run_draft(run: list[_Step], document: Document) -> Draft | None:
     source = "\n".join(pieces)
     sides: list[_Side] = []
     offset = 0
-    for step, piece, start in zip(run, pieces, starts, strict=True):
-        evaluated = _evaluable(step.rhs.strip())
-        if evaluated is None:
-            return None
-        value, printed = evaluated
+    for step, piece, start, (value, printed) in zip(run, pieces, starts, evaluated, strict=True):
         begin = offset + start
         sides.append(_Side(step.rhs, begin, begin + len(step.rhs), step.relation, value, printed))
         offset += len(piece) + 1
-    if sides[0].printed or not sides[-1].printed:
-        return None  # settings or restatements, not a value worked out
     if len({isinstance(side.value, tuple) for side in sides}) != 1:
         return None
     draft = _draft(
@@ -163,4 +219,7 @@ def _run_draft(run: list[_Step], document: Document) -> Draft | None:
         recognizer=NAME,
         slug=draft.slug,
         note=f"the steps of lines {first.line}–{last.line}, each restating {first.lhs}",
+        # The quote holds the left side restated on every line after the first (the 1 of
+        # "f(1) ="), which no check reads: only the right sides count as checked.
+        counted=tuple((step.line, step.worked) for step in run),
     )
