@@ -15,7 +15,9 @@ right side evaluates as a side of an equation chain does (:mod:`checkers.extract
 chains`: implicit products ``3(1)``, superscript powers, units); the first is computed and the
 last is a printed number or vector, the value claimed. The run is the chain
 ``first = … = last`` and becomes one ``arithmetic`` claim whose quote runs from the first right
-side to the last, so a wrong step anywhere in it, or a wrong result, fails that one claim.
+side to the last, so a wrong step anywhere in it, or a wrong result, fails that one claim; its
+right sides (not the left side restated on each line, which no check reads) are what ``scan
+--stats`` counts as checked (:attr:`~checkers.extract.draft.Draft.counted`).
 
 Nothing is drafted for a list of alternatives (``- r = 8: small`` / ``- r = 16: the default``:
 words after the value, or no side computed), a line with a second relation (its own chain,
