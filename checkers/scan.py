@@ -153,8 +153,13 @@ def _scan(
         for claim, draft in zip(claims, drafts, strict=True)
         if draft.inputs
     }
+    counted = {
+        str(claim["id"]): draft.counted
+        for claim, draft in zip(claims, drafts, strict=True)
+        if draft.counted is not None
+    }
     return findings, lesson_coverage(
-        _lesson_ref(path), document, lesson, claims, verdicts, inputs=inputs
+        _lesson_ref(path), document, lesson, claims, verdicts, inputs=inputs, counted=counted
     )
 
 

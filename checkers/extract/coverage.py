@@ -11,7 +11,9 @@ is not lesson text) and the drafted claims that ``scan`` checked. Recognises not
 - **Checked**: a number whose printed characters lie inside the quote of a drafted claim that
   reached a verdict (any verdict but ``error`` or ``stale``), or inside a statement that claim
   read an input from (``params = 13e9`` for ``weights = params * 2  # 26 GB``: the draft's
-  ``inputs``). The quote is located as the claim
+  ``inputs``); for a claim whose quote holds numbers no check reads, only the statements of
+  it the draft names (its ``counted``: a calculation worked over lines restates its left side,
+  the ``1`` of ``f(1) =``, on every line). The quote is located as the claim
   loader anchors it (:meth:`checkers.lesson.Lesson.anchor`: whitespace and width folded, its
   ``occurrence``), and its span runs from its first to its last character. So a table-row quote
   counts every number of that row, and an equation chain every number of the chain: the
@@ -199,11 +201,14 @@ def lesson_coverage(
     verdicts: Mapping[str, str],
     *,
     inputs: Mapping[str, Sequence[tuple[int, str]]] | None = None,
+    counted: Mapping[str, Sequence[tuple[int, str]]] | None = None,
 ) -> LessonCoverage:
     """The coverage of one lesson from its drafted ``claims`` (claim mappings with ``id``,
-    ``quote`` and maybe ``occurrence``), the ``verdicts`` their checks reached, by id, and the
-    statements each claim read inputs from (``inputs``, by id: (line, text on that line))."""
-    spans = _checked_spans(lesson, claims, verdicts, inputs)
+    ``quote`` and maybe ``occurrence``), the ``verdicts`` their checks reached, by id, the
+    statements each claim read inputs from (``inputs``, by id: (line, text on that line)), and
+    for a claim not every number of whose quote counts, the statements of it that do
+    (``counted``, by id, alike: :attr:`~checkers.extract.draft.Draft.counted`)."""
+    spans = _checked_spans(lesson, claims, verdicts, inputs, counted)
     skipped: Counter[str] = Counter()
     seen = checked = 0
     for number in numbers_seen(document, lesson, spans):
@@ -220,18 +225,24 @@ def _checked_spans(
     claims: Iterable[Mapping[str, Any]],
     verdicts: Mapping[str, str],
     inputs: Mapping[str, Sequence[tuple[int, str]]] | None = None,
+    counted: Mapping[str, Sequence[tuple[int, str]]] | None = None,
 ) -> list[tuple[int, int]]:
-    """Source (start, end) offsets of the quotes of checked claims and of the statements they
-    read inputs from, merged and sorted."""
+    """Source (start, end) offsets of the quotes of checked claims (or of the statements of a
+    quote that count, ``counted``) and of the statements they read inputs from, merged and
+    sorted."""
     spans: list[tuple[int, int]] = []
     for claim in claims:
-        verdict = verdicts.get(str(claim.get("id")))
+        key = str(claim.get("id"))
+        verdict = verdicts.get(key)
         if verdict is None or verdict in UNCHECKED_VERDICTS:
             continue
-        for line, text in (inputs or {}).get(str(claim.get("id")), ()):
+        own = (counted or {}).get(key)
+        for line, text in [*(inputs or {}).get(key, ()), *(own or ())]:
             found = _input_span(lesson, line, text)
             if found is not None:
                 spans.append(found)
+        if own is not None:
+            continue  # the statements of its quote that count stand for the quote
         try:
             spans.append(lesson.span(str(claim.get("quote", "")), claim.get("occurrence") or 1))
         except AnchorError:

@@ -39,6 +39,11 @@ class Draft:
     """Other statements of the lesson the check reads its inputs from, as (1-based line, text
     as written on that line): ``params = 13e9`` for ``weights = params * 2  # 26 GB``. Their
     numbers count as checked in ``scan --stats``, as the numbers of the quote do."""
+    counted: tuple[tuple[int, str], ...] | None = None
+    """The statements of the quote whose numbers count as checked in ``scan --stats``, as (1-based
+    line, text as written on that line), when not all of the quote's do: a calculation worked
+    over lines quotes each line's restated left side (the ``1`` of ``f(1) =``) with its steps,
+    and no wrong value there would fail the check. None: every number of the quote counts."""
     checked: KindInput | None = field(default=None, compare=False, repr=False)
     """The kind's validated input for ``fields``, once :func:`checkers.extract.draft_claims`
     accepted the draft (so ``scan`` does not validate it a second time)."""

@@ -264,3 +264,46 @@ def test_the_numbers_a_relation_names_as_its_inputs_count_as_checked(tmp_path: P
     assert any(f.kind != "arithmetic" and f.verdict == "pass" for f in findings)
     # the quote's 2, 24, 16, 64, 2 and 98,304, and 24, 16 and 64 on line 3
     assert coverage.checked == 9
+
+
+@pytest.mark.parametrize(
+    ("review", "verdict"),
+    [("1", "pass"), ("2", "fail")],  # 2 + 3 + 1 = 6; a wrong term fails the total
+)
+def test_the_cells_a_total_row_adds_count_as_checked(
+    tmp_path: Path, review: str, verdict: str
+) -> None:
+    lesson = tmp_path / "plan.md"
+    lesson.write_text(
+        "## Plan\n\n| Task | Hours |\n|---|---|\n| Reading | 2 |\n| Writing | 3 |\n"
+        f"| Review | {review} |\n| **Total** | **6** |\n",
+        encoding="utf-8",
+    )
+    findings, coverage = scan_lesson_with_coverage(lesson)
+    assert [f.verdict for f in findings if f.id.startswith("table_totals-")] == [verdict]
+    assert coverage.checked == 4  # the three terms and the total
+
+
+def test_the_cells_a_stated_schedule_total_adds_count_as_checked(tmp_path: Path) -> None:
+    lesson = tmp_path / "schedule.md"
+    lesson.write_text(
+        "## Schedule\n\n| Lab | Topic | Time |\n|---|---|---|\n| 1 | Tokens | ~2 hr |\n"
+        "| 2 | Attention | ~3 hr |\n| 3 | Decoding | ~1 hr |\n\n**Total time**: ~6 hours\n",
+        encoding="utf-8",
+    )
+    findings, coverage = scan_lesson_with_coverage(lesson)
+    assert [f.verdict for f in findings if f.id.startswith("table_totals-")] == ["pass"]
+    assert coverage.checked == 4  # 2, 3, 1 and the 6 of the total; not the lab numbers
+
+
+def test_a_term_printed_twice_on_its_row_is_not_counted(tmp_path: Path) -> None:
+    # Week 2 and 2 hours: which "2" of the row is the term cannot be told from its text.
+    lesson = tmp_path / "weeks.md"
+    lesson.write_text(
+        "## Plan\n\n| Task | Week | Hours |\n|---|---|---|\n| Reading | 2 | 2 |\n"
+        "| Writing | 1 | 3 |\n| **Total** | | **5** |\n",
+        encoding="utf-8",
+    )
+    findings, coverage = scan_lesson_with_coverage(lesson)
+    assert [f.verdict for f in findings if f.id.startswith("table_totals-")] == ["pass"]
+    assert coverage.checked == 2  # the 3 of Writing and the total

@@ -52,6 +52,7 @@ from checkers.extract.recognizers import (
     relations,
     rope,
     softmax_rows,
+    steps,
     table_formulas,
     table_rows,
     table_shapes,
@@ -72,6 +73,7 @@ class Recognizer(Protocol):
 
 ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "chains": chains,
+    "steps": steps,
     "byte_conversions": byte_conversions,
     "percentages": percentages,
     "model_tables": model_tables,

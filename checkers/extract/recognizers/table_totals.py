@@ -230,6 +230,23 @@ def _draft(
     )
 
 
+def _cell_inputs(
+    document: Document, table: Table, column: int, indexes: list[int]
+) -> tuple[tuple[int, str], ...]:
+    """The cells of ``column`` in body rows ``indexes`` that a total adds, as statements it
+    reads (:attr:`Draft.inputs`: (line, the cell as written), so ``scan --stats`` counts them as
+    checked: a wrong term makes the total fail as a wrong total does). A cell whose text is
+    written more than once on its line (another cell of the row printed alike) is left out:
+    which of them is the term could not be told."""
+    found: list[tuple[int, str]] = []
+    for index in indexes:
+        cells, line = table.rows[index]
+        text = cells[column].strip() if column < len(cells) else ""
+        if text and document.source_line(line).count(text) == 1:
+            found.append((line, text))
+    return tuple(found)
+
+
 def _header_units(table: Table) -> list[str]:
     return [(m.group(1) if (m := _HEADER_UNIT.search(h)) else "") for h in table.header]
 
@@ -495,6 +512,9 @@ def _total_rows(document: Document, table: Table, units: list[str]) -> Iterator[
             if relation is not None:
                 draft = _draft(
                     document, table, row, line, relation, [t for _, t in terms], "total-row", total
+                )
+                draft = dataclasses.replace(
+                    draft, inputs=_cell_inputs(document, table, column, [i for i, _ in terms])
                 )
                 yield _with_carried(draft, document, table, column, terms, relation)
 
@@ -925,7 +945,7 @@ def _prose_totals(document: Document, index: int, table: Table) -> Iterator[Draf
         return
     stated = _PROSE_TOTAL_VALUE.match(first.text, label.end())
     if stated is None:
-        yield from _prose_range_total(table, first.text, first.number, label.end())
+        yield from _prose_range_total(document, table, first.text, first.number, label.end())
         return
     total = _cell(stated["cell"], "")
     columns = [i for i, h in enumerate(table.header) if _TIME_HEADER.match(_label(h))]
@@ -956,6 +976,7 @@ def _prose_totals(document: Document, index: int, table: Table) -> Iterator[Draf
         recognizer=NAME,
         slug="total-time",
         tolerance=_tolerance(total),
+        inputs=_cell_inputs(document, table, columns[0], list(range(len(table.rows)))),
     )
 
 
@@ -966,7 +987,9 @@ _PROSE_RANGE = re.compile(
 )
 
 
-def _prose_range_total(table: Table, text: str, line: int, at: int) -> Iterator[Draft]:
+def _prose_range_total(
+    document: Document, table: Table, text: str, line: int, at: int
+) -> Iterator[Draft]:
     """A schedule's total stated as a range ("**Total time**: ~8-10 hours"): the time column's
     terms, in the range's unit, against it (``sum_range``)."""
     stated = _PROSE_RANGE.match(text, at)
@@ -993,6 +1016,7 @@ def _prose_range_total(table: Table, text: str, line: int, at: int) -> Iterator[
         confidence=0.7,
         recognizer=NAME,
         slug="total-time-range",
+        inputs=_cell_inputs(document, table, columns[0], list(range(len(table.rows)))),
     )
 
 
@@ -1018,6 +1042,9 @@ def _bold_total_rows(document: Document, table: Table, units: list[str]) -> Iter
         if relation is not None:
             draft = _draft(
                 document, table, row, line, relation, [t for _, t in terms], "bold-total", total
+            )
+            draft = dataclasses.replace(
+                draft, inputs=_cell_inputs(document, table, column, [i for i, _ in terms])
             )
             yield _with_carried(draft, document, table, column, terms, relation)
 
