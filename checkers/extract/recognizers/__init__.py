@@ -36,6 +36,7 @@ from checkers.extract.recognizers import (
     heading_products,
     heads,
     latex_matrices,
+    length_ratios,
     laws,
     masks,
     matrix_memory,
@@ -104,6 +105,7 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "projections": projections,
     "laws": laws,
     "rates": rates,
+    "length_ratios": length_ratios,
 }
 """Recogniser name → module."""
 
