@@ -36,8 +36,8 @@ from checkers.extract.recognizers import (
     heading_products,
     heads,
     latex_matrices,
-    length_ratios,
     laws,
+    length_ratios,
     masks,
     matrix_memory,
     memory_tables,
@@ -51,6 +51,7 @@ from checkers.extract.recognizers import (
     qk_moments,
     rates,
     relations,
+    result_shares,
     rope,
     softmax_rows,
     table_formulas,
@@ -106,6 +107,7 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "laws": laws,
     "rates": rates,
     "length_ratios": length_ratios,
+    "result_shares": result_shares,
 }
 """Recogniser name → module."""
 

@@ -215,7 +215,7 @@ def _factor(text: str) -> re.Match[str] | None:
 def _printed_ok(claimed: str, expected: float) -> bool:
     """``claimed`` is ``expected`` at the precision printed (half a unit of its last digit)."""
     decimals = len(claimed.split(".")[1]) if "." in claimed else 0
-    return abs(_number(claimed) - expected) <= 0.5 * 10**-decimals + 1e-12
+    return abs(_number(claimed) - expected) <= 0.5 * 10.0**-decimals + 1e-12
 
 
 def _items(document: Document, index: int) -> Iterator[Block]:
