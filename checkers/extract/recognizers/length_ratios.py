@@ -98,7 +98,8 @@ _STATED_LENGTH_RATIO = re.compile(
     r"(?P<zh>\d+(?:\.\d+)?)\s*倍",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR = re.compile(r"19[5-9]\d|20[0-3]\d")
+"""A year, not a length (2048 and 1024 are lengths)."""
 
 # One factor of an item: a number with ×, x, 倍, -fold or "times", not a term of a product
 # ("2 × 32 × 8") nor followed by another number. Matched from a number's first digit only.
@@ -112,10 +113,10 @@ _BOUND_BEFORE = re.compile(
     r"|最多|至少|高达|近|<|>|≤|≥)\s*$",
     re.IGNORECASE,
 )
-_BOUND_AFTER = re.compile(r"^\s*(?:以上|以下|左右以上|or\s+more|or\s+less|\+)", re.IGNORECASE)
+_BOUND_AFTER = re.compile(r"\s*(?:以上|以下|左右以上|or\s+more|or\s+less|\+)", re.IGNORECASE)
 # "增长 8 倍" may mean ×9 (an increase by 8 times), "8 times more" too.
 _INCREASE_BEFORE = re.compile(r"(?:增长|增加|提高|提升|扩大|上升)了?\s*$")
-_INCREASE_AFTER = re.compile(r"^\s*(?:more|larger|bigger|greater|higher)\b", re.IGNORECASE)
+_INCREASE_AFTER = re.compile(r"\s*(?:more|larger|bigger|greater|higher)\b", re.IGNORECASE)
 _UNCHANGED = re.compile(r"unchanged|the\s+same|constant|per[\s-]token|不变|每个?\s*token", re.I)
 
 _LINEAR = re.compile(
@@ -162,7 +163,7 @@ def _from_to(text: str) -> _Ratio | None:
     match = found[0]
     a, sa = match.group("a") or match.group("a2"), match.group("sa") or match.group("sa2") or ""
     b, sb = match.group("b") or match.group("b2"), match.group("sb") or match.group("sb2") or ""
-    if sa.lower() != sb.lower() or (not sa and (_YEAR.fullmatch(a) or _YEAR.fullmatch(b))):
+    if sa.lower() != sb.lower() or (not sa and _YEAR.fullmatch(a) and _YEAR.fullmatch(b)):
         return None
     low, high = sorted(((_number(a), a), (_number(b), b)))
     if low[0] <= 0 or low[0] == high[0]:

@@ -108,7 +108,7 @@ _BOUND = re.compile(
     r"|不到|超过|至少|最多|低于|高于|近)\s*$",
     re.IGNORECASE,
 )
-_RANGE_AFTER = re.compile(r"^\s*%?\s*(?:[-–—~～]|to)\s*\d")
+_RANGE_AFTER = re.compile(r"\s*%?\s*(?:[-–—~～]|to)\s*\d")
 _RESTATED = 0.01
 """How far a rounded restatement after a result may be from it (``4,194,304，约 419 万``)."""
 
