@@ -19,9 +19,7 @@ def _drafted(text: str) -> list[tuple[int, str, str]]:
 
 def _verdicts(scan_text: ScanText, text: str) -> list[tuple[int, str, str]]:
     return [
-        (f.line, f.verdict, f.message)
-        for f in scan_text(text)
-        if f.id.startswith("length_ratios-")
+        (f.line, f.verdict, f.message) for f in scan_text(text) if f.id.startswith("length_ratios-")
     ]
 
 

@@ -19,9 +19,7 @@ def _drafted(text: str) -> list[tuple[int, str, str]]:
 
 def _verdicts(scan_text: ScanText, text: str) -> list[tuple[int, str, str]]:
     return [
-        (f.line, f.verdict, f.message)
-        for f in scan_text(text)
-        if f.id.startswith("result_shares-")
+        (f.line, f.verdict, f.message) for f in scan_text(text) if f.id.startswith("result_shares-")
     ]
 
 
@@ -37,7 +35,8 @@ EN_LINES = (
 )
 # The same 8,388,608 over 67.4 亿 (6.74e9): 0.1245%.
 ZH_ITEMS = (
-    "## 适配器\n\n- 两个矩阵、32 层：$64 \\times 16 \\times 8192 = 8{{,}}388{{,}}608$，约 839 万；\n"
+    "## 适配器\n\n"
+    "- 两个矩阵、32 层：$64 \\times 16 \\times 8192 = 8{{,}}388{{,}}608$，约 839 万；\n"
     "- 这占 6.74B 总参数的约 {}%。\n"
 )
 # 40 layers × 2 matrices × 8 × (5120 + 5120) = 6,553,600 over 130 亿: 0.0504%.

@@ -43,29 +43,26 @@ from dataclasses import dataclass
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
+from checkers.lesson import caseless
 
 __all__ = ["recognize"]
 
 NAME = "length_ratios"
 DEFERS = True
-NEEDS = (
-    "linear",
-    "线性",
-    "o(",
-    "正比",
-    "proportional",
-    "quadratic",
-    "平方",
-    "二次",
-    "²",
-    "^",
-    "×",
-    "\\times",
-    "·",
-    "\\cdot",
+_SQUARED = tuple(
+    side + form
+    for side in "nlt"
+    for form in ("²", "^2", "^{2}", f"×{side}", f" × {side}", f"·{side}", f" · {side}")
+    + (f" \\times {side}", f" \\cdot {side}")
 )
-"""Every cue of an item holds one of them (:data:`_LINEAR`, :data:`_QUADRATIC`): a word, or a
-length squared or times itself, as written (``n²``, ``n^2``, ``n × n``, ``n \\times n``)."""
+NEEDS = (
+    ("linear", "线性", "o(n)", "o(l)", "o(t)", "正比", "proportional")
+    + ("quadratic", "平方", "二次")
+    + _SQUARED
+)
+"""Every cue of an item holds one of them as written (:data:`_LINEAR`, :data:`_QUADRATIC`): a
+word, or a length squared or times itself (``n²``, ``L^{2}``, ``n × n``, ``n \\times n``); an
+item whose source holds none is not read (:func:`_cue`)."""
 
 MAX_INTRO_CHARS = 300
 """Longest intro line read: every pattern below is tried on a short line only."""
@@ -74,7 +71,6 @@ MAX_ITEM_CHARS = 400
 MAX_ITEMS = 16
 """Most items read under one intro."""
 
-_COLON_END = re.compile(r"[:：]\s*(?:\*\*|__)?\s*$")
 _LENGTH_WORD = re.compile(
     r"context|sequence|length|tokens?\b|seq_?len|window|prompt|上下文|长度|序列|token|窗口",
     re.IGNORECASE,
@@ -123,7 +119,7 @@ _LINEAR = re.compile(
     r"(?<![A-Za-z-])linear(?:ly)?(?!\s*(?:layers?|projections?|maps?|transform|attention|probe"
     r"|warm-?up|decay|schedule|algebra|regression|models?|heads?)\b)(?![A-Za-z-])"
     r"|(?<![非亚超次近])线性(?![层投变注代回映预衰])"
-    r"|\bO\(\s*(?:n|N|L|T)\s*\)|正比|proportional(?:ly)?\s+(?:to|with)\b",
+    r"|\bO\((?:n|N|L|T)\)|正比|proportional(?:ly)?\s+(?:to|with)\b",
     re.IGNORECASE,
 )
 _QUADRATIC = re.compile(
@@ -183,8 +179,13 @@ def _stated(text: str) -> _Ratio | None:
     return _Ratio(value, _number(value), found[0].group(0).strip())
 
 
-def _cue(text: str) -> str | None:
-    """``linear`` or ``quadratic`` when the item names exactly one of them, unnegated."""
+def _cue(source: str) -> str | None:
+    """``linear`` or ``quadratic`` when the item (as written) names exactly one of them,
+    unnegated, in one of the spellings of :data:`NEEDS`."""
+    folded = caseless(source)
+    if not any(need in folded for need in NEEDS):
+        return None
+    text = plain(source)[0]
     cues: set[str] = set()
     for name, pattern in (("linear", _LINEAR), ("quadratic", _QUADRATIC)):
         for match in pattern.finditer(text):
@@ -235,10 +236,15 @@ def _items(document: Document, index: int) -> Iterator[Block]:
             return
         if len(item.group(0)) - len(item.group(0).lstrip()) <= depth:
             return  # the next item of the list the intro is in: no longer under it
-        if _COLON_END.search(block.lines[-1].text):
+        if _ends_with_colon(block.lines[-1].text):
             return
         end = block.lines[-1].number
         yield block
+
+
+def _ends_with_colon(text: str) -> bool:
+    """The line ends with a colon, perhaps inside emphasis (``**Costs:**``)."""
+    return text.rstrip().rstrip("*_").rstrip().endswith((":", "："))
 
 
 def _joined(block: Block) -> str:
@@ -249,9 +255,9 @@ def _item_draft(block: Block, ratio: _Ratio, intro_line: int, intro_text: str) -
     source = _joined(block)
     if len(source) > MAX_ITEM_CHARS:
         return None
-    text, _where = plain(source)
+    text = plain(source)[0]
     factor = _factor(text)
-    cue = _cue(text) if factor is not None else None
+    cue = _cue(source) if factor is not None else None
     if factor is None or cue is None or _UNCHANGED.search(text):
         return None
     claimed = factor.group("n")
@@ -312,10 +318,10 @@ def recognize(document: Document) -> Iterator[Draft]:
         if block.kind != "paragraph" or not block.lines:
             continue
         last = block.lines[-1].text
-        if ":" not in last and "：" not in last:
+        if (":" not in last and "：" not in last) or not _ends_with_colon(last):
             continue  # an intro ends with a colon: most paragraphs are passed over here
         source = _joined(block)
-        if len(source) > MAX_INTRO_CHARS or not _COLON_END.search(source):
+        if len(source) > MAX_INTRO_CHARS:
             continue
         if not _LENGTH_WORD.search(source):
             continue
@@ -329,7 +335,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                 draft = _item_draft(item, ratio, block.line, source)
                 if draft is not None:
                     drafts.append(draft)
-        cued = drafts or any(_cue(plain(_joined(item))[0]) for item in items)
+        cued = drafts or any(_cue(_joined(item)) for item in items)
         if claim is not None and cued:
             yield claim
         yield from drafts

@@ -28,10 +28,11 @@ draft; so does a part larger than the whole.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from checkers.extract.document import Block, Document, logical_lines
+from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
 
@@ -224,15 +225,17 @@ def _sentences(pieces: list[tuple[str, int]]) -> list[_Sentence]:
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim result / whole for each share that points back at the
     result printed just before it."""
-    block_of: dict[int, Block] | None = None
-    previous: tuple[str, int] | None = None
-    for source, number in logical_lines(document):
-        before, previous = previous, (source, number)
-        if "%" not in source:
-            continue  # every share holds one: most lines are passed over here
-        if block_of is None:
-            block_of = {line.number: block for block, line in document.lines()}
-        sentences = _sentences(_pieces(source, number, block_of.get(number)))
+    lines = document.logical
+    starts: list[int] | None = None
+    # Every share holds a percentage: most lines are passed over here, in one comprehension.
+    for at in [at for at, (text, _) in enumerate(lines) if "%" in text]:
+        source, number = lines[at]
+        if "占" not in source and "of" not in source.lower():
+            continue  # a share says "% of" or 占
+        if starts is None:
+            starts = [block.line for block in document.blocks]
+        block = _block_of(document, starts, number)
+        sentences = _sentences(_pieces(source, number, block))
         for index, sentence in enumerate(sentences):
             if "%" not in sentence.text or len(sentence.text) > MAX_SENTENCE_CHARS:
                 continue
@@ -241,8 +244,11 @@ def recognize(document: Document) -> Iterator[Draft]:
                 continue
             if index > 0:
                 prior, prior_line = sentences[index - 1].text, sentences[index - 1].line
-            elif before is not None and _adjacent(block_of, before[1], number):
-                earlier = _sentences(_pieces(before[0], before[1], block_of.get(before[1])))
+            elif at > 0 and _adjacent(
+                earlier_block := _block_of(document, starts, lines[at - 1][1]), block, number
+            ):
+                before, before_line = lines[at - 1]
+                earlier = _sentences(_pieces(before, before_line, earlier_block))
                 if not earlier:
                     continue
                 prior, prior_line = earlier[-1].text, earlier[-1].line
@@ -260,7 +266,7 @@ def recognize(document: Document) -> Iterator[Draft]:
             yield Draft(
                 kind="arithmetic",
                 quote=quote,
-                line=_source_line(block_of[number], quote, sentence.line),
+                line=_source_line(block, quote, sentence.line),
                 fields={
                     "expression": f"{_scaled(part, part_scale)}/{_scaled(whole, scale)}",
                     "claimed": percent + "%",
@@ -277,11 +283,16 @@ def recognize(document: Document) -> Iterator[Draft]:
             )
 
 
-def _adjacent(block_of: dict[int, Block], before: int, line: int) -> bool:
-    """The logical line at ``before`` is right above the one at ``line``: in the same block, or
-    in a block of the same section that ends at most a few lines above."""
-    first, second = block_of.get(before), block_of.get(line)
-    if first is None or second is None or first.section != second.section:
+def _block_of(document: Document, starts: list[int], line: int) -> Block:
+    """The block the logical line starting at ``line`` is in (``starts``: each block's first
+    line, in order)."""
+    return document.blocks[max(0, bisect_right(starts, line) - 1)]
+
+
+def _adjacent(first: Block, second: Block, line: int) -> bool:
+    """The logical line in ``first`` is right above the one at ``line`` in ``second``: in the
+    same block, or in a block of the same section that ends at most a few lines above."""
+    if first.section != second.section or not first.lines:
         return False
     return first is second or 0 < line - first.lines[-1].number <= MAX_GAP_LINES
 
