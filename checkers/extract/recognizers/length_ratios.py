@@ -49,16 +49,12 @@ __all__ = ["recognize"]
 
 NAME = "length_ratios"
 DEFERS = True
-_SQUARED = tuple(
-    side + form
-    for side in "nlt"
-    for form in ("²", "^2", "^{2}", f"×{side}", f" × {side}", f"·{side}", f" · {side}")
-    + (f" \\times {side}", f" \\cdot {side}")
-)
+_SQUARED_FORMS = ("²", "^2", "^{2}", "×@", " × @", "·@", " · @", " \\times @", " \\cdot @")
+_SQUARED = tuple(side + form.replace("@", side) for side in "nlt" for form in _SQUARED_FORMS)
 NEEDS = (
-    ("linear", "线性", "o(n)", "o(l)", "o(t)", "正比", "proportional")
-    + ("quadratic", "平方", "二次")
-    + _SQUARED
+    *("linear", "线性", "o(n)", "o(l)", "o(t)", "正比", "proportional"),
+    *("quadratic", "平方", "二次"),
+    *_SQUARED,
 )
 """Every cue of an item holds one of them as written (:data:`_LINEAR`, :data:`_QUADRATIC`): a
 word, or a length squared or times itself (``n²``, ``L^{2}``, ``n × n``, ``n \\times n``); an
@@ -109,10 +105,10 @@ _BOUND_BEFORE = re.compile(
     r"|最多|至少|高达|近|<|>|≤|≥)\s*$",
     re.IGNORECASE,
 )
-_BOUND_AFTER = re.compile(r"\s*(?:以上|以下|左右以上|or\s+more|or\s+less|\+)", re.IGNORECASE)
+_BOUND_AFTER = re.compile(r"\s?(?:以上|以下|or\s+more|or\s+less|\+)", re.IGNORECASE)
 # "增长 8 倍" may mean ×9 (an increase by 8 times), "8 times more" too.
 _INCREASE_BEFORE = re.compile(r"(?:增长|增加|提高|提升|扩大|上升)了?\s*$")
-_INCREASE_AFTER = re.compile(r"\s*(?:more|larger|bigger|greater|higher)\b", re.IGNORECASE)
+_INCREASE_AFTER = re.compile(r"\s?(?:more|larger|bigger|greater|higher)\b", re.IGNORECASE)
 _UNCHANGED = re.compile(r"unchanged|the\s+same|constant|per[\s-]token|不变|每个?\s*token", re.I)
 
 _LINEAR = re.compile(
@@ -144,6 +140,12 @@ class _Ratio:
     value: float
     said: str
     """How the intro said it, for the note (``32K/4K``, ``8× longer``)."""
+
+
+def _squeezed(text: str) -> str:
+    """``text`` with each run of whitespace one space: no pattern here meets a long run (the
+    quotes are the lines as written, so no offset is kept)."""
+    return " ".join(text.split())
 
 
 def _number(text: str) -> float:
@@ -182,10 +184,12 @@ def _stated(text: str) -> _Ratio | None:
 def _cue(source: str) -> str | None:
     """``linear`` or ``quadratic`` when the item (as written) names exactly one of them,
     unnegated, in one of the spellings of :data:`NEEDS`."""
+    if len(source) > MAX_ITEM_CHARS:
+        return None
     folded = caseless(source)
     if not any(need in folded for need in NEEDS):
         return None
-    text = plain(source)[0]
+    text = _squeezed(plain(source)[0])
     cues: set[str] = set()
     for name, pattern in (("linear", _LINEAR), ("quadratic", _QUADRATIC)):
         for match in pattern.finditer(text):
@@ -255,7 +259,7 @@ def _item_draft(block: Block, ratio: _Ratio, intro_line: int, intro_text: str) -
     source = _joined(block)
     if len(source) > MAX_ITEM_CHARS:
         return None
-    text = plain(source)[0]
+    text = _squeezed(plain(source)[0])
     factor = _factor(text)
     cue = _cue(source) if factor is not None else None
     if factor is None or cue is None or _UNCHANGED.search(text):
@@ -292,7 +296,7 @@ def _intro_ratio(source: str, line: int) -> tuple[_Ratio | None, Draft | None]:
     """The ratio an intro line carries, and the claim of the intro itself when it states both
     the change of length and its ratio (None when it does not; the ratio is None when the
     two disagree)."""
-    text, _where = plain(source)
+    text = _squeezed(plain(source)[0])
     change, stated = _from_to(text), _stated(text)
     if change is None or stated is None:
         return change or stated, None

@@ -109,7 +109,7 @@ _BOUND = re.compile(
     r"|不到|超过|至少|最多|低于|高于|近)\s*$",
     re.IGNORECASE,
 )
-_RANGE_AFTER = re.compile(r"\s*%?\s*(?:[-–—~～]|to)\s*\d")
+_RANGE_AFTER = re.compile(r"\s?%?\s?(?:[-–—~～]|to)\s?\d")
 _RESTATED = 0.01
 """How far a rounded restatement after a result may be from it (``4,194,304，约 419 万``)."""
 
@@ -171,22 +171,41 @@ def _share(sentence: str) -> tuple[re.Match[str], str, str | None, str] | None:
 
 @dataclass(frozen=True)
 class _Sentence:
-    """A sentence as read (inline LaTeX made plain), with where it is in the lesson."""
+    """A sentence as read (inline LaTeX made plain, each run of whitespace one space, so that
+    no pattern meets a long run), with where it is in the lesson."""
 
     text: str
     piece: str
     """The source text it was read from (a logical line, or one line of a paragraph)."""
+    plain: str
+    """The plain text of ``piece``, runs of whitespace kept."""
     where: tuple[int, ...]
-    """The offset in ``piece`` of each character of the plain text of ``piece``."""
+    """The offset in ``piece`` of each character of ``plain``."""
     start: int
-    """Where ``text`` starts in the plain text of ``piece``."""
+    """Where ``text`` starts in ``plain`` with its runs squeezed."""
     line: int
     """The source line ``piece`` starts on."""
 
     def quote(self, begin: int, end: int) -> str:
         """The source text of ``text[begin:end]``."""
-        at, upto = self.start + begin, self.start + end - 1
+        at = _unsqueezed(self.plain, self.start + begin)
+        upto = _unsqueezed(self.plain, self.start + end - 1)
         return self.piece[self.where[at] : self.where[upto] + 1].strip()
+
+
+_RUN = re.compile(r"\s{2,}|[^\S ]")
+"""A run of whitespace squeezed to one space (a single tab or line break too)."""
+
+
+def _unsqueezed(text: str, offset: int) -> int:
+    """The offset in ``text`` of the character at ``offset`` of ``text`` squeezed by
+    :data:`_RUN`."""
+    shift = 0
+    for run in _RUN.finditer(text):
+        if run.start() - shift >= offset:
+            break
+        shift += len(run.group(0)) - 1
+    return offset + shift
 
 
 _BREAK_BEFORE = re.compile(r"[\d$]\s*$")
@@ -216,9 +235,11 @@ def _sentences(pieces: list[tuple[str, int]]) -> list[_Sentence]:
     found: list[_Sentence] = []
     for piece, line in pieces:
         text, where = plain(piece)
-        for match in _SENTENCE.finditer(text):
+        squeezed = _RUN.sub(" ", text)
+        for match in _SENTENCE.finditer(squeezed):
             if match.group(0).strip():
-                found.append(_Sentence(match.group(0), piece, where, match.start(), line))
+                sentence = _Sentence(match.group(0), piece, text, where, match.start(), line)
+                found.append(sentence)
     return found
 
 
