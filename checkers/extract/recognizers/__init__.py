@@ -37,6 +37,7 @@ from checkers.extract.recognizers import (
     heads,
     latex_matrices,
     laws,
+    length_ratios,
     masks,
     matrix_memory,
     memory_tables,
@@ -50,6 +51,7 @@ from checkers.extract.recognizers import (
     qk_moments,
     rates,
     relations,
+    result_shares,
     rope,
     softmax_rows,
     steps,
@@ -106,6 +108,8 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "projections": projections,
     "laws": laws,
     "rates": rates,
+    "length_ratios": length_ratios,
+    "result_shares": result_shares,
 }
 """Recogniser name → module."""
 
