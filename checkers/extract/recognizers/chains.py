@@ -666,7 +666,9 @@ def _chains(text: str) -> Iterator[list[_Side]]:
             if done is not None:
                 yield done
             continue
-        if not first:
+        if chain:
+            # the start of this piece ends the chain so far; with no chain before it, a side
+            # found there would stand alone, so it is not looked for (nor charged)
             head = _prefix(piece, offset, before)
             if head is not None:
                 done, chain = _running(chain, head)
