@@ -62,16 +62,35 @@ __all__ = ["recognize"]
 NAME = "chains"
 
 _APPROX_WORD = r"(?:~|∼|约|about|roughly|approximately|around)"
-_RELATION = re.compile(
+_NOT_AFTER = r"[<>!=:+\-*/]"  # what an equals sign of a relation does not follow (<=, ==, :=)
+# Each alternative starts with its sign, the lookbehind written after it, so that the search
+# skips at once to the characters a relation can start with.
+_RELATION_SIGN = re.compile(
     # "= ~15.9B", "= about 40B": an equals sign whose value is printed as approximate is one
     # relation, ≈, so the value reads to its significant figures (tried before a plain "=").
-    r"(?<![<>!=:+\-*/])(?:=|＝)\s*" + _APPROX_WORD + r"(?=\s*[-−+]?\d)"
-    r"|约等于|约为|约(?=\s*[-−+]?\d)|(?<![<>!=:+\-*/])(?:=|＝)(?![=>])|[≈≃≅≒]"
-    # "(?<![\s,])": the spaces before "which" are matched from the first one only, so a line
-    # of a million spaces costs a million steps, not a million squared.
-    r"|(?:,|(?<![\s,]))\s*(?:which |that )?(?:is|are|comes to|totals) "
+    rf"=(?<!{_NOT_AFTER}=)\s*{_APPROX_WORD}(?=\s*[-−+]?\d)"
+    rf"|＝(?<!{_NOT_AFTER}＝)\s*{_APPROX_WORD}(?=\s*[-−+]?\d)"
+    r"|约等于|约为|约(?=\s*[-−+]?\d)"
+    rf"|=(?<!{_NOT_AFTER}=)(?![=>])|＝(?<!{_NOT_AFTER}＝)(?![=>])"
+    r"|≈|≃|≅|≒"
+)
+_RELATION_WORDS = ("about", "roughly", "approximately", "around")
+_RELATION = re.compile(
+    _RELATION_SIGN.pattern
+    # "is about 40": only in a text holding one of _RELATION_WORDS; elsewhere _RELATION_SIGN
+    # finds the same relations some ten times faster (this alternative is tried at every
+    # character). "(?<![\s,])": the spaces before "which" are matched from the first one
+    # only, so a line of a million spaces costs a million steps, not a million squared.
+    + r"|(?:,|(?<![\s,]))\s*(?:which |that )?(?:is|are|comes to|totals) "
     r"(?:about|roughly|approximately|around)(?=\s*[-−+]?\d)"
 )
+
+
+def _relations(text: str) -> Iterator[re.Match[str]]:
+    """The relations of ``text`` (:data:`_RELATION`), left to right."""
+    if any(word in text for word in _RELATION_WORDS):
+        return _RELATION.finditer(text)
+    return _RELATION_SIGN.finditer(text)
 
 
 def _may_relate(text: str) -> bool:
@@ -281,15 +300,18 @@ _UP_TO_LAST_STOP = re.compile("(?s:.*)(?:" + _LABEL_STOP.pattern + ")")
 def _keeps_free_word(text: str) -> bool:
     """True when ``text`` has a free word that :func:`_as_expression` leaves as it is, so that
     ``_has_free_word(_as_expression(text))`` is true (see the note above; a test checks it)."""
-    return _free_word_end(text) is not None
+    return _free_word(text) is not None
 
 
 @lru_cache(maxsize=8192)
-def _free_word_end(text: str) -> int | None:
-    """Where the first free word of :func:`_keeps_free_word` ends in ``text``, None when it
-    has none. Every start of the text that holds that word whole keeps it too (a shorter text
-    has no more closing brackets and no more text after the word for a label to go on in),
-    which :func:`_prefix` relies on. Cached: the sides of a statement share their starts."""
+def _free_word(text: str) -> tuple[int, int] | None:
+    """Where the first free word of :func:`_keeps_free_word` starts and ends in ``text``, None
+    when it has none. Every start of the text that holds that word whole keeps it too (a
+    shorter text has no more closing brackets and no more text after the word for a label to
+    go on in), which :func:`_prefix` relies on; so does every end of it (a later start has no
+    earlier opening bracket, and the number a label or a time runs from is still before the
+    word or cut off with it), which :func:`_suffix` relies on. Cached: the sides of a
+    statement share their starts."""
     opener = _OPENERS.search(text)
     last_closer = max(text.rfind(")"), text.rfind("）"))
     for match in _ASCII_WORD.finditer(text):
@@ -308,7 +330,7 @@ def _free_word_end(text: str) -> int | None:
                 words = words[:-1]  # the part of a hyphenated label word before this one
             if len(words) < 4 and _LABEL_GOES_ON.match(text, match.end()):
                 continue
-        return match.end()
+        return match.span()
     return None
 
 
@@ -551,13 +573,14 @@ def _prefix(text: str, offset: int, relation: str) -> _Side | None:
             piece = piece[:-1]  # a sentence's full stop, not a decimal point
         stripped = piece.lstrip()
         if free is not None and len(stripped) >= free and stripped[-1] not in _RATIO_ENDS:
-            # a start of the side that failed, holding its free word (_free_word_end): it does
+            # a start of the side that failed, holding its free word (_free_word): it does
             # not evaluate either, and is charged as if it had been tried
             _charged(stripped)
             continue
         found = _evaluable(stripped)
         if found is None and stripped:
-            free = _free_word_end(stripped)
+            span = _free_word(stripped)
+            free = None if span is None else span[1]
         if found is not None:
             if _runs_on(text[len(piece) :]):
                 return None
@@ -580,15 +603,33 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
         if text.rstrip()[-1:].isalpha() or (text.rstrip()[-1:] in ")）")
         else None
     )
+    # Where in the text a free word (_free_word) of a failed end starts, with and without the
+    # label: every end of the text that starts there or before holds the word whole, and when
+    # the side does not end in a printed ratio (which is not read for words) it keeps the word
+    # and does not evaluate either, so it is only charged as if it had been tried.
+    free = free_unlabelled = -1
+    reads_words = text.rstrip()[-1:] not in _RATIO_ENDS
+    unlabelled_reads_words = (unlabelled or "").rstrip()[-1:] not in _RATIO_ENDS
     for start in _starts(text, first):
         if start > digit:
             break  # this end of the text (labelled or not) and every shorter one has no digit
         piece = text[start:].strip()
-        found = _evaluable(piece)
+        if start <= free:
+            _charged(piece)
+            found = None
+        else:
+            found = _evaluable(piece)
+            if found is None and piece and reads_words:
+                free = _free_start(text, start, piece, free)
         if found is None and unlabelled is not None and start < len(unlabelled):
             shorter = unlabelled[start:].strip()
             if shorter != piece:
-                found = _evaluable(shorter)
+                if start <= free_unlabelled:
+                    _charged(shorter)
+                else:
+                    found = _evaluable(shorter)
+                    if found is None and shorter and unlabelled_reads_words:
+                        free_unlabelled = _free_start(text, start, shorter, free_unlabelled)
                 piece = shorter
             if found is not None and found[1]:
                 found = None  # "32K context = 1B …": a labelled number alone is no statement
@@ -598,6 +639,15 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
             begin = offset + start + (len(text[start:]) - len(text[start:].lstrip()))
             return _Side(piece, begin, begin + len(piece), relation, found[0], found[1])
     return None
+
+
+def _free_start(text: str, start: int, piece: str, known: int) -> int:
+    """Where in ``text`` the first free word of ``piece``, the stripped ``text[start:]``,
+    starts (:func:`_free_word`); ``known`` when it has none."""
+    span = _free_word(piece)
+    if span is None:
+        return known
+    return start + len(text[start:]) - len(text[start:].lstrip()) + span[0]
 
 
 # What lies at the edge of a side when the side is only part of the statement. An operator
@@ -659,7 +709,7 @@ def _chains(text: str) -> Iterator[list[_Side]]:
     """Runs of evaluable sides joined by relations, within one logical line."""
     pieces: list[tuple[str, int, str]] = []  # (text, start offset, relation before it)
     cursor, relation = 0, ""
-    for match in _RELATION.finditer(text):
+    for match in _relations(text):
         pieces.append((text[cursor : match.start()], cursor, relation))
         cursor, relation = match.end(), match.group()
     pieces.append((text[cursor:], cursor, relation))
