@@ -69,11 +69,12 @@ def test_the_relation_shortcuts_hold_on_built_texts(text: str) -> None:
 @settings(parent=PROFILE)
 @given(st.lists(st.sampled_from(_SIDE_PIECES), max_size=16).map("".join))
 def test_every_start_and_end_of_a_side_holding_its_free_word_keeps_it(side: str) -> None:
-    span = chains._free_word(side)
-    if span is None:
-        return
-    start, end = span
-    for cut in range(start + 1):  # the ends of the side that hold the word (_suffix)
-        assert chains._keeps_free_word(side[cut:].strip()), (side, cut)
-    for cut in range(end, len(side) + 1):  # its starts that hold the word (_prefix)
-        assert chains._keeps_free_word(side[:cut].strip()), (side, cut)
+    first, last = chains._free_word(side), chains._free_word(side, True)
+    assert (first is None) is (last is None)
+    for span in (first, last) if first is not None and last is not None else ():
+        start, end = span
+        assert first[0] <= start <= last[0]
+        for cut in range(start + 1):  # the ends of the side that hold the word (_suffix)
+            assert chains._keeps_free_word(side[cut:].strip()), (side, cut)
+        for cut in range(end, len(side) + 1):  # its starts that hold the word (_prefix)
+            assert chains._keeps_free_word(side[:cut].strip()), (side, cut)

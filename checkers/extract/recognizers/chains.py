@@ -304,17 +304,19 @@ def _keeps_free_word(text: str) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def _free_word(text: str) -> tuple[int, int] | None:
-    """Where the first free word of :func:`_keeps_free_word` starts and ends in ``text``, None
-    when it has none. Every start of the text that holds that word whole keeps it too (a
-    shorter text has no more closing brackets and no more text after the word for a label to
-    go on in), which :func:`_prefix` relies on; so does every end of it (a later start has no
-    earlier opening bracket, and the number a label or a time runs from is still before the
-    word or cut off with it), which :func:`_suffix` relies on. Cached: the sides of a
-    statement share their starts."""
+def _free_word(text: str, last: bool = False) -> tuple[int, int] | None:
+    """Where the first (or the ``last``) free word of :func:`_keeps_free_word` starts and ends
+    in ``text``, None when it has none. Every start of the text that holds a free word whole
+    keeps it too (a shorter text has no more closing brackets and no more text after the word
+    for a label to go on in), which :func:`_prefix` relies on; so does every end of it (a
+    later start has no earlier opening bracket, and the number a label or a time runs from is
+    still before the word or cut off with it), which :func:`_suffix` relies on. Cached: the
+    sides of a statement share their starts. Whether a word is free does not depend on the
+    other words, so the last one is the first met from the end."""
     opener = _OPENERS.search(text)
     last_closer = max(text.rfind(")"), text.rfind("）"))
-    for match in _ASCII_WORD.finditer(text):
+    words = _ASCII_WORD.finditer(text)
+    for match in reversed(list(words)) if last else words:
         word, start = match.group(), match.start()
         if not _may_be_free(word):
             continue
@@ -642,9 +644,9 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
 
 
 def _free_start(text: str, start: int, piece: str, known: int) -> int:
-    """Where in ``text`` the first free word of ``piece``, the stripped ``text[start:]``,
+    """Where in ``text`` the last free word of ``piece``, the stripped ``text[start:]``,
     starts (:func:`_free_word`); ``known`` when it has none."""
-    span = _free_word(piece)
+    span = _free_word(piece, True)
     if span is None:
         return known
     return start + len(text[start:]) - len(text[start:].lstrip()) + span[0]
