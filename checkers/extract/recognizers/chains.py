@@ -315,8 +315,8 @@ def _free_word(text: str, last: bool = False) -> tuple[int, int] | None:
     other words, so the last one is the first met from the end."""
     opener = _OPENERS.search(text)
     last_closer = max(text.rfind(")"), text.rfind("）"))
-    words = _ASCII_WORD.finditer(text)
-    for match in reversed(list(words)) if last else words:
+    matches = _ASCII_WORD.finditer(text)
+    for match in reversed(list(matches)) if last else matches:
         word, start = match.group(), match.start()
         if not _may_be_free(word):
             continue
