@@ -7,6 +7,8 @@ already knows.
   the relation signs alone, which finds the same relations.
 * A side that keeps a free word does not evaluate, and neither does any start of it (a prefix
   side) or end of it (a suffix side) that holds that word whole (:func:`chains._free_word`).
+* The floating-point types a lesson names are looked for only for an expression with a literal
+  that some type stores differently.
 
 Checked on every line of the team's lessons and the seeds, and on texts built of the pieces
 these patterns read."""
@@ -15,9 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from checkers.extract.document import parse_document
 from checkers.extract.recognizers import chains
 from tests.extract.test_chains import _SIDE_PIECES
 from tests.hypothesis_profiles import PROFILE
@@ -78,3 +82,20 @@ def test_every_start_and_end_of_a_side_holding_its_free_word_keeps_it(side: str)
             assert chains._keeps_free_word(side[cut:].strip()), (side, cut)
         for cut in range(end, len(side) + 1):  # its starts that hold the word (_prefix)
             assert chains._keeps_free_word(side[:cut].strip()), (side, cut)
+
+
+@pytest.mark.parametrize(
+    ("text", "stored_as"),
+    [
+        # a literal below the normal range of both types the lesson names
+        ("We compute in float32 and fp16.\n\nHere log(1e-45) ≈ -103.28.\n", ["fp32", "fp16"]),
+        ("Computed in fp16.\n\nSo 1e-5 × 2 = 2e-5.\n", ["fp16"]),
+        ("Computed in fp16.\n\nSo 2 × 3 = 6.\n", None),  # no literal any type stores differently
+        ("No type here: log(1e-45) ≈ -103.28\n", None),  # the lesson names no type
+    ],
+)
+def test_the_types_a_lesson_names_are_looked_for_only_when_a_type_changes_a_literal(
+    text: str, stored_as: list[str] | None
+) -> None:
+    (draft,) = chains.recognize(parse_document(text))
+    assert draft.fields.get("stored_as") == stored_as

@@ -55,7 +55,7 @@ from checkers.numbers import (
     read_binary,
     significant_digits,
 )
-from checkers.readings import KILO, changed_by_storage
+from checkers.readings import FLOAT_TYPES, KILO, changed_by_storage
 
 __all__ = ["recognize"]
 
@@ -871,11 +871,10 @@ def _draft(
     line: int,
     source: str,
     where: Sequence[int],
-    prefixes: str,
-    float_types: tuple[str, ...] = (),
+    document: Document,
 ) -> Draft | None:
-    """The claim a chain makes; ``where`` maps the plain text of ``source`` back to it;
-    ``prefixes`` and ``float_types`` are the lesson's (:class:`Document`)."""
+    """The claim a chain makes in ``document``; ``where`` maps the plain text of ``source``
+    back to it."""
     computed = [s for s in sides if not s.printed]
     if not computed:
         # "819,200 字节约为 8.2 MB", "14 GB ≈ 13.0 GiB": a unit conversion between printed values.
@@ -907,10 +906,13 @@ def _draft(
     arithmetic = _as_expression(expression)
     fields: dict[str, object] = {"expression": arithmetic, "claimed": claimed_field}
     if any(symbol in arithmetic or symbol in str(claimed_field) for symbol in BYTE_PREFIXES):
-        fields["prefixes"] = prefixes
-    stored_as = [t for t in float_types if _stored_differently(arithmetic, t)]
-    if stored_as:
-        fields["stored_as"] = stored_as
+        fields["prefixes"] = document.byte_prefixes
+    if any(_stored_differently(arithmetic, t) for t in FLOAT_TYPES):
+        # only then are the types the lesson names looked for, in all of its text: most
+        # expressions have no literal that any floating-point type stores differently
+        stored_as = [t for t in document.float_types if _stored_differently(arithmetic, t)]
+        if stored_as:
+            fields["stored_as"] = stored_as
     return Draft(
         kind="arithmetic",
         quote=source[slice(*widened(source, where[begin], where[end - 1] + 1))],
@@ -924,7 +926,6 @@ def _draft(
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every evaluable equation chain in the lesson."""
-    prefixes = document.byte_prefixes
     rounded: set[str] = set()  # results printed with decimals so far, without their sign
     results: dict[str, tuple[int, str]] = {}  # a result printed so far → (section, expression)
     section_of: dict[int, int] | None = None  # built for the first draft: most lessons have none
@@ -943,7 +944,7 @@ def recognize(document: Document) -> Iterator[Draft]:
         if text is not source and not (_may_relate(text) and _has_digit(text)):
             continue  # (the same text is the source, already tested)
         for sides in _chains(text):
-            draft = _draft(sides, line, source, where, prefixes, document.float_types)
+            draft = _draft(sides, line, source, where, document)
             if draft is None:
                 continue
             carried = _carried(draft.fields["expression"], rounded)
