@@ -605,10 +605,10 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
         if text.rstrip()[-1:].isalpha() or (text.rstrip()[-1:] in ")）")
         else None
     )
-    # Where in the text a free word (_free_word) of a failed end starts, with and without the
+    # Where in the text the last free word (_free_word) of an end starts, with and without the
     # label: every end of the text that starts there or before holds the word whole, and when
     # the side does not end in a printed ratio (which is not read for words) it keeps the word
-    # and does not evaluate either, so it is only charged as if it had been tried.
+    # and does not evaluate, so it is only charged as if it had been tried.
     free = free_unlabelled = -1
     reads_words = text.rstrip()[-1:] not in _RATIO_ENDS
     unlabelled_reads_words = (unlabelled or "").rstrip()[-1:] not in _RATIO_ENDS
@@ -616,22 +616,22 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
         if start > digit:
             break  # this end of the text (labelled or not) and every shorter one has no digit
         piece = text[start:].strip()
+        if start > free and piece and reads_words:
+            free = _free_start(text, start, piece, free)  # looked for before it is tried
         if start <= free:
             _charged(piece)
             found = None
         else:
             found = _evaluable(piece)
-            if found is None and piece and reads_words:
-                free = _free_start(text, start, piece, free)
         if found is None and unlabelled is not None and start < len(unlabelled):
             shorter = unlabelled[start:].strip()
             if shorter != piece:
+                if start > free_unlabelled and shorter and unlabelled_reads_words:
+                    free_unlabelled = _free_start(text, start, shorter, free_unlabelled)
                 if start <= free_unlabelled:
                     _charged(shorter)
                 else:
                     found = _evaluable(shorter)
-                    if found is None and shorter and unlabelled_reads_words:
-                        free_unlabelled = _free_start(text, start, shorter, free_unlabelled)
                 piece = shorter
             if found is not None and found[1]:
                 found = None  # "32K context = 1B …": a labelled number alone is no statement
@@ -931,7 +931,7 @@ def recognize(document: Document) -> Iterator[Draft]:
     section_of: dict[int, int] | None = None  # built for the first draft: most lessons have none
     _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
-        if _ROUNDED_CELL.fullmatch(source):
+        if "." in source and _ROUNDED_CELL.fullmatch(source):  # (every match holds a ".")
             # a table cell holding a computed value printed with decimals (p_i = 0.612): a
             # later statement may use it as the rounded value it is
             rounded.add(source.strip().lstrip("-−+"))
