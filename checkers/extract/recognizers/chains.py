@@ -55,31 +55,61 @@ from checkers.numbers import (
     read_binary,
     significant_digits,
 )
-from checkers.readings import KILO, changed_by_storage
+from checkers.readings import FLOAT_TYPES, KILO, changed_by_storage
 
 __all__ = ["recognize"]
 
 NAME = "chains"
 
 _APPROX_WORD = r"(?:~|∼|约|about|roughly|approximately|around)"
-_RELATION = re.compile(
+_NOT_AFTER = r"[<>!=:+\-*/]"  # what an equals sign of a relation does not follow (<=, ==, :=)
+# Each alternative starts with its sign, the lookbehind written after it, so that the search
+# skips at once to the characters a relation can start with.
+_RELATION_SIGN = re.compile(
     # "= ~15.9B", "= about 40B": an equals sign whose value is printed as approximate is one
     # relation, ≈, so the value reads to its significant figures (tried before a plain "=").
-    r"(?<![<>!=:+\-*/])(?:=|＝)\s*" + _APPROX_WORD + r"(?=\s*[-−+]?\d)"
-    r"|约等于|约为|约(?=\s*[-−+]?\d)|(?<![<>!=:+\-*/])(?:=|＝)(?![=>])|[≈≃≅≒]"
-    # "(?<![\s,])": the spaces before "which" are matched from the first one only, so a line
-    # of a million spaces costs a million steps, not a million squared.
-    r"|(?:,|(?<![\s,]))\s*(?:which |that )?(?:is|are|comes to|totals) "
+    rf"=(?<!{_NOT_AFTER}=)\s*{_APPROX_WORD}(?=\s*[-−+]?\d)"
+    rf"|＝(?<!{_NOT_AFTER}＝)\s*{_APPROX_WORD}(?=\s*[-−+]?\d)"
+    r"|约等于|约为|约(?=\s*[-−+]?\d)"
+    rf"|=(?<!{_NOT_AFTER}=)(?![=>])|＝(?<!{_NOT_AFTER}＝)(?![=>])"
+    r"|≈|≃|≅|≒"
+)
+_RELATION_WORDS = ("about", "roughly", "approximately", "around")
+_RELATION = re.compile(
+    _RELATION_SIGN.pattern
+    # "is about 40": only in a text holding one of _RELATION_WORDS; elsewhere _RELATION_SIGN
+    # finds the same relations some ten times faster (this alternative is tried at every
+    # character). "(?<![\s,])": the spaces before "which" are matched from the first one
+    # only, so a line of a million spaces costs a million steps, not a million squared.
+    + r"|(?:,|(?<![\s,]))\s*(?:which |that )?(?:is|are|comes to|totals) "
     r"(?:about|roughly|approximately|around)(?=\s*[-−+]?\d)"
 )
-# Every match of _RELATION holds one of these, and looking for them is some ten times cheaper
-# than the search, which tries its lookbehinds at every character of every line.
-_RELATION_MARK = re.compile("[=＝约≈≃≅≒]|about|roughly|approximately|around")
 
 
-def _relates(text: str) -> bool:
-    """True when ``text`` holds a relation (:data:`_RELATION`)."""
-    return _RELATION_MARK.search(text) is not None and _RELATION.search(text) is not None
+def _relations(text: str) -> Iterator[re.Match[str]]:
+    """The relations of ``text`` (:data:`_RELATION`), left to right."""
+    if any(word in text for word in _RELATION_WORDS):
+        return _RELATION.finditer(text)
+    return _RELATION_SIGN.finditer(text)
+
+
+def _may_relate(text: str) -> bool:
+    """False when ``text`` holds no relation (:data:`_RELATION`): every match holds one of
+    these marks, and looking for each with ``in`` is some ten times cheaper than the search,
+    which tries its lookbehinds at every character of every line (or a search for the marks)."""
+    return (
+        "=" in text
+        or "≈" in text
+        or "about" in text
+        or "around" in text
+        or "roughly" in text
+        or "approximately" in text
+        or "＝" in text
+        or "约" in text
+        or "≃" in text
+        or "≅" in text
+        or "≒" in text
+    )
 
 
 _MAX_SIDE = 240
@@ -270,18 +300,23 @@ _UP_TO_LAST_STOP = re.compile("(?s:.*)(?:" + _LABEL_STOP.pattern + ")")
 def _keeps_free_word(text: str) -> bool:
     """True when ``text`` has a free word that :func:`_as_expression` leaves as it is, so that
     ``_has_free_word(_as_expression(text))`` is true (see the note above; a test checks it)."""
-    return _free_word_end(text) is not None
+    return _free_word(text) is not None
 
 
 @lru_cache(maxsize=8192)
-def _free_word_end(text: str) -> int | None:
-    """Where the first free word of :func:`_keeps_free_word` ends in ``text``, None when it
-    has none. Every start of the text that holds that word whole keeps it too (a shorter text
-    has no more closing brackets and no more text after the word for a label to go on in),
-    which :func:`_prefix` relies on. Cached: the sides of a statement share their starts."""
+def _free_word(text: str, last: bool = False) -> tuple[int, int] | None:
+    """Where the first (or the ``last``) free word of :func:`_keeps_free_word` starts and ends
+    in ``text``, None when it has none. Every start of the text that holds a free word whole
+    keeps it too (a shorter text has no more closing brackets and no more text after the word
+    for a label to go on in), which :func:`_prefix` relies on; so does every end of it (a
+    later start has no earlier opening bracket, and the number a label or a time runs from is
+    still before the word or cut off with it), which :func:`_suffix` relies on. Cached: the
+    sides of a statement share their starts. Whether a word is free does not depend on the
+    other words, so the last one is the first met from the end."""
     opener = _OPENERS.search(text)
     last_closer = max(text.rfind(")"), text.rfind("）"))
-    for match in _ASCII_WORD.finditer(text):
+    matches = _ASCII_WORD.finditer(text)
+    for match in reversed(list(matches)) if last else matches:
         word, start = match.group(), match.start()
         if not _may_be_free(word):
             continue
@@ -297,7 +332,7 @@ def _free_word_end(text: str) -> int | None:
                 words = words[:-1]  # the part of a hyphenated label word before this one
             if len(words) < 4 and _LABEL_GOES_ON.match(text, match.end()):
                 continue
-        return match.end()
+        return match.span()
     return None
 
 
@@ -540,13 +575,14 @@ def _prefix(text: str, offset: int, relation: str) -> _Side | None:
             piece = piece[:-1]  # a sentence's full stop, not a decimal point
         stripped = piece.lstrip()
         if free is not None and len(stripped) >= free and stripped[-1] not in _RATIO_ENDS:
-            # a start of the side that failed, holding its free word (_free_word_end): it does
+            # a start of the side that failed, holding its free word (_free_word): it does
             # not evaluate either, and is charged as if it had been tried
             _charged(stripped)
             continue
         found = _evaluable(stripped)
         if found is None and stripped:
-            free = _free_word_end(stripped)
+            span = _free_word(stripped)
+            free = None if span is None else span[1]
         if found is not None:
             if _runs_on(text[len(piece) :]):
                 return None
@@ -569,15 +605,33 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
         if text.rstrip()[-1:].isalpha() or (text.rstrip()[-1:] in ")）")
         else None
     )
+    # Where in the text the last free word (_free_word) of an end starts, with and without the
+    # label: every end of the text that starts there or before holds the word whole, and when
+    # the side does not end in a printed ratio (which is not read for words) it keeps the word
+    # and does not evaluate, so it is only charged as if it had been tried.
+    free = free_unlabelled = -1
+    reads_words = text.rstrip()[-1:] not in _RATIO_ENDS
+    unlabelled_reads_words = (unlabelled or "").rstrip()[-1:] not in _RATIO_ENDS
     for start in _starts(text, first):
         if start > digit:
             break  # this end of the text (labelled or not) and every shorter one has no digit
         piece = text[start:].strip()
-        found = _evaluable(piece)
+        if start > free and piece and reads_words:
+            free = _free_start(text, start, piece, free)  # looked for before it is tried
+        if start <= free:
+            _charged(piece)
+            found = None
+        else:
+            found = _evaluable(piece)
         if found is None and unlabelled is not None and start < len(unlabelled):
             shorter = unlabelled[start:].strip()
             if shorter != piece:
-                found = _evaluable(shorter)
+                if start > free_unlabelled and shorter and unlabelled_reads_words:
+                    free_unlabelled = _free_start(text, start, shorter, free_unlabelled)
+                if start <= free_unlabelled:
+                    _charged(shorter)
+                else:
+                    found = _evaluable(shorter)
                 piece = shorter
             if found is not None and found[1]:
                 found = None  # "32K context = 1B …": a labelled number alone is no statement
@@ -587,6 +641,15 @@ def _suffix(text: str, offset: int, relation: str) -> _Side | None:
             begin = offset + start + (len(text[start:]) - len(text[start:].lstrip()))
             return _Side(piece, begin, begin + len(piece), relation, found[0], found[1])
     return None
+
+
+def _free_start(text: str, start: int, piece: str, known: int) -> int:
+    """Where in ``text`` the last free word of ``piece``, the stripped ``text[start:]``,
+    starts (:func:`_free_word`); ``known`` when it has none."""
+    span = _free_word(piece, True)
+    if span is None:
+        return known
+    return start + len(text[start:]) - len(text[start:].lstrip()) + span[0]
 
 
 # What lies at the edge of a side when the side is only part of the statement. An operator
@@ -648,7 +711,7 @@ def _chains(text: str) -> Iterator[list[_Side]]:
     """Runs of evaluable sides joined by relations, within one logical line."""
     pieces: list[tuple[str, int, str]] = []  # (text, start offset, relation before it)
     cursor, relation = 0, ""
-    for match in _RELATION.finditer(text):
+    for match in _relations(text):
         pieces.append((text[cursor : match.start()], cursor, relation))
         cursor, relation = match.end(), match.group()
     pieces.append((text[cursor:], cursor, relation))
@@ -666,7 +729,9 @@ def _chains(text: str) -> Iterator[list[_Side]]:
             if done is not None:
                 yield done
             continue
-        if not first:
+        if chain:
+            # the start of this piece ends the chain so far; with no chain before it, a side
+            # found there would stand alone, so it is not looked for (nor charged)
             head = _prefix(piece, offset, before)
             if head is not None:
                 done, chain = _running(chain, head)
@@ -806,11 +871,10 @@ def _draft(
     line: int,
     source: str,
     where: Sequence[int],
-    prefixes: str,
-    float_types: tuple[str, ...] = (),
+    document: Document,
 ) -> Draft | None:
-    """The claim a chain makes; ``where`` maps the plain text of ``source`` back to it;
-    ``prefixes`` and ``float_types`` are the lesson's (:class:`Document`)."""
+    """The claim a chain makes in ``document``; ``where`` maps the plain text of ``source``
+    back to it."""
     computed = [s for s in sides if not s.printed]
     if not computed:
         # "819,200 字节约为 8.2 MB", "14 GB ≈ 13.0 GiB": a unit conversion between printed values.
@@ -842,10 +906,13 @@ def _draft(
     arithmetic = _as_expression(expression)
     fields: dict[str, object] = {"expression": arithmetic, "claimed": claimed_field}
     if any(symbol in arithmetic or symbol in str(claimed_field) for symbol in BYTE_PREFIXES):
-        fields["prefixes"] = prefixes
-    stored_as = [t for t in float_types if _stored_differently(arithmetic, t)]
-    if stored_as:
-        fields["stored_as"] = stored_as
+        fields["prefixes"] = document.byte_prefixes
+    if any(_stored_differently(arithmetic, t) for t in FLOAT_TYPES):
+        # only then are the types the lesson names looked for, in all of its text: most
+        # expressions have no literal that any floating-point type stores differently
+        stored_as = [t for t in document.float_types if _stored_differently(arithmetic, t)]
+        if stored_as:
+            fields["stored_as"] = stored_as
     return Draft(
         kind="arithmetic",
         quote=source[slice(*widened(source, where[begin], where[end - 1] + 1))],
@@ -859,26 +926,25 @@ def _draft(
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every evaluable equation chain in the lesson."""
-    prefixes = document.byte_prefixes
     rounded: set[str] = set()  # results printed with decimals so far, without their sign
     results: dict[str, tuple[int, str]] = {}  # a result printed so far → (section, expression)
     section_of: dict[int, int] | None = None  # built for the first draft: most lessons have none
     _budget[0] = PARSE_BUDGET
     for source, line in logical_lines(document):
-        if _ROUNDED_CELL.fullmatch(source):
+        if "." in source and _ROUNDED_CELL.fullmatch(source):  # (every match holds a ".")
             # a table cell holding a computed value printed with decimals (p_i = 0.612): a
             # later statement may use it as the rounded value it is
             rounded.add(source.strip().lstrip("-−+"))
             continue
-        if not (_relates(source) or "\\" in source):
-            continue  # no relation, and no LaTeX that could write one (\approx)
-        if "\\" not in source and not _has_digit(source):
-            continue  # every side of a chain holds a digit, and only LaTeX writes one (\infty)
-        text, where = plain(source)
-        if not _relates(text) or not _has_digit(text):
+        if "\\" not in source and not (_may_relate(source) and _has_digit(source)):
+            # no relation, or no digit (every side of a chain holds one), and no LaTeX that
+            # could write either (\approx, \infty)
             continue
+        text, where = plain(source)
+        if text is not source and not (_may_relate(text) and _has_digit(text)):
+            continue  # (the same text is the source, already tested)
         for sides in _chains(text):
-            draft = _draft(sides, line, source, where, prefixes, document.float_types)
+            draft = _draft(sides, line, source, where, document)
             if draft is None:
                 continue
             carried = _carried(draft.fields["expression"], rounded)
