@@ -23,7 +23,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
@@ -586,6 +586,17 @@ class ModelTable:
     """Families, each with the pattern that recognises it in a name."""
     models: tuple[ModelSpec, ...]
     """Entries in file order."""
+    _found: dict[str, ModelMatch] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """:meth:`find`'s answer for each name already looked up: a lesson names the same few
+    models in every clause, and each look-up tries every family's pattern."""
+
+    @functools.cached_property
+    def any_family(self) -> re.Pattern[str]:
+        """One alternation of every family's pattern: where it finds nothing, no family's
+        pattern finds anything (one scan of a clause instead of one per family)."""
+        return re.compile("|".join(f"(?:{family.pattern})" for family in self.families))
 
     def by_key(self, key: str) -> ModelSpec | None:
         """The entry with this key, or None."""
@@ -605,6 +616,14 @@ class ModelTable:
 
     def find(self, name: str) -> ModelMatch:
         """The entry a printed name denotes: family by pattern, then size label or word."""
+        found = self._found.get(name)
+        if found is None:
+            if len(self._found) >= _FOUND_NAMES:
+                self._found.clear()  # a hostile lesson's thousands of names: keep memory bounded
+            found = self._found[name] = self._find(name)
+        return found
+
+    def _find(self, name: str) -> ModelMatch:
         exact = self.by_key(name.strip())
         if exact is not None:
             return ModelMatch(exact, self.family(exact.family), f"reference key {exact.key!r}")
@@ -732,6 +751,10 @@ class ModelTable:
                 f"{name!r} matches {spec.name} in {best} of {len(columns)} columns",
             )
         return match
+
+
+_FOUND_NAMES = 4096
+"""How many names :meth:`ModelTable.find` keeps the answer for."""
 
 
 def _list_words(columns: list[str]) -> str:
