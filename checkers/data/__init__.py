@@ -47,6 +47,7 @@ from checkers.data.entries import (
     validated_entries,
     validated_file,
 )
+from checkers.literals import required_words
 from checkers.numbers import NumberError, Printed, compare, parse_printed, read_binary_count
 
 __all__ = [
@@ -593,10 +594,27 @@ class ModelTable:
     models in every clause, and each look-up tries every family's pattern."""
 
     @functools.cached_property
-    def any_family(self) -> re.Pattern[str]:
-        """One alternation of every family's pattern: where it finds nothing, no family's
-        pattern finds anything (one scan of a clause instead of one per family)."""
-        return re.compile("|".join(f"(?:{family.pattern})" for family in self.families))
+    def _family_words(
+        self,
+    ) -> tuple[tuple[str, ...], tuple[tuple[ModelFamily, frozenset[str] | None], ...]]:
+        """Every word some family's matches hold, and each family with its words (None: not
+        known, the family is always tried)."""
+        words = tuple((family, required_words(family.regex)) for family in self.families)
+        return tuple(sorted({word for _, held in words if held for word in held})), words
+
+    def families_in(self, text: str, start: int = 0, end: int | None = None) -> list[ModelFamily]:
+        """The families, in table order, whose pattern may match in ``text[start:end]``: those
+        whose every match holds a word (:func:`checkers.literals.required_words`: ``gpt``,
+        ``llama``) the text holds. A text names few families, and a word is found many times
+        faster than a pattern is searched."""
+        stop = len(text) if end is None else end
+        every_word, family_words = self._family_words
+        present = {word for word in every_word if text.find(word, start, stop) >= 0}
+        return [
+            family
+            for family, words in family_words
+            if words is None or not words.isdisjoint(present)
+        ]
 
     def by_key(self, key: str) -> ModelSpec | None:
         """The entry with this key, or None."""
@@ -628,7 +646,7 @@ class ModelTable:
         if exact is not None:
             return ModelMatch(exact, self.family(exact.family), f"reference key {exact.key!r}")
         text = fold(name)
-        found = [(f, m) for f in self.families if (m := f.regex.search(text))]
+        found = [(f, m) for f in self.families_in(text) if (m := f.regex.search(text))]
         if not found:
             known = ", ".join(f.name for f in self.families)
             return ModelMatch(None, None, f"{name!r} is in no family of the table ({known})")

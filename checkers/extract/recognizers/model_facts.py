@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from checkers.data import model_table, parse_count, size_in_name
 from checkers.extract.document import Block, Document, Table, joined_lines, line_at
 from checkers.extract.draft import Draft
+from checkers.literals import holds_a_required_word
 from checkers.numbers import NumberError, Printed, parse_printed
 
 __all__ = ["recognize"]
@@ -225,9 +226,7 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
     """The known models named in ``text[start:end]``, in order."""
     found: list[_Mention] = []
     table = model_table()
-    if table.any_family.search(folded, start, end) is None:
-        return found  # one scan: most clauses name no family
-    for family in table.families:
+    for family in table.families_in(folded, start, end):
         for match in family.regex.finditer(folded, start, end):
             if match.start() > 0 and folded[match.start() - 1] in _IN_AN_ADDRESS:
                 continue  # "github.com/openai/whisper/…": a path, not a mention
@@ -275,6 +274,8 @@ def _roles(
     found: dict[int, tuple[int, int, str, str]] = {}
     roles = (*_ROLES, ("rope_theta", _BARE_BASE)) if rope_section else _ROLES
     for field, pattern in roles:
+        if not holds_a_required_word(pattern, folded, start, end):
+            continue  # no role word: the pattern has no match here
         for match in pattern.finditer(folded, start, end):
             group = "n" if match.group("n") is not None else "m"
             n_start = match.start(group)
