@@ -320,39 +320,24 @@ def _lines_naming_a_total(text: str) -> list[int]:
     start with a total word: one of :data:`_TOTAL_WORDS` in any case
     (:func:`checkers.lesson.caseless`) with only :data:`_BEFORE_A_TOTAL` before it. One scan of
     the lesson for each word, and only the sections and blocks holding such a line are read."""
-    lowered = caseless(text)  # offsets and line breaks kept
-    returns = "\r" in lowered  # then "\r" and "\r\n" also end a line, as the parser counts
+    lowered = caseless(text)
+    if "\r" in lowered:  # line breaks as the parser counts them, each one "\n"
+        lowered = lowered.replace("\r\n", "\n").replace("\r", "\n")
     found: list[int] = []  # offset of the first total word of a line, for each word
     for word in _TOTAL_WORDS:
         at = lowered.find(word)
         while at >= 0:
-            line_start = lowered.rfind("\n", 0, at) + 1
-            if returns:
-                line_start = max(line_start, lowered.rfind("\r", 0, at) + 1)
-            if _BEFORE_A_TOTAL.fullmatch(lowered, line_start, at):
+            if _BEFORE_A_TOTAL.fullmatch(lowered, lowered.rfind("\n", 0, at) + 1, at):
                 found.append(at)
             # A later one on the line has this one's letters before it.
-            line_end = _line_end(lowered, at, returns)
+            line_end = lowered.find("\n", at)
             at = lowered.find(word, line_end) if line_end >= 0 else -1
     found.sort()
     numbers: list[int] = []
     line, counted = 1, 0
     for at in found:
         line += lowered.count("\n", counted, at)
-        if returns:
-            line += lowered.count("\r", counted, at) - lowered.count("\r\n", counted, at)
         counted = at
         if not numbers or numbers[-1] != line:
             numbers.append(line)
     return numbers
-
-
-def _line_end(text: str, at: int, returns: bool) -> int:
-    """Offset of the line break after ``at``, -1 when none follows."""
-    newline = text.find("\n", at)
-    if not returns:
-        return newline
-    carriage = text.find("\r", at)
-    if newline < 0 or carriage < 0:
-        return max(newline, carriage)
-    return min(newline, carriage)
