@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["holds_a_required_word", "required_words"]
+__all__ = ["required_words"]
 
 _SPECIAL = frozenset("\\.^$*+?{}[]()|")
 _SKIPPED_ESCAPES = frozenset("dDsSwWbBAZ")  # a class or a zero-width test, never a literal
@@ -47,13 +47,6 @@ def required_words(pattern: re.Pattern[str]) -> Words:
     if reader.at != len(reader.text):
         return None  # an unbalanced ")"
     return words
-
-
-def holds_a_required_word(pattern: re.Pattern[str], text: str, start: int, end: int) -> bool:
-    """False only when ``text[start:end]`` holds none of :func:`required_words` of ``pattern``:
-    then ``pattern.search(text, start, end)`` finds nothing."""
-    words = required_words(pattern)
-    return words is None or any(text.find(word, start, end) >= 0 for word in words)
 
 
 def _better(one: Words, other: Words) -> Words:

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from checkers.data import model_table, parse_count, size_in_name
 from checkers.extract.document import Block, Document, Table, joined_lines, line_at
 from checkers.extract.draft import Draft
-from checkers.literals import holds_a_required_word
+from checkers.literals import required_words
 from checkers.numbers import NumberError, Printed, parse_printed
 
 __all__ = ["recognize"]
@@ -163,6 +163,9 @@ _BARE_BASE = re.compile(
     rf"(?<![\w-])base\s*(?:frequency\s*)?(?:of|=|:|：|is|was|为|是)?\s*(?:from\s+[\d,.]+\s+)?"
     rf"(?:to\s+)?{_N}"
 )
+_ROLES_AND_WORDS = tuple((field, pattern, required_words(pattern)) for field, pattern in _ROLES)
+"""Each role's pattern with the words one of which its every match holds."""
+_ROLES_WITH_BARE_BASE = (*_ROLES_AND_WORDS, ("rope_theta", _BARE_BASE, required_words(_BARE_BASE)))
 _ROPE_WORDS = re.compile(r"rope|rotary|旋转位置|θ|\\theta|theta")
 _FAMILY_NAMES = (
     "gpt", "bert", "llama", "mistral", "mixtral", "t5", "qwen", "deepseek", "gemma", "phi",
@@ -272,9 +275,9 @@ def _roles(
     """(number start, match end, field, number text) of every role-bound number; a bare "base"
     is the RoPE base in a ``rope_section``."""
     found: dict[int, tuple[int, int, str, str]] = {}
-    roles = (*_ROLES, ("rope_theta", _BARE_BASE)) if rope_section else _ROLES
-    for field, pattern in roles:
-        if not holds_a_required_word(pattern, folded, start, end):
+    roles = _ROLES_WITH_BARE_BASE if rope_section else _ROLES_AND_WORDS
+    for field, pattern, words in roles:
+        if words is not None and not any(folded.find(word, start, end) >= 0 for word in words):
             continue  # no role word: the pattern has no match here
         for match in pattern.finditer(folded, start, end):
             group = "n" if match.group("n") is not None else "m"
