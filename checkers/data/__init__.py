@@ -23,7 +23,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
@@ -47,6 +47,7 @@ from checkers.data.entries import (
     validated_entries,
     validated_file,
 )
+from checkers.literals import required_words
 from checkers.numbers import NumberError, Printed, compare, parse_printed, read_binary_count
 
 __all__ = [
@@ -586,6 +587,34 @@ class ModelTable:
     """Families, each with the pattern that recognises it in a name."""
     models: tuple[ModelSpec, ...]
     """Entries in file order."""
+    _found: dict[str, ModelMatch] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """:meth:`find`'s answer for each name already looked up: a lesson names the same few
+    models in every clause, and each look-up tries every family's pattern."""
+
+    @functools.cached_property
+    def _family_words(
+        self,
+    ) -> tuple[tuple[str, ...], tuple[tuple[ModelFamily, frozenset[str] | None], ...]]:
+        """Every word some family's matches hold, and each family with its words (None: not
+        known, the family is always tried)."""
+        words = tuple((family, required_words(family.regex)) for family in self.families)
+        return tuple(sorted({word for _, held in words if held for word in held})), words
+
+    def families_in(self, text: str, start: int = 0, end: int | None = None) -> list[ModelFamily]:
+        """The families, in table order, whose pattern may match in ``text[start:end]``: those
+        whose every match holds a word (:func:`checkers.literals.required_words`: ``gpt``,
+        ``llama``) the text holds. A text names few families, and a word is found many times
+        faster than a pattern is searched."""
+        stop = len(text) if end is None else end
+        every_word, family_words = self._family_words
+        present = {word for word in every_word if text.find(word, start, stop) >= 0}
+        return [
+            family
+            for family, words in family_words
+            if words is None or not words.isdisjoint(present)
+        ]
 
     def by_key(self, key: str) -> ModelSpec | None:
         """The entry with this key, or None."""
@@ -605,11 +634,19 @@ class ModelTable:
 
     def find(self, name: str) -> ModelMatch:
         """The entry a printed name denotes: family by pattern, then size label or word."""
+        found = self._found.get(name)
+        if found is None:
+            if len(self._found) >= _FOUND_NAMES:
+                self._found.clear()  # a hostile lesson's thousands of names: keep memory bounded
+            found = self._found[name] = self._find(name)
+        return found
+
+    def _find(self, name: str) -> ModelMatch:
         exact = self.by_key(name.strip())
         if exact is not None:
             return ModelMatch(exact, self.family(exact.family), f"reference key {exact.key!r}")
         text = fold(name)
-        found = [(f, m) for f in self.families if (m := f.regex.search(text))]
+        found = [(f, m) for f in self.families_in(text) if (m := f.regex.search(text))]
         if not found:
             known = ", ".join(f.name for f in self.families)
             return ModelMatch(None, None, f"{name!r} is in no family of the table ({known})")
@@ -732,6 +769,10 @@ class ModelTable:
                 f"{name!r} matches {spec.name} in {best} of {len(columns)} columns",
             )
         return match
+
+
+_FOUND_NAMES = 4096
+"""How many names :meth:`ModelTable.find` keeps the answer for."""
 
 
 def _list_words(columns: list[str]) -> str:

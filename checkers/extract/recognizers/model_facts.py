@@ -43,7 +43,10 @@ noun "transformer" without a size (only "Transformer base/big" names Vaswani et 
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
+import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -52,6 +55,7 @@ from dataclasses import dataclass
 from checkers.data import model_table, parse_count, size_in_name
 from checkers.extract.document import Block, Document, Table, joined_lines, line_at
 from checkers.extract.draft import Draft
+from checkers.literals import required_words
 from checkers.numbers import NumberError, Printed, parse_printed
 
 __all__ = ["recognize"]
@@ -159,11 +163,17 @@ _BARE_BASE = re.compile(
     rf"(?<![\w-])base\s*(?:frequency\s*)?(?:of|=|:|：|is|was|为|是)?\s*(?:from\s+[\d,.]+\s+)?"
     rf"(?:to\s+)?{_N}"
 )
+_ROLES_AND_WORDS = tuple((field, pattern, required_words(pattern)) for field, pattern in _ROLES)
+"""Each role's pattern with the words one of which its every match holds."""
+_ROLES_WITH_BARE_BASE = (*_ROLES_AND_WORDS, ("rope_theta", _BARE_BASE, required_words(_BARE_BASE)))
 _ROPE_WORDS = re.compile(r"rope|rotary|旋转位置|θ|\\theta|theta")
-_FAMILY_WORDS = re.compile(
-    r"gpt|bert|llama|mistral|mixtral|t5|qwen|deepseek|gemma|phi|transformer|openai|chinchilla"
-    r"|(?<![a-z])vit(?![a-z])"
-)
+_FAMILY_NAMES = (
+    "gpt", "bert", "llama", "mistral", "mixtral", "t5", "qwen", "deepseek", "gemma", "phi",
+    "transformer", "openai", "chinchilla", "vit",
+)  # fmt: skip
+"""The words a statement about a known model names (in NFKC case-folded text): every match of
+:data:`_FAMILY_WORDS` holds one, so a lesson line without any is passed over unread."""
+_FAMILY_WORDS = re.compile("|".join(_FAMILY_NAMES[:-1]) + r"|(?<![a-z])vit(?![a-z])")
 _SIZE_AFTER = re.compile(
     r"(?:[\s_-]*(?:\(\s*)?(?:\d+(?:\.\d+)?\s*(?:b|m)(?![a-z])|(?:small|medium|large|xl|base|big|huge)"
     r"|[blh]/\d+)"
@@ -219,7 +229,7 @@ def _mentions(text: str, folded: str, start: int, end: int) -> list[_Mention]:
     """The known models named in ``text[start:end]``, in order."""
     found: list[_Mention] = []
     table = model_table()
-    for family in table.families:
+    for family in table.families_in(folded, start, end):
         for match in family.regex.finditer(folded, start, end):
             if match.start() > 0 and folded[match.start() - 1] in _IN_AN_ADDRESS:
                 continue  # "github.com/openai/whisper/…": a path, not a mention
@@ -265,8 +275,10 @@ def _roles(
     """(number start, match end, field, number text) of every role-bound number; a bare "base"
     is the RoPE base in a ``rope_section``."""
     found: dict[int, tuple[int, int, str, str]] = {}
-    roles = (*_ROLES, ("rope_theta", _BARE_BASE)) if rope_section else _ROLES
-    for field, pattern in roles:
+    roles = _ROLES_WITH_BARE_BASE if rope_section else _ROLES_AND_WORDS
+    for field, pattern, words in roles:
+        if words is not None and not any(folded.find(word, start, end) >= 0 for word in words):
+            continue  # no role word: the pattern has no match here
         for match in pattern.finditer(folded, start, end):
             group = "n" if match.group("n") is not None else "m"
             n_start = match.start(group)
@@ -365,7 +377,7 @@ def _clause_drafts(
     start: int,
     end: int,
     offsets: list[tuple[int, int]],
-    rope_section: bool,
+    rope_section: Callable[[], bool],
 ) -> Iterator[Draft]:
     if not _FAMILY_WORDS.search(folded, start, end) or not _DIGIT.search(folded, start, end):
         return
@@ -374,7 +386,7 @@ def _clause_drafts(
     mentions = _mentions(text, folded, start, end)
     if not mentions:
         return
-    numbers = _roles(folded, start, end, rope_section)
+    numbers = _roles(folded, start, end, rope_section())
     for index, mention in enumerate(mentions):
         stop = mentions[index + 1].start if index + 1 < len(mentions) else end
         fields: dict[str, str] = {}
@@ -430,7 +442,7 @@ def _clause_drafts(
 
 
 def _row_drafts(
-    document: Document, table: Table, section: int, rope_section: Callable[[int], bool]
+    document: Document, table: Table, rope_section: Callable[[], bool]
 ) -> Iterator[Draft]:
     """``| GPT-2 hidden size | 768 | … |``: a label/value row read as "GPT-2 hidden size: 768",
     quoted by the row (a table of models by column is model_tables' business); whether the
@@ -440,14 +452,57 @@ def _row_drafts(
         if len(folded) != len(text) or not _FAMILY_WORDS.search(folded):
             continue
         quote = document.source_line(line)
-        rope = rope_section(section)
-        for draft in _clause_drafts(text, folded, 0, len(folded), [(0, line)], rope):
+        for draft in _clause_drafts(text, folded, 0, len(folded), [(0, line)], rope_section):
             yield dataclasses.replace(draft, quote=quote or draft.quote)
+
+
+def _naming_a_family(texts: list[str]) -> dict[int, str]:
+    """Index → NFKC case-folded text of each of ``texts`` (blocks' texts) that holds one of
+    :data:`_FAMILY_NAMES` after folding.
+
+    The texts are folded as one (NUL, which the parser never leaves in a text, stands between
+    them and folds with nothing, so each folds as it would alone) and each word is looked for
+    once in the whole: the few texts that name a model are found without folding and searching
+    every paragraph of the lesson one by one."""
+    joined = "\0".join(texts)
+    if joined.count("\0") != len(texts) - 1:  # a text holding NUL: fold them one by one
+        pieces = [unicodedata.normalize("NFKC", text).casefold() for text in texts]
+        return {i: p for i, p in enumerate(pieces) if any(w in p for w in _FAMILY_NAMES)}
+    if not unicodedata.is_normalized("NFKC", joined):
+        joined = unicodedata.normalize("NFKC", joined)
+    folded = joined.casefold()
+    pieces = folded.split("\0")
+    ends = list(itertools.accumulate(map((1).__add__, map(len, pieces))))  # after each NUL
+    found: dict[int, str] = {}
+    for word in _FAMILY_NAMES:
+        at = folded.find(word)
+        while at >= 0:
+            index = bisect.bisect_right(ends, at)
+            found[index] = pieces[index]
+            at = folded.find(word, ends[index])  # the next text
+    return found
+
+
+_PROSE = ("paragraph", "heading")
 
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``model_config`` claim for each known model whose published numbers a clause
     states."""
+    prose = [
+        (index, block)
+        for index, block in enumerate(document.blocks)
+        if block.kind in _PROSE and block.lines and block.table is None
+    ]
+    named_prose = _naming_a_family(
+        [
+            block.lines[0].text
+            if len(block.lines) == 1
+            else "\n".join(line.text for line in block.lines)
+            for _, block in prose
+        ]
+    )
+    named = {prose[i][0]: folded for i, folded in named_prose.items()}
     sections: dict[int, list[Block]] = {}
     for block in document.blocks:
         sections.setdefault(block.section, []).append(block)
@@ -455,26 +510,30 @@ def recognize(document: Document) -> Iterator[Draft]:
 
     def rope_section(section: int) -> bool:
         if section not in rope_sections:
-            rope_sections[section] = any(
-                _ROPE_WORDS.search(line.text.casefold())
-                for block in sections[section]
-                for line in block.lines
+            rope_sections[section] = (
+                _ROPE_WORDS.search(
+                    "\n".join(
+                        line.text for block in sections[section] for line in block.lines
+                    ).casefold()
+                )
+                is not None
             )
         return rope_sections[section]
 
-    for block in document.blocks:
+    for index, block in enumerate(document.blocks):
         if block.table is not None:
-            yield from _row_drafts(document, block.table, block.section, rope_section)
+            yield from _row_drafts(
+                document, block.table, functools.partial(rope_section, block.section)
+            )
             continue
-        if block.kind not in ("paragraph", "heading") or not block.lines:
-            continue
-        if not any(_DIGIT.search(line.text) for line in block.lines):
+        folded = named.get(index)
+        if folded is None:
             continue
         text, offsets = joined_lines(block.lines)
-        folded = unicodedata.normalize("NFKC", text).casefold()
-        if len(folded) != len(text) or not _FAMILY_WORDS.search(folded):
+        if len(folded) != len(text) or not _DIGIT.search(text):
             continue
+        if not _FAMILY_WORDS.search(folded):
+            continue
+        rope = functools.partial(rope_section, block.section)
         for start, end in _clauses(folded):
-            yield from _clause_drafts(
-                text, folded, start, end, offsets, rope_section(block.section)
-            )
+            yield from _clause_drafts(text, folded, start, end, offsets, rope)

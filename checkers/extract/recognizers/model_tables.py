@@ -87,6 +87,9 @@ _HEADERS: dict[str, re.Pattern[str]] = {
         r"^((pre ?)?train(ing|ed)? tokens|tokens trained( on)?|(预)?训练 ?(tokens?|token ?数))$"
     ),
 }
+_ANY_HEADER = re.compile("|".join(f"(?P<{field}>{p.pattern})" for field, p in _HEADERS.items()))
+"""Every header pattern in one, in order: the first that matches names the field (its group,
+which closes last), in one match instead of one per field."""
 _NOT_ARCHITECTURE = frozenset({"params", "active_params", "head_dim", "tokens"})
 # Headers that say the column counts parameters (a bare "Size" may be a file or memory size).
 _PARAMS_NAMED = re.compile(r"^(?!size$|model size$).*$")
@@ -108,8 +111,8 @@ def _label(header: str) -> str:
 def _field(header: str) -> str | None:
     """The field a header (or a transposed table's first cell) names, or None; cached by the
     text: a table asks for its header three times, and lessons repeat their headers."""
-    label = _label(header)
-    return next((field for field, pattern in _HEADERS.items() if pattern.match(label)), None)
+    match = _ANY_HEADER.match(_label(header))
+    return match.lastgroup if match is not None else None
 
 
 def _name(cell: str) -> str:
@@ -223,7 +226,7 @@ def _section_family(document: Document, block: Block, names: list[str]) -> str |
     folded = fold(text)
     if _NOT_ITS_SIZES.search(folded):
         return None  # "like GPT-2, our models come in…": sizes of another model
-    named = [f for f in table.families if not f.generic and f.regex.search(folded)]
+    named = [f for f in table.families_in(folded) if not f.generic and f.regex.search(folded)]
     if len(named) != 1:
         return None
     family = named[0]

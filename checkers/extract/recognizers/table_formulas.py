@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from checkers.expr import FUNCTIONS, ExprError, Name, Node, names, parse
 from checkers.extract.document import Document, Table
@@ -77,7 +78,10 @@ def _variable_text(header: str) -> str:
     return _header_text(_UNIT_AFTER.sub("", header))
 
 
+@lru_cache(maxsize=4096)
 def _header_text(header: str) -> str:
+    """A header (or a reading of one) as the expression parser reads it; cached by the text:
+    lessons repeat their headers, and each is read two or three ways."""
     text = _GREEK.sub(lambda m: m.group(1) or _GREEK_LETTERS[m.group(2)], header)
     text = plain(text)[0].strip()
     # Function names in headers are often capitalised (GELU(x), Sigmoid(x)).

@@ -27,12 +27,14 @@ only where the text states it, so:
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
+from checkers.lesson import caseless
 
 __all__ = ["recognize"]
 
@@ -177,9 +179,12 @@ class _Entry:
     """True for a list item, False for a line of a block."""
 
 
-def _entries(document: Document, blocks: Sequence[Block]) -> list[list[_Entry]]:
+def _entries(
+    document: Document, blocks: Sequence[Block], named: Sequence[int]
+) -> list[list[_Entry]]:
     """Runs of entries that may form one list: consecutive list items (any indentation), or
-    the lines of one block that is not a list item."""
+    the lines of one block that is not a list item (only of a block with a line of ``named``,
+    the lines that may state a total: another block's runs have none)."""
     runs: list[list[_Entry]] = []
     current: list[_Entry] = []
     for block in blocks:
@@ -188,8 +193,10 @@ def _entries(document: Document, blocks: Sequence[Block]) -> list[list[_Entry]]:
                 runs.append(current)
             current = []
             continue
-        marker = _LIST_ITEM.match(document.raw_line(block.line))
-        if block.kind == "paragraph" and marker is not None:
+        marker = (
+            _LIST_ITEM.match(document.raw_line(block.line)) if block.kind == "paragraph" else None
+        )
+        if marker is not None:
             text = " ".join(line.text.strip() for line in block.lines)
             current.append(_Entry(text, block.line, len(marker.group(1)), True))
             continue
@@ -200,7 +207,8 @@ def _entries(document: Document, blocks: Sequence[Block]) -> list[list[_Entry]]:
             current.append(_Entry(text, block.line, top, False))
             runs.append(current)
             current = []
-        runs.extend(_line_runs(block))
+        if _holds_a_line(block, named):
+            runs.extend(_line_runs(block))
     if current:
         runs.append(current)
     return runs
@@ -272,12 +280,64 @@ def _drafts_in_run(run: list[_Entry]) -> Iterator[Draft]:
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every stated total of a list of quantities."""
-    if not _HAS_TOTAL_WORD.search(document.text):
+    named = _lines_naming_a_total(document.text)
+    if not named:
         return
-    for section in document.sections():
-        for run in _entries(document, section):
+    # A section with no line has no entry; a section's lines run up to the next one's first.
+    sections = [(blocks, start) for blocks in document.sections() if (start := _first_line(blocks))]
+    for index, (section, start) in enumerate(sections):
+        end = sections[index + 1][1] if index + 1 < len(sections) else None
+        # A run is read only when one of its entries is a total, whose word is on its line.
+        first = bisect.bisect_left(named, start)
+        if first == len(named) or (end is not None and named[first] >= end):
+            continue
+        for run in _entries(document, section, named):
             if len(run) > _MIN_COMPONENTS and any(_TOTAL.match(e.text) for e in run):
                 yield from _drafts_in_run(run)
 
 
-_HAS_TOTAL_WORD = re.compile(r"total|sum|altogether|合计|总计|共计|总共|总和", re.IGNORECASE)
+def _holds_a_line(block: Block, lines: Sequence[int]) -> bool:
+    """Whether one of the (sorted) ``lines`` is among the block's."""
+    first = bisect.bisect_left(lines, block.lines[0].number)
+    return first < len(lines) and lines[first] <= block.lines[-1].number
+
+
+def _first_line(section: Sequence[Block]) -> int:
+    """The first line of a section's first block that has one, 0 when none has."""
+    return next((block.line for block in section if block.lines), 0)
+
+
+_TOTAL_WORDS = ("total", "sum", "altogether", "合计", "总计", "共计", "总共", "总和")
+"""Every match of :data:`_TOTAL` holds one of these (in lower case)."""
+_BEFORE_A_TOTAL = re.compile(r"[\W\d]*(?:(?:grand|in)\s+)?")
+"""What comes before a total word on its line when an entry starts with it: the entry's
+``\\W{0,4}``, and what its line loses to become the entry (indentation, a quote's ">", a list
+marker such as "12.", a box's side bars), or the "grand " or "in " of a two-word total."""
+
+
+def _lines_naming_a_total(text: str) -> list[int]:
+    """The 1-based numbers, in order, of the lines of a lesson ``text`` where an entry may
+    start with a total word: one of :data:`_TOTAL_WORDS` in any case
+    (:func:`checkers.lesson.caseless`) with only :data:`_BEFORE_A_TOTAL` before it. One scan of
+    the lesson for each word, and only the sections and blocks holding such a line are read."""
+    lowered = caseless(text)
+    if "\r" in lowered:  # line breaks as the parser counts them, each one "\n"
+        lowered = lowered.replace("\r\n", "\n").replace("\r", "\n")
+    found: list[int] = []  # offset of the first total word of a line, for each word
+    for word in _TOTAL_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            if _BEFORE_A_TOTAL.fullmatch(lowered, lowered.rfind("\n", 0, at) + 1, at):
+                found.append(at)
+            # A later one on the line has this one's letters before it.
+            line_end = lowered.find("\n", at)
+            at = lowered.find(word, line_end) if line_end >= 0 else -1
+    found.sort()
+    numbers: list[int] = []
+    line, counted = 1, 0
+    for at in found:
+        line += lowered.count("\n", counted, at)
+        counted = at
+        if not numbers or numbers[-1] != line:
+            numbers.append(line)
+    return numbers
