@@ -56,10 +56,14 @@ def recognize(document: Document) -> Iterator[Draft]:
         previous_line = chain = ""
         header = " ".join(block.table.header) if block.table is not None else ""
         header_cues = _header_cues(header)
+        paragraph = block.kind == "paragraph"
         for source, number, text, where, digit in rows:
-            if not _CONTINUES.match(text):
-                chain = ""
-            before = previous_line if block.kind == "paragraph" else chain or opening
+            if paragraph:
+                before = previous_line
+            else:
+                if not _CONTINUES.match(text):
+                    chain = ""
+                before = chain or opening
             offered = _offered(next(cues_of_lines), before, header_cues) if digit else ()
             if offered:
                 statement = Statement(
@@ -79,10 +83,14 @@ def recognize(document: Document) -> Iterator[Draft]:
                         draft = _with_inputs(draft, section_scope(document, block.section))
                         yield draft if where is None else _quoted(draft, text, source, where)
             recent.append(text)
-            # The paragraph so far (its last few hundred characters): a sentence wrapped over
-            # three lines ("So per / token and per layer … / = 512 bytes") starts in it.
-            previous_line = f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
-            chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
+            if paragraph:
+                # The paragraph so far (its last few hundred characters): a sentence wrapped
+                # over three lines ("So per / token and per layer … / = 512 bytes") starts in it.
+                previous_line = (
+                    f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
+                )
+            else:  # the worked calculation so far (read only outside a paragraph)
+                chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
             opening = ""
 
 
