@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterator, Sequence
+from functools import cache
 from typing import Any, cast
 
 from checkers.extract.document import Block, Document
@@ -33,42 +35,36 @@ lead-in, the row above in a table)."""
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft a claim for every statement a relation recomputes."""
+    prepared, cued = _prepared(document)
+    cues_of_lines = iter(_line_cues(cued))  # of each statement with a digit, in order
     heading = ""
     recent: deque[str] = deque(maxlen=_TOPIC_LINES)  # the section's last lines, for the topic
     section = -1
-    previous: Block | None = None  # the block before, in this section
-    for block in document.blocks:
+    for block, statements, rows, opening in prepared:
         if block.section != section:
-            section, heading, previous = block.section, "", None
+            section, heading = block.section, ""
             recent.clear()
         if block.kind == "heading":
             heading = " ".join(line.text for line in block.lines)
         if block.table is not None:  # a row is about what its header names
             recent.append(block.table.row_source(block.table.header))
-        statements = _statements(block)
-        if not any(_DIGIT.search(source) for source, _ in statements):
+        if not rows:
             # No statement here (every relation claims a number, and reading LaTeX as plain
             # text adds no digit): only its last lines are read, as what a later one is about.
             recent.extend(_readable(source)[0] for source, _ in statements[-_TOPIC_LINES:])
-            previous = block
             continue
         previous_line = chain = ""
-        # the last line of the paragraph just before, for a display formula (read only
-        # before one: few blocks are display formulas)
-        opening = _lead_in(previous) if block.kind == "math" and previous is not None else ""
         header = " ".join(block.table.header) if block.table is not None else ""
-        # LaTeX is read as a reader sees it ("2\ \text{字节}" is "2 字节"), and a draft's
-        # quote is mapped back to the source.
-        rows = [(source, number, *_readable(source)) for source, number in statements]
-        # a display formula's subject is in the sentence that leads into it
-        searched = [f"{opening} {rows[0][2]}" if opening else rows[0][2]]
-        searched += [text for _, _, text, _ in rows[1:]]
-        cues = _cues_in([text for text in searched if _DIGIT.search(text)])
-        for (source, number, text, where), cued in zip(rows, searched, strict=True):
-            if not _CONTINUES.match(text):
-                chain = ""
-            before = previous_line if block.kind == "paragraph" else chain or opening
-            offered = _offered(cued, before, header, cues) if _DIGIT.search(text) else []
+        header_cues = _header_cues(header)
+        paragraph = block.kind == "paragraph"
+        for source, number, text, where, digit in rows:
+            if paragraph:
+                before = previous_line
+            else:
+                if not _CONTINUES.match(text):
+                    chain = ""
+                before = chain or opening
+            offered = _offered(next(cues_of_lines), before, header_cues) if digit else ()
             if offered:
                 statement = Statement(
                     text=text,
@@ -87,12 +83,59 @@ def recognize(document: Document) -> Iterator[Draft]:
                         draft = _with_inputs(draft, section_scope(document, block.section))
                         yield draft if where is None else _quoted(draft, text, source, where)
             recent.append(text)
-            # The paragraph so far (its last few hundred characters): a sentence wrapped over
-            # three lines ("So per / token and per layer … / = 512 bytes") starts in it.
-            previous_line = f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
-            chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
+            if paragraph:
+                # The paragraph so far (its last few hundred characters): a sentence wrapped
+                # over three lines ("So per / token and per layer … / = 512 bytes") starts in it.
+                previous_line = (
+                    f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
+                )
+            else:  # the worked calculation so far (read only outside a paragraph)
+                chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
             opening = ""
+
+
+_Row = tuple[str, int, str, Sequence[int] | None, bool]
+"""A statement as the relations read it: its source (a table row as ``| a | b |``), its
+1-based line, its text as a reader sees its LaTeX with the source offset of each character
+(None when the text is the source: :func:`_readable`), and whether the text holds a digit
+(every relation claims a number)."""
+
+_Prepared = tuple[Block, list[tuple[str, int]], list[_Row], str]
+"""A block, its statements (:func:`_statements`), them read (none when no statement holds a
+digit), and for a display formula the sentence the paragraph before leaves open for it."""
+
+
+def _prepared(document: Document) -> tuple[list[_Prepared], list[str]]:
+    """Every block of the lesson with its statements read, and what the cues of each statement
+    with a digit are searched in (the statement, after the sentence that leads into it for a
+    display formula's first line): the cues of all of them are searched at once
+    (:func:`_line_cues`)."""
+    prepared: list[_Prepared] = []
+    cued: list[str] = []
+    section = -1
+    previous: Block | None = None  # the block before, in this section
+    for block in document.blocks:
+        if block.section != section:
+            section, previous = block.section, None
+        statements = _statements(block)
+        rows: list[_Row] = []
+        opening = ""
+        if any(map(_DIGIT.search, [source for source, _ in statements])):
+            # the last line of the paragraph just before, for a display formula (read only
+            # before one: few blocks are display formulas)
+            if block.kind == "math" and previous is not None:
+                opening = _lead_in(previous)
+            # LaTeX is read as a reader sees it ("2\ \text{字节}" is "2 字节"), and a draft's
+            # quote is mapped back to the source.
+            for source, number in statements:
+                text, where = _readable(source)
+                digit = _DIGIT.search(text) is not None
+                if digit:  # a display formula's subject is in the sentence that leads into it
+                    cued.append(f"{opening} {text}" if opening and not rows else text)
+                rows.append((source, number, text, where, digit))
+        prepared.append((block, statements, rows, opening))
         previous = block
+    return prepared, cued
 
 
 def _readable(source: str) -> tuple[str, Sequence[int] | None]:
@@ -206,33 +249,121 @@ def _matches(index: int, text: str, lowered: str) -> bool:
     )
 
 
-def _cues_in(texts: list[str]) -> tuple[int, ...]:
-    """The cues (indices of :data:`_DISTINCT_CUES`) that one of ``texts`` (a block's lines) may
-    match: those that match the lines joined by NUL, a character no cue looks for or looks
-    around for, so that a cue matching a line matches the joined text there. A block of many
-    lines is searched once per cue rather than once per line and cue."""
-    if len(texts) < 2:
-        return _EVERY_CUE
-    joined = "\0".join(texts)
-    lowered = "\0".join(text.lower() for text in texts)
-    return tuple(index for index in _EVERY_CUE if _matches(index, joined, lowered))
+_SEPARATOR = "\0"
+"""What a lesson's lines are joined by, so that each cue word is looked for in all of them at
+once (:func:`_line_cues`): a character no cue word holds."""
 
 
-def _offered(text: str, before: str, header: str, cues: tuple[int, ...]) -> list[Relation]:
-    """The relations whose cue the line matches (or the line before, or the row's header, for
-    those that say so), of ``cues`` for the cues the line's own text may match
-    (:func:`_cues_in`)."""
-    lowered = text.lower()
-    matched = {index for index in cues if _matches(index, text, lowered)}
-    lowered_before = before.lower()
-    lowered_header = header.lower()
+def _word_cues() -> tuple[tuple[str, int], ...]:
+    """Each cue word (:data:`_DISTINCT_CUES`) with the cues that name it, as a bit mask."""
+    cues: dict[str, int] = {}
+    for index, (_, _, words) in enumerate(_DISTINCT_CUES):
+        for word in words:
+            cues[word] = cues.get(word, 0) | 1 << index
+    return tuple(cues.items())
+
+
+_WORD_CUES = _word_cues()
+_UNWORDED = sum(1 << index for index, (_, _, words) in enumerate(_DISTINCT_CUES) if not words)
+"""The cues that name no words: every line is searched with them."""
+
+
+def _line_cues(texts: list[str]) -> list[int]:
+    """For each of ``texts`` (a lesson's lines with a digit), the cues it matches, as a bit
+    mask of indices of :data:`_DISTINCT_CUES`.
+
+    A line is searched only with the cues one of whose words it holds (an alternation is tried
+    at every character; most lines hold no word of most cues). Which line holds a word is found
+    by looking for the word in all the lines joined (a fast scan, once per word and line that
+    holds it) rather than in every line: lines times words costs more than the searches."""
+    lowered_texts = [text.lower() for text in texts]
+    lowered = _SEPARATOR.join(lowered_texts)
+    starts = _starts(lowered_texts)
+    last = len(texts) - 1
+    worded = [_UNWORDED] * len(texts)  # the cues whose words each line holds
+    for word, cues in _WORD_CUES:
+        at = lowered.find(word)
+        while at >= 0:
+            line = bisect_right(starts, at) - 1
+            worded[line] |= cues
+            if line == last:
+                break
+            at = lowered.find(word, starts[line + 1])
     return [
+        _matched(cues, text, lowered_text) if cues else 0
+        for cues, text, lowered_text in zip(worded, texts, lowered_texts, strict=True)
+    ]
+
+
+def _matched(cues: int, text: str, lowered: str) -> int:
+    """Those of ``cues`` (a bit mask) that match ``text`` (``lowered``: it in lower case)."""
+    found = 0
+    for bit, cue, reads_lowered in _searches(cues):
+        if cue.search(lowered if reads_lowered else text) is not None:
+            found |= bit
+    return found
+
+
+@cache
+def _searches(cues: int) -> tuple[tuple[int, re.Pattern[str], bool], ...]:
+    """The cues of a bit mask, each with its bit, its pattern and whether it reads the lowered
+    line (a few masks recur on every line)."""
+    return tuple(
+        (1 << index, cue, reads_lowered)
+        for index, (cue, reads_lowered, _) in enumerate(_DISTINCT_CUES)
+        if cues >> index & 1
+    )
+
+
+def _starts(texts: list[str]) -> list[int]:
+    """Where each of ``texts`` starts when they are joined by :data:`_SEPARATOR`."""
+    starts = []
+    offset = 0
+    for text in texts:
+        starts.append(offset)
+        offset += len(text) + len(_SEPARATOR)
+    return starts
+
+
+_HEADER_CUES = tuple(dict.fromkeys(index for _, index, _, header in _OFFERS if header))
+"""The cues of the relations offered a table row when its header matches (``CUE_HEADER``)."""
+_BEFORE_CUES = tuple(dict.fromkeys(index for _, index, before, _ in _OFFERS if before))
+"""The cues of the relations offered a line when the line before matches (``CUE_BEFORE``)."""
+
+
+def _header_cues(header: str) -> int:
+    """Those of :data:`_HEADER_CUES` a table's header (its cells joined) matches, as a bit
+    mask: read once for all the table's rows."""
+    if not header:
+        return 0
+    lowered = header.lower()
+    return sum(1 << index for index in _HEADER_CUES if _matches(index, header, lowered))
+
+
+def _offered(cues: int, before: str, header_cues: int) -> tuple[Relation, ...]:
+    """The relations whose cue the line matches (``cues``: a mask of :func:`_line_cues`), or
+    the line before for those that say so (``before``), or the row's header for those that say
+    so (``header_cues``: a mask of :func:`_header_cues`)."""
+    before_cues = 0
+    if before:
+        lowered = before.lower()
+        for index in _BEFORE_CUES:
+            if not cues >> index & 1 and _matches(index, before, lowered):
+                before_cues |= 1 << index
+    return _relations_of(cues, before_cues, header_cues) if cues | before_cues | header_cues else ()
+
+
+@cache
+def _relations_of(cues: int, before_cues: int, header_cues: int) -> tuple[Relation, ...]:
+    """The relations offered a line whose text, line before and header match these cues (bit
+    masks): few combinations recur."""
+    return tuple(
         relation
         for relation, index, reads_before, reads_header in _OFFERS
-        if index in matched
-        or (reads_before and before and _matches(index, before, lowered_before))
-        or (reads_header and header and _matches(index, header, lowered_header))
-    ]
+        if (cues | (before_cues if reads_before else 0) | (header_cues if reads_header else 0))
+        >> index
+        & 1
+    )
 
 
 def _lead_in(block: Block) -> str:

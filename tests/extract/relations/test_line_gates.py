@@ -77,3 +77,29 @@ def test_a_line_with_a_count_that_names_what_it_counts_holds_one_of_its_words() 
 
 def _lesson_lines() -> list[str]:
     return [line for lesson in LESSONS for line in lesson.read_text(encoding="utf-8").splitlines()]
+
+
+ODD_LINES = [
+    "İİİ 4 GB per KV head",  # lowering makes it longer: offsets of the joined lines differ
+    "a\0line with the separator: 8 × 2 bytes",
+    "",
+    "budget of 3",
+    "× 4 compute",  # a cue split over two lines matches neither alone
+    "ATTENTION 12 heads, 7B params, FFN 4×, 1e-4 learning rate, 8 H100 GPUs",
+]
+
+
+def test_the_cues_found_for_all_lines_at_once_are_those_of_each_line_alone() -> None:
+    from checkers.extract.recognizers.relations import _DISTINCT_CUES, _line_cues
+
+    lines = [*ODD_LINES, *_lesson_lines()[:4000]]
+    expected = [
+        sum(
+            1 << index
+            for index, (cue, reads_lowered, _) in enumerate(_DISTINCT_CUES)
+            if cue.search(line.lower() if reads_lowered else line)
+        )
+        for line in lines
+    ]
+    assert _line_cues(lines) == expected
+    assert any(expected), "no line matches a cue: the check would prove nothing"
