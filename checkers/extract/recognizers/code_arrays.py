@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
-from checkers.extract.recognizers.code_values import _balance, _split_comment
+from checkers.extract.recognizers.code_values import _left_open, _split_comment
 from checkers.kinds.arrays import (
     Array,
     ArrayError,
@@ -155,7 +155,7 @@ def _statements(block: Block) -> Iterator[_Statement]:
                 indent += 1  # the branch of a compound statement: not straight-line code
         pending.append(code.strip())
         joined = " ".join(pending) if len(pending) > 1 else pending[0]
-        if _balance(joined) > 0 and len(pending) < _MAX_JOINED:
+        if _left_open(joined) and len(pending) < _MAX_JOINED:
             continue
         pending = []
         yield _Statement(joined, comment, indent, line.number, line.text, tuple(written))
