@@ -1025,18 +1025,23 @@ def recognize(document: Document) -> Iterator[Draft]:
     blocks = document.blocks
     scope, section = _Scope(), -1
     paragraphs: dict[int, list[Block]] | None = None  # built when an output block is found
-    read = [block.kind == "fence" and len(block.lines) <= _MAX_BLOCK_LINES for block in blocks]
-    worth = [is_read and _worth_reading(block) for block, is_read in zip(blocks, read, strict=True)]
+    read = [
+        index
+        for index, block in enumerate(blocks)
+        if block.kind == "fence" and len(block.lines) <= _MAX_BLOCK_LINES
+    ]
+    worth = {index for index in read if _worth_reading(blocks[index])}
+    if not worth:
+        return  # no block states anything, and none is read only for the names it assigns
     # The index of the last block of each section worth reading: the names a block assigns
     # matter only to the blocks read after it in its section, so a block after that last one
     # that states nothing itself is not read at all (most of a lesson's code states nothing).
-    last_worth = {block.section: index for index, block in enumerate(blocks) if worth[index]}
-    for index, block in enumerate(blocks):
-        if not read[index]:
-            continue
+    last_worth = {blocks[index].section: index for index in read if index in worth}
+    for index in read:
+        block = blocks[index]
         if block.section != section:  # the code blocks of a section run as one session
             scope, section = _Scope(), block.section
-        if not worth[index]:
+        if index not in worth:
             if index > last_worth.get(block.section, -1):
                 continue  # no block after it reads the names it assigns
             if _DIGIT.search("\n".join(line.text for line in block.lines)):
