@@ -76,3 +76,20 @@ def test_hostile_statements_are_refused_not_crashed(tmp_path: Path) -> None:
     )
     drafts = list(code_arrays.recognize(parse_document(text)))
     assert [d.fields["expression"] for d in drafts] == ["u * 2"]
+
+
+@pytest.mark.parametrize(
+    ("between", "drafted"),
+    [
+        ("plot(v)", 1),  # an expression of a known name: it stays known
+        ("show()", 1),  # a statement naming no known name changes nothing
+        ("del v", 0),  # a statement that is no expression makes the names it mentions unknown
+        ("for _ in v: pass", 0),
+        ("v.add_(1)", 0),  # an in-place call
+        ("v = load()", 0),  # an assignment the array language does not read
+    ],
+)
+def test_what_a_statement_between_does_to_a_known_array(between: str, drafted: int) -> None:
+    text = f"```python\nv = np.array([1, 2])\n{between}\nw = v + 1  # [2, 3]\n```\n"
+    drafts = list(code_arrays.recognize(parse_document(text)))
+    assert len(drafts) == drafted, [d.fields for d in drafts]

@@ -77,3 +77,39 @@ def test_a_wrong_call_of_a_lesson_function_says_how_the_call_was_read(tmp_path: 
     assert finding.verdict == "fail" and finding.line == 5
     assert "2,097,152" in finding.message or "2097152" in finding.message
     assert "ffn(512) with ffn(d) = 2 * d * 4 * d" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("line", "markers", "expected"),
+    [
+        ("x = 4 * 8", ("#",), ("x = 4 * 8", None)),
+        ("x = 4 * 8  # 32", ("#",), ("x = 4 * 8", "32")),
+        ("#", ("#",), ("", "")),
+        ("tag = 'a # b'  # 1", ("#",), ("tag = 'a # b'", "1")),
+        ('s = "a" # 2', ("#",), ('s = "a"', "2")),
+        ('s = "a"# 2', ("#",), ('s = "a"# 2', None)),  # a marker right after a quote
+        ("s = 'it\\'s # x'  # 3", ("#",), ("s = 'it\\'s # x'", "3")),  # an escaped quote
+        ("s = 'open # x", ("#",), ("s = 'open # x", None)),  # the string never closes
+        ("a = \"x\" + 'y' // 2", ("#", "//"), ("a = \"x\" + 'y'", "2")),
+        ("url = 'http://x'  // n", ("//",), ("url = 'http://x'", "n")),
+        ("n = a//b", ("//",), ("n = a//b", None)),
+    ],
+)
+def test_a_comment_starts_at_a_marker_outside_strings(
+    line: str, markers: tuple[str, ...], expected: tuple[str, str | None]
+) -> None:
+    """Strings are skipped whole (a quote after a backslash does not close one), and a marker
+    counts at the start of the line or after a space."""
+    assert code_values._split_comment(line, markers) == expected
+
+
+def test_a_name_never_assigned_reads_as_no_arithmetic() -> None:
+    """Arithmetic that uses a name the code has not given a value (or an unknown function) is
+    not read, whatever else it holds; known names, functions and constants are."""
+    scope = code_values._Scope(values={"d": 64.0})
+    assert code_values._read("d * 2", scope) is not None
+    assert code_values._read("sqrt(d) * pi", scope) is not None
+    assert code_values._read("1e9 * 2", scope) is not None
+    assert code_values._read("d * heads", scope) is None
+    assert code_values._read("np.random.rand(d)", scope) is None
+    assert code_values._read("round(d / 3)", scope) is None

@@ -296,3 +296,36 @@ def test_a_doubling_skips_a_model_size_but_not_another_figure(scan_text: ScanTex
 def test_what_a_card_has_left(scan_text: ScanText, text: str, verdict: str) -> None:
     found = [f.verdict for f in scan_text("## S\n\n" + text) if f.id.startswith("rates-")]
     assert found == ([verdict] if verdict else [])
+
+
+def _cue_lines_one_word_at_a_time(text: str) -> list[int]:
+    """The cue lines found the plain way: every word and noun looked for on its own."""
+    lower = text.lower()
+    found = [at for word in rates._CUE_WORDS for at in rates._positions(lower, word)]
+    found += [at for at in rates._positions(lower, "gpu") if rates._GPU_HOURS.match(lower, at)]
+    found += [
+        at
+        for noun in rates._CUE_NOUNS
+        for at in rates._positions(lower, noun)
+        if rates._CUE_BEFORE.search(lower, max(0, at - 24), at)
+    ]
+    return sorted({text.count("\n", 0, at) + 1 for at in found})
+
+
+def test_the_cue_lines_are_those_of_every_word_and_noun_looked_for_alone() -> None:
+    """Words are looked for by their stems and the nouns of other scripts by one pattern: the
+    same lines as each looked for alone, and no noun hides another where they would overlap."""
+    nouns = [*rates._CUE_NOUNS, *(noun.upper() for noun in rates._CUE_NOUNS)]
+    lines = [f"per {noun}: 12" for noun in nouns] + [f"a {noun} of 3" for noun in nouns]
+    lines += [f"8 GB {word} 7.45 GiB" for word in rates._CUE_WORDS]
+    lines += ["每条很长的序列 3 GiB", "1 个 token 对应 4 个字节", "GPU hours: 9", "gpu-小时"]
+    text = "\n".join(lines)
+    assert rates._cue_lines(text) == _cue_lines_one_word_at_a_time(text)
+    assert rates._cue_lines(text.encode("ascii", "ignore").decode()) == (
+        _cue_lines_one_word_at_a_time(text.encode("ascii", "ignore").decode())
+    )
+    others = [noun for noun in rates._CUE_NOUNS if not noun.isascii()]
+    for one in others:
+        for other in others:
+            overlaps = any(one[-k:] == other[:k] for k in range(1, min(len(one), len(other))))
+            assert not overlaps and (other == one or other not in one), (one, other)

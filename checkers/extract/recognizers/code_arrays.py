@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
-from checkers.extract.recognizers.code_values import _balance, _split_comment
+from checkers.extract.recognizers.code_values import _left_open, _split_comment
 from checkers.kinds.arrays import (
     Array,
     ArrayError,
@@ -148,12 +148,14 @@ def _statements(block: Block) -> Iterator[_Statement]:
             written.append((line.number, code.strip()))
         if not pending:
             stripped = line.text.lstrip()
-            indent = len(line.text.expandtabs(4)) - len(stripped.expandtabs(4))
+            indent = len(line.text) - len(stripped)
+            if "\t" in line.text:
+                indent = len(line.text.expandtabs(4)) - len(stripped.expandtabs(4))
             if stripped.startswith(("elif", "else", "except", "finally")):
                 indent += 1  # the branch of a compound statement: not straight-line code
         pending.append(code.strip())
-        joined = " ".join(pending)
-        if _balance(joined) > 0 and len(pending) < _MAX_JOINED:
+        joined = " ".join(pending) if len(pending) > 1 else pending[0]
+        if _left_open(joined) and len(pending) < _MAX_JOINED:
             continue
         pending = []
         yield _Statement(joined, comment, indent, line.number, line.text, tuple(written))
@@ -426,10 +428,14 @@ def _block_drafts(document: Document, block: Block, outer: _Session) -> Iterator
         if not statement.code and statement.comment and session.values:
             yield from _named_drafts(session, statement)
             continue
-        read = _read(session, statement)
         comment = statement.comment
-        if read is None or comment is None or not any(c.isdigit() for c in comment):
+        states = comment is not None and any(c.isdigit() for c in comment)
+        if not states and _changes_nothing(session, statement.code):
             continue
+        read = _read(session, statement)
+        if read is None or not states:
+            continue
+        assert comment is not None
         expression, value = read
         if isinstance(value, (Layer, list)) or (
             isinstance(value, float) and not _about_arrays(session, expression)
@@ -446,6 +452,16 @@ def _block_drafts(document: Document, block: Block, outer: _Session) -> Iterator
         end = statement.source.find(matched)
         quote = statement.source[: end + len(matched)] if end >= 0 else statement.source
         yield _array_draft(session, expression, compare, claimed, quote.strip(), statement.line)
+
+
+def _changes_nothing(session: _Session, code: str) -> bool:
+    """True when :func:`_read` would leave the session as it is: a statement without ``=``
+    assigns nothing, and without ``_(`` (an in-place call) it only makes unknown the names it
+    mentions, when it is not an expression; so a statement that mentions no known name
+    changes nothing. Tested before parsing it, since most statements are not read at all."""
+    if "=" in code or "_(" in code:
+        return False
+    return not session.values or not any(name in session.values for name in _mentioned(code))
 
 
 def _named_drafts(session: _Session, statement: _Statement) -> Iterator[Draft]:
@@ -497,16 +513,39 @@ _STATED = re.compile(r"#[^\n]*\d")
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``arrays`` claims for what comments state about arrays built from literals."""
-    for blocks in document.sections():
-        code = [block for block in blocks if _is_python(block)]
-        texts = ["\n".join(line.text for line in block.lines) for block in code]
+    for code in _python_blocks(document):
         # Only blocks up to the last one that states something are read (the earlier ones for
         # the names they assign), and only from the first one that calls an array library.
-        last = max((i for i, text in enumerate(texts) if _STATED.search(text)), default=-1)
+        last = next((i for i in range(len(code) - 1, -1, -1) if _states(code[i])), -1)
+        if last < 0:
+            continue  # nothing is stated in the section's code: no block of it is read
+        texts = ("\n".join(line.text for line in block.lines) for block in code[: last + 1])
         first = next((i for i, text in enumerate(texts) if _BUILDS.search(text)), last + 1)
         session = _Session()
         for block in code[first : last + 1]:
             yield from _block_drafts(document, block, session)
+
+
+def _python_blocks(document: Document) -> Iterator[list[Block]]:
+    """The Python code blocks of each section that has any, in lesson order (one pass over
+    the blocks: most sections hold no code)."""
+    section: list[Block] = []
+    current = None
+    for block in document.blocks:
+        if block.section != current:
+            if section:
+                yield section
+            section, current = [], block.section
+        if block.kind == "fence" and _is_python(block):
+            section.append(block)
+    if section:
+        yield section
+
+
+def _states(block: Block) -> bool:
+    """Whether a line of the block holds a comment with a digit (:data:`_STATED`); the
+    literal test first, since most lines hold no ``#``."""
+    return any("#" in line.text and _STATED.search(line.text) for line in block.lines)
 
 
 def _is_python(block: Block) -> bool:

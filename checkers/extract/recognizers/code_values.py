@@ -48,6 +48,7 @@ import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from checkers.expr import ExprError, Name, Node, Number, Unary, evaluate, names, parse
 from checkers.extract.document import Block, Document, Line
@@ -252,28 +253,38 @@ def _comment_marker(info: str) -> tuple[str, ...]:
 
 
 def _split_comment(text: str, markers: tuple[str, ...]) -> tuple[str, str | None]:
-    """(code, comment) of a line; the marker must lie outside quotes."""
-    found = [text.find(marker) for marker in markers]
-    if all(index < 0 for index in found):
-        return text.rstrip(), None
-    if "'" not in text and '"' not in text:  # no string to hide a marker: the first one counts
-        match = _MARKER[markers].search(text)
-        if match is None:
+    """(code, comment) of a line; the marker must lie outside quotes (a quote after a
+    backslash does not close its string). Strings are skipped with ``str.find``, and a
+    marker is looked for only between them."""
+    for marker in markers:
+        if marker in text:
+            break
+    else:
+        return text.rstrip(), None  # most lines of code have no comment
+    pattern = _MARKER[markers]
+    start = 0  # no string is open from here
+    while True:
+        opening = _next_quote(text, start)
+        # A marker cannot hold a quote, so one starting before the quote ends before it.
+        match = pattern.search(text, start, len(text) if opening < 0 else opening)
+        if match is not None:
+            return text[: match.start()].rstrip(), text[match.end() :].strip()
+        if opening < 0:
             return text.rstrip(), None
-        return text[: match.start()].rstrip(), text[match.end() :].strip()
-    quote: str | None = None
-    for index, char in enumerate(text):
-        if quote is not None:
-            if char == quote and text[index - 1 : index] != "\\":
-                quote = None
-            continue
-        if char in "'\"":
-            quote = char
-            continue
-        for marker in markers:
-            if text.startswith(marker, index) and (index == 0 or text[index - 1] in " \t"):
-                return text[:index].rstrip(), text[index + len(marker) :].strip()
-    return text.rstrip(), None
+        closing = text.find(text[opening], opening + 1)
+        while closing > 0 and text[closing - 1] == "\\":
+            closing = text.find(text[opening], closing + 1)
+        if closing < 0:
+            return text.rstrip(), None  # the string runs to the end of the line
+        start = closing + 1
+
+
+def _next_quote(text: str, start: int) -> int:
+    """Where the next ``'`` or ``"`` at or after ``start`` is, or -1."""
+    single, double = text.find("'", start), text.find('"', start)
+    if single < 0 or double < 0:
+        return max(single, double)
+    return min(single, double)
 
 
 def _top_level_items(text: str) -> list[str]:
@@ -288,9 +299,11 @@ def _top_level_items(text: str) -> list[str]:
     return [item for item in items if item]
 
 
-def _balance(text: str) -> int:
+def _left_open(text: str) -> bool:
+    """True when ``text`` opens more brackets than it closes: the statement goes on on the
+    next line. Most lines open none, and their closing brackets are not counted."""
     opened = text.count("(") + text.count("[") + text.count("{")
-    return opened - text.count(")") - text.count("]") - text.count("}")
+    return opened > 0 and opened > text.count(")") + text.count("]") + text.count("}")
 
 
 def _identifier(name: str) -> str:
@@ -308,7 +321,11 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         return dataclasses.replace(defined, origins=(origin,)) if origin else defined
     if _DIGIT.search(text) is None and not (scope.values or scope.dicts):
         return None
-    literals = frozenset(re.findall(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?", text))
+    if "[" not in text and not (scope.functions and "(" in text) and _REFUSED.search(text):
+        # Refused as written: what is rewritten below (an entry d['k'] looked up, a call of a
+        # lesson's function inlined) is not there, and the rest removes no refused character.
+        return None
+    literals = frozenset(_WRITTEN_NUMBER.findall(text))
     text = _DIGIT_SEPARATOR.sub("", text)
     inputs: list[_Origin] = []
     calls: list[str] = []
@@ -347,6 +364,10 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         return name
 
     expression = _DOTTED.sub(named, text)
+    if expression.isascii() and any(
+        word not in where and _free_name(word) for word in _WORD.findall(expression)
+    ):
+        return None  # a name that was not assigned: the parse below would refuse it
     try:
         tree: Node = parse(expression)
         if names(tree) - set(where) or set(where) & RESERVED_NAMES:
@@ -360,6 +381,23 @@ def _read(text: str, scope: _Scope) -> _Value | None:
         return None
     computed = _is_computed(tree) or bool(calls)
     return _Value(expression, value, where, literals, computed, tuple(inputs), tuple(calls))
+
+
+_WRITTEN_NUMBER = re.compile(r"(?<![\w.])\d[\d_]*(?:\.\d+)?(?:[eE][-+]?\d+)?")
+"""A number as the code writes it (``4096``, ``1_000``, ``7e9``), for :attr:`_Value.literals`."""
+_WORD = re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]*")
+"""A name as :func:`checkers.expr.parse` reads one in ASCII text (not the exponent of
+``1e9``, nor an attribute after a dot)."""
+
+
+@lru_cache(maxsize=4096)
+def _free_name(word: str) -> bool:
+    """True when ``word`` parses as a name of its own, not a function or a constant (``pi``,
+    ``e``): arithmetic that uses it has no value unless the name is given one."""
+    try:
+        return names(parse(word)) == {word}
+    except ExprError:
+        return False
 
 
 def _link(inputs: list[_Origin], scope: _Scope, name: str) -> None:
@@ -617,7 +655,7 @@ def _statements(block: Block) -> Iterator[_Statement]:
             and joined.endswith("{")
             and (_DICT_OPEN.match(joined) is not None or _NESTED_OPEN.match(joined) is not None)
         )
-        if _balance(joined) > 0 and len(pending) < _MAX_JOINED and not opens_dict:
+        if _left_open(joined) and len(pending) < _MAX_JOINED and not opens_dict:
             continue
         pending = []
         yield _Statement(joined, comment, lines[first : index + 1])
@@ -987,18 +1025,23 @@ def recognize(document: Document) -> Iterator[Draft]:
     blocks = document.blocks
     scope, section = _Scope(), -1
     paragraphs: dict[int, list[Block]] | None = None  # built when an output block is found
-    read = [block.kind == "fence" and len(block.lines) <= _MAX_BLOCK_LINES for block in blocks]
-    worth = [is_read and _worth_reading(block) for block, is_read in zip(blocks, read, strict=True)]
+    read = [
+        index
+        for index, block in enumerate(blocks)
+        if block.kind == "fence" and len(block.lines) <= _MAX_BLOCK_LINES
+    ]
+    worth = {index for index in read if _worth_reading(blocks[index])}
+    if not worth:
+        return  # no block states anything, and none is read only for the names it assigns
     # The index of the last block of each section worth reading: the names a block assigns
     # matter only to the blocks read after it in its section, so a block after that last one
     # that states nothing itself is not read at all (most of a lesson's code states nothing).
-    last_worth = {block.section: index for index, block in enumerate(blocks) if worth[index]}
-    for index, block in enumerate(blocks):
-        if not read[index]:
-            continue
+    last_worth = {blocks[index].section: index for index in read if index in worth}
+    for index in read:
+        block = blocks[index]
         if block.section != section:  # the code blocks of a section run as one session
             scope, section = _Scope(), block.section
-        if not worth[index]:
+        if index not in worth:
             if index > last_worth.get(block.section, -1):
                 continue  # no block after it reads the names it assigns
             if _DIGIT.search("\n".join(line.text for line in block.lines)):
@@ -1138,14 +1181,24 @@ def _against_output(
 
 
 _DIGIT = re.compile(r"\d")
-_STATES = re.compile(r"(?:#|//)[^\n]*\d|print\s*\(|^\s*>>>", re.MULTILINE)
+_STATED_COMMENT = re.compile(r"(?:#|//)[^\n]*\d")
+_PRINT_CALL = re.compile(r"print\s*\(")
+_PROMPT_LINE = re.compile(r"^\s*>>>", re.MULTILINE)
 """What a block needs for anything to be stated in it: a comment with a digit, a print or a
 prompt (assignments alone state nothing)."""
 
 
 def _worth_reading(block: Block) -> bool:
     text = "\n".join(line.text for line in block.lines)
-    return _DIGIT.search(text) is not None and _STATES.search(text) is not None
+    if _DIGIT.search(text) is None:
+        return False
+    # Each pattern after the literal it cannot match without (one pattern of the three, with
+    # its line-start alternative, would be tried at every character of every block).
+    return (
+        (("#" in text or "//" in text) and _STATED_COMMENT.search(text) is not None)
+        or ("print" in text and _PRINT_CALL.search(text) is not None)
+        or (">>>" in text and _PROMPT_LINE.search(text) is not None)
+    )
 
 
 def _output_after(blocks: tuple[Block, ...], index: int) -> Block | None:

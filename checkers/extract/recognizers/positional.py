@@ -39,6 +39,8 @@ _D_MODEL = re.compile(
 )
 _VALUE = re.compile(r"PE\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*=([^\n]*)")
 _VECTOR = re.compile(r"PE\s*\(\s*(\d+)\s*\)\s*=\s*(\[[^\]\n]*\])")
+_PE_CALL = re.compile(r"PE\s*\(\s*\d")
+"""What every match of :data:`_VALUE` and :data:`_VECTOR` starts with."""
 # "x + PE(2) = […]": PE is one term of the statement, and the printed value is not PE's.
 _TERM_OF_A_SUM = re.compile(r"(?:[+\-−×*·]|\\cdot|\\times)\s*$")
 _LAST_NUMBER = re.compile(r"(?:=|≈)\s*([-−]?\d+(?:\.\d+)?)\s*$")
@@ -134,12 +136,15 @@ def _range_end(match: re.Match[str]) -> str:
 def _range_drafts(blocks: list[Block], stated: Stated) -> Iterator[Draft]:
     """Index ranges of i in a section whose formula pairs the dimensions as 2i, 2i+1."""
     lines = [line for block in blocks for line in block.lines]
-    plains: list[tuple[Line, str, Sequence[int]]] = []
-    for line in lines:
-        plains.append((line, *plain(line.text)))
-    if not any(_PAIRED.search(text) for _, text, _ in plains):
+    # The plain form of a line holds "2" or "i" only where the line does (a command that
+    # plain() spells out, \sin, is written with its i), so a line without both cannot pair.
+    if not any(
+        "2" in line.text and "i" in line.text and _PAIRED.search(plain(line.text)[0])
+        for line in lines
+    ):
         return
-    for line, text, offsets in plains:
+    for line in lines:
+        text, offsets = plain(line.text)
         if "i" not in text or "0" not in text:
             continue
         normal, where = _normalised(text, offsets)
@@ -203,8 +208,9 @@ def _box_columns(lines: tuple[Line, ...], start: int) -> tuple[dict[str, list[st
     return columns, used
 
 
-def _box_drafts(document: Document, stated: Stated) -> Iterator[Draft]:
+def _box_drafts(document: Document) -> Iterator[Draft]:
     """Tables of PE vectors drawn in a box, one vector down each column."""
+    stated: Stated | None = None  # found when a box is: most lessons that draw one have none
     topics: dict[int, bool] = {}
     for block in document.blocks:
         if block.kind == "heading":
@@ -221,6 +227,8 @@ def _box_drafts(document: Document, stated: Stated) -> Iterator[Draft]:
                 continue
             columns, used = found
             line = block.lines[index]
+            if stated is None:
+                stated = d_model_statements(document)
             d_model = d_model_before(stated, line.number, "")
             lengths = {len(v) for v in columns.values()}
             if d_model is not None and lengths == {int(d_model)}:
@@ -240,13 +248,13 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft a ``positional`` claim for every PE value or vector the lesson prints, and for the
     index range of i stated next to the formula."""
     if "│" in document.text and "pos" in document.text:
-        yield from _box_drafts(document, d_model_statements(document))
+        yield from _box_drafts(document)
     if ("2i" in document.text or "2 i" in document.text) and _PAIRED.search(document.text):
         all_stated = d_model_statements(document)
         for blocks in document.sections():
             yield from _range_drafts(list(blocks), all_stated)
-    if "PE" not in document.text:
-        return  # every value and vector below is read from a line holding "PE": one test
+    if "PE" not in document.text or _PE_CALL.search(document.text) is None:
+        return  # every value and vector below is read from a line holding "PE(1": one test
     stated: Stated | None = None
     for _block, line in document.lines():
         if "PE" not in line.text:

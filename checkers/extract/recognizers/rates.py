@@ -193,7 +193,11 @@ _NEW_SUBJECT = re.compile(
 _SENTENCE_END = re.compile(
     r"[。！？；;!?]|(?<!\bi\.e)(?<!\be\.g)(?<!\bvs)(?<!\betc)(?<!\bapprox)\.(?=\s|$)"
 )
-_OPERATOR_BEFORE = re.compile(r"[×*/÷+−]\s*\(?\s*\Z")
+_OPERATORS = "×*/÷+−"
+"""What a figure right after which is an operand of arithmetic written out (``× 4096``,
+``/ (2``), white space and one opening bracket between."""
+_APPROXIMATE_WORDS = ("≈", "~", "约", "about", "roughly")
+"""What marks a figure right after it (white space between) as approximate."""
 _OPERATOR_AFTER = re.compile(
     r"\s*\)?\s*[×*/÷+−](?!\s*(?:tokens?|layers?|blocks?|bytes?|字节|层|seq|GPU|steps?|s\b|day|h\b))"
 )
@@ -298,6 +302,23 @@ def _segments(blocks: tuple[Block, ...]) -> Iterator[_Segment]:
             yield _Segment(source, text, where, starts, [line.number for line in group])
 
 
+def _unspaced(text: str, end: int) -> int:
+    """Where the white space that ends ``text[:end]`` starts (``end`` when there is none):
+    what stands right before a figure is looked at from its end, not from the text's start."""
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def _operator_before(text: str, end: int) -> bool:
+    """True when ``text[:end]`` ends with an operator of :data:`_OPERATORS`, then white space
+    and one opening bracket at most (``× ``, ``/ (``)."""
+    at = _unspaced(text, end)
+    if at > 0 and text[at - 1] == "(":
+        at = _unspaced(text, at - 1)
+    return at > 0 and text[at - 1] in _OPERATORS
+
+
 def _term(number: str, exponent: str, scale: str, unit: str) -> str:
     """The printed figure as a term of an expression: a scale as a power of ten (a count's K
     as ``kilo``, read as 1000 or 1024 by the arithmetic kind), a byte unit as its name."""
@@ -356,10 +377,10 @@ def _read(segment: _Segment, index: int) -> None:
             measure = "count"  # "Per layer: 7,077,888." … "All 12 layers: 84,934,656."
         if not measure:
             continue
-        after = text[match.end() :]
-        if _OPERATOR_BEFORE.search(text, 0, match.start()) or _OPERATOR_AFTER.match(after):
+        after = match.end()  # what follows the figure is matched from here, not copied
+        if _operator_before(text, match.start()) or _OPERATOR_AFTER.match(text, after):
             continue  # an operand of arithmetic written out ("819,200 × 4096 字节")
-        approximate = re.search(r"(?:≈|~|约|about|roughly)\s*\Z", text[: match.start()])
+        approximate = text.endswith(_APPROXIMATE_WORDS, 0, _unspaced(text, match.start()))
         figure = _Figure(
             printed=text[match.start() : match.end()].strip(),
             number=number,
@@ -372,13 +393,13 @@ def _read(segment: _Segment, index: int) -> None:
             segment=index,
             start=match.start(),
             end=match.end(),
-            rounded="." in number or approximate is not None,
+            rounded="." in number or approximate,
             time_unit=_time_unit(unit) if measure == "time" else "",
         )
         if measure in _COUNT_UNITS:
-            counts.append(_with(figure, each=_EACH_AFTER.match(after) is not None))
+            counts.append(_with(figure, each=_EACH_AFTER.match(text, after) is not None))
             continue
-        if measure == "bytes" and _HARDWARE_AFTER.match(after):
+        if measure == "bytes" and _HARDWARE_AFTER.match(text, after):
             # "a 40 GB A100": the card's memory, not a figure of the text's own; kept as a
             # capacity, which a figure "left" after what it holds is subtracted from
             segment.figures.append(_with(figure, measure="capacity"))
@@ -387,11 +408,11 @@ def _read(segment: _Segment, index: int) -> None:
         head_start = max(sentence_start, last.end if last else 0)
         head = text[head_start : match.start()]
         per = {_noun(found) for found in _per_words(head)}
-        per_after = _PER_AFTER.match(after)
+        per_after = _PER_AFTER.match(text, after)
         end = match.end()
         if per_after is not None:
             per.add(_noun(per_after.group(1)))
-            end += per_after.end()
+            end = per_after.end()
         own_counts = tuple(c for c in counts if c.start >= head_start)
         all_layers = _ALL_LAYERS.search(head) is not None
         restated = False
@@ -924,6 +945,30 @@ _CUE_WORDS = (
 _GPU_HOURS = re.compile(r"gpu[-\s]?(?:hours?|小时)")
 
 
+def _stems(words: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """The ASCII words grouped by their first five characters: the text is searched once for
+    each stem (``doubl`` for ``doubles to`` and ``doubled to``), each word tried where it is."""
+    grouped: dict[str, tuple[str, ...]] = {}
+    for word in words:
+        if word.isascii():
+            grouped[word[:5]] = (*grouped.get(word[:5], ()), word)
+    return grouped
+
+
+def _alternatives(words: Sequence[str]) -> re.Pattern[str]:
+    """One pattern for the words that are not ASCII: the lesson is passed once for all of them
+    (each ``str.find`` of a word passes it once), and an ASCII lesson not at all."""
+    return re.compile("|".join(re.escape(word) for word in words if not word.isascii()))
+
+
+_CUE_STEMS = _stems(_CUE_WORDS)
+_NOUN_STEMS = _stems(_CUE_NOUNS)
+_OTHER_CUE_WORDS = _alternatives(_CUE_WORDS)
+_OTHER_CUE_NOUNS = _alternatives(_CUE_NOUNS)
+"""The nouns in other scripts: no two of them overlap (``tests/extract/test_rates.py``), so
+one pattern finds every place each of them is."""
+
+
 def _cue_lines(text: str) -> list[int]:
     """The 1-based lines of ``text`` that hold what a figure stated per unit (or as GPU-hours,
     or restated in another unit) needs; a section without one is not read at all. Found with
@@ -931,21 +976,28 @@ def _cue_lines(text: str) -> list[int]:
     pattern tried at every character of every lesson would cost more than all the rest."""
     lower = text.lower()
     found: list[int] = []
-    for word in _CUE_WORDS:
-        found.extend(_positions(lower, word))
-    found.extend(at for at in _positions(lower, "gpu") if _GPU_HOURS.match(lower, at))
-    for noun in _CUE_NOUNS:
-        found.extend(
-            at for at in _positions(lower, noun) if _CUE_BEFORE.search(lower, max(0, at - 24), at)
-        )
+    for stem, words in _CUE_STEMS.items():
+        found.extend(at for at in _positions(lower, stem) if lower.startswith(words, at))
+    places = {
+        stem: [at for at in _positions(lower, stem) if lower.startswith(words, at)]
+        for stem, words in _NOUN_STEMS.items()
+    }
+    gpus = places["gpu"] if "gpu" in places else list(_positions(lower, "gpu"))
+    found.extend(at for at in gpus if _GPU_HOURS.match(lower, at))
+    nouns = [at for positions in places.values() for at in positions]
+    if not lower.isascii():
+        found.extend(match.start() for match in _OTHER_CUE_WORDS.finditer(lower))
+        nouns.extend(match.start() for match in _OTHER_CUE_NOUNS.finditer(lower))
+    found.extend(at for at in nouns if _CUE_BEFORE.search(lower, max(0, at - 24), at))
     return sorted({text.count("\n", 0, at) + 1 for at in found})
 
 
 def _positions(text: str, word: str) -> Iterator[int]:
+    """Every place ``word`` starts in ``text`` (overlapping ones too)."""
     at = text.find(word)
     while at >= 0:
         yield at
-        at = text.find(word, at + len(word))
+        at = text.find(word, at + 1)
 
 
 def _near_cue(cues: list[int], first: int, last: int) -> bool:
@@ -963,9 +1015,8 @@ def recognize(document: Document) -> Iterator[Draft]:
     if not cues:
         return
     for blocks in document.sections():
-        first, last = blocks[0].line, max(line.number for b in blocks for line in b.lines[-1:])
-        at = bisect.bisect_left(cues, first)
-        if at == len(cues) or cues[at] > last:
+        at = bisect.bisect_left(cues, blocks[0].line)
+        if at == len(cues) or cues[at] > max(b.lines[-1].number for b in blocks if b.lines):
             continue
         segments = list(_segments(blocks))
         if len(segments) == 0:

@@ -736,7 +736,7 @@ def recognize(document: Document) -> Iterator[Draft]:
     """Draft ``softmax``, ``masked_softmax`` and ``renormalised`` claims for weights the lesson
     prints."""
     for section in document.sections():
-        text = "\n".join(line.text for block in section for line in block.lines)
+        text = "\n".join([line.text for block in section for line in block.lines])
         if document.continues and _VECTOR.search(text) is None:
             lowered = text.lower()
             if any(word in lowered for word in _RENORMALISE_WORDS):
@@ -842,13 +842,17 @@ def _section_drafts(
     links: dict[tuple[int, int], tuple[_Scores, str | None]],
 ) -> Iterator[Draft]:
     masked: tuple[list[str], list[list[str]]] | None = None
-    earlier: list[tuple[str, int]] = []  # the section's lines before this block
-    for block in section:
+    earlier: list[tuple[str, int]] = []  # the section's lines before this block, not tables'
+    gathered = 0  # the blocks before this one whose lines are in ``earlier``: only a table
+    for at, block in enumerate(section):  # reads them, and most sections have none
         if block.kind == "table":
+            for before in section[gathered:at]:
+                if before.kind != "table":
+                    earlier.extend((line.text, line.number) for line in before.lines)
+            gathered = at
             yield from _table_drafts(document, block)
             yield from _probability_table_drafts(document, block, earlier)
             continue
-        earlier.extend((line.text, line.number) for line in block.lines)
         if block.kind == "fence":
             found = _matrix([line.text for line in block.lines])
             if found is not None:
