@@ -207,8 +207,7 @@ def _run_draft(run: list[_Step], document: Document) -> Draft | None:
         first.line,
         source,
         range(len(source)),
-        document.byte_prefixes,
-        document.float_types,
+        document,
     )
     if draft is None:
         return None
