@@ -36,8 +36,9 @@ storage type, a width printed as a factor of the statement's own product (``× 2
 the bytes per value.
 
 Readings accepted: GB as 10^9 or 2^30 bytes (when the lesson never writes GiB); every storage
-type the section names (fp16 and int8 for a quantised cache); the batch the statement names,
-else 1 and then every batch the section states; K as 1000 or 1024 in a context (``32K``).
+type the section names (fp16 and int8 for a quantised cache); the batch the statement's
+sentence names, else 1 and then every batch the section states; K as 1000 or 1024 in a context
+(``32K``).
 The claim holds if it holds under one of them; the note says which was used. When it holds
 under none, the message shows the reading whose size comes nearest the printed one, and the
 kind ``memory`` says when the printed size is what leaving out the 2 (K and V) or the KV heads
@@ -170,7 +171,7 @@ def relate(statement: Statement, scope: Scope) -> Draft | None:
     tokens = [None] if per_token else _tokens(scope, line)
     if not tokens:
         return None
-    batches = _batches(scope, line)
+    batches = _batches(scope, line, said)
     shown_heads = heads if kv_heads is not None and kv_heads is not heads else None
     used = [layers, kv_heads or heads, shown_heads, head_dim, hidden]
     readings = []
@@ -358,12 +359,23 @@ def _tokens(scope: Scope, line: int) -> list[Quantity | None]:
     return chosen
 
 
+def _states(said: str, quantity: Quantity) -> bool:
+    """Whether the sentence ``said`` prints ``quantity``'s number (as a number of its own:
+    the 16 of "bf16" is not a batch of 16)."""
+    number = re.escape(quantity.printed.text)
+    return re.search(rf"(?<![\w.,]){number}(?![\w]|[.,]\d)", said) is not None
+
+
 def _as_binary(quantity: Quantity) -> Quantity:
     return dataclasses.replace(quantity, printed=read_binary_count(quantity.printed))
 
 
-def _batches(scope: Scope, line: int) -> list[Quantity | None]:
-    own = on_line(scope, "batch", line)
+def _batches(scope: Scope, line: int, said: str) -> list[Quantity | None]:
+    """The batches to size the cache with: the one the statement's own sentence names, else 1
+    and then each batch the section states up to its line. A batch named on the line but in
+    another sentence ("… 128 KiB per token. A batch of 16 requests …") is the next statement's:
+    batch 1 stays a reading."""
+    own = [q for q in on_line(scope, "batch", line) if _states(said, q)]
     if own:
         return [own[0]]
     stated = {q.value: q for q in scope.of("batch") if q.line <= line and q.source != "table"}

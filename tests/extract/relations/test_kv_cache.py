@@ -259,3 +259,19 @@ def test_several_sequences_counted_in_words_are_not_read_as_one(scan: Scan) -> N
     # in digits the batch is read and the size checked
     (digits,) = scan(lead + "- A batch of 8 sequences of 2048 tokens needs ≈ 3.2 GB.\n")
     assert digits.verdict == "fail" and "1.6" in digits.message
+
+
+def test_a_batch_named_in_the_next_sentence_is_not_the_per_token_figures(scan: Scan) -> None:
+    # 98,304 bytes per token = 96 KiB; the 12 sequences belong to the sentence after it
+    text = MODEL + "The KV cache holds 96 KiB per token. A batch of 12 sequences waits behind it.\n"
+    assert [f.verdict for f in scan(text)] == ["pass"]
+    # the same shape with a wrong per-token size still fails (batch 1, as the sentence reads)
+    wrong = (
+        MODEL + "The KV cache holds 48 KiB per token. A batch of 12 sequences waits behind it.\n"
+    )
+    (finding,) = scan(wrong)
+    assert finding.verdict == "fail" and "96" in finding.message
+    # named in the size's own sentence, after another one, the batch still sizes the cache
+    own = "Serving. With 10 concurrent users at 1024 tokens each, the KV cache needs 0.1 GB.\n"
+    (finding,) = scan(MODEL + own)
+    assert finding.verdict == "fail" and "10 sequences" in finding.message
