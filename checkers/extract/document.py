@@ -209,8 +209,9 @@ class Document:
             yield tuple(current)
 
 
-@lru_cache(maxsize=2)
-def _parser(front_matter: bool = True) -> MarkdownIt:
+@lru_cache(maxsize=64)
+def _parser(off: frozenset[str] = frozenset()) -> MarkdownIt:
+    """The block parser with the rules in ``off`` disabled as well (see :func:`_unmatchable`)."""
     # Only block structure is needed: every text is kept as written (``token.content``), so
     # the core "inline" rule, which would build a child token for every emphasis, link and
     # word of every block, is disabled. That divides the parser's memory several times over
@@ -221,10 +222,48 @@ def _parser(front_matter: bool = True) -> MarkdownIt:
     # The core "text_join" rule only merges the text children of inline tokens, which the
     # block rules leave empty when "inline" is off: it would walk every token of every piece
     # to change nothing.
-    parser = MarkdownIt("commonmark", {"html": False}).enable("table").use(dollarmath_plugin)
-    if front_matter:  # only the first piece of a lesson may open with front matter
-        parser.use(front_matter_plugin)
-    return parser.disable(["inline", "text_join", "html_block"])
+    parser = (
+        MarkdownIt("commonmark", {"html": False})
+        .enable("table")
+        .use(dollarmath_plugin)
+        .use(front_matter_plugin)
+    )
+    return parser.disable(["inline", "text_join", "html_block", *sorted(off)])
+
+
+# What a block rule needs in the source to match at all; a piece without it is parsed with
+# the rule disabled. Each rule is tried at every block start, and most also at every line of
+# every paragraph (they may interrupt one), so a rule that cannot match still costs a call per
+# line. Every test is a necessary condition read from the rule itself, so the tokens are the
+# same with the rule on or off. A line's text starts after the markers of the blockquotes it
+# is in (">", whitespace) — list markers open only an item's first line, which is never the
+# second line of a table or a setext heading.
+_LINE_PREFIX = r"(?:[^\S\n]|>)*"
+_TABLE_HEAD = re.compile(rf"(?m)^[^\n|]*\|[^\n]*\n{_LINE_PREFIX}[-:|](?:[-:|]|[^\S\n])*$")
+"""A table: a header line with a "|", then a delimiter line of "-", ":", "|" and spaces."""
+_SETEXT_UNDERLINE = re.compile(rf"(?m)^[^\S\n]*\S[^\n]*\n{_LINE_PREFIX}(?:=+|-+)[^\S\n]*$")
+"""A setext heading: a line of text, then a line of "=" or of "-" alone."""
+
+
+def _unmatchable(piece: str, first: bool) -> frozenset[str]:
+    """The block rules that cannot match anywhere in ``piece`` (``first``: the lesson's first
+    piece, the only one that may open with front matter)."""
+    off: list[str] = []
+    if not (first and piece.startswith("-")):
+        off.append("front_matter")
+    if "$$" not in piece:
+        off.append("math_block")
+    if "```" not in piece and "~~~" not in piece:
+        off.append("fence")
+    if ">" not in piece:
+        off.append("blockquote")
+    if "]:" not in piece:  # a reference definition's label is closed by "]:"
+        off.append("reference")
+    if "|" not in piece or _TABLE_HEAD.search(piece) is None:
+        off.append("table")
+    if ("=" not in piece and "-" not in piece) or _SETEXT_UNDERLINE.search(piece) is None:
+        off.append("lheading")
+    return frozenset(off)
 
 
 @lru_cache(maxsize=1)
@@ -294,7 +333,8 @@ def parse_document(text: str, *, chunk_chars: int = CHUNK_CHARS) -> Document:
     blocks: list[Block] = []
     for first_line, piece in _pieces(text, chunk_chars):
         section = blocks[-1].section if blocks else 0  # a section may run on into this piece
-        _blocks(_parser(first_line == 0).parse(piece), first_line, section, blocks)
+        parser = _parser(_unmatchable(piece, first_line == 0))
+        _blocks(parser.parse(piece), first_line, section, blocks)
     return Document(text=text, blocks=tuple(blocks))
 
 
