@@ -348,19 +348,19 @@ def parse_document(text: str, *, chunk_chars: int = CHUNK_CHARS) -> Document:
     for first_line, piece in _pieces(text, chunk_chars):
         section = blocks[-1].section if blocks else 0  # a section may run on into this piece
         parser = _parser(_unmatchable(piece, first_line == 0))
-        with _collector_paused():
-            tokens = parser.parse(piece)
-        _blocks(tokens, first_line, section, blocks)
+        with _collector_paused():  # the tokens, then the blocks read from them
+            _blocks(parser.parse(piece), first_line, section, blocks)
     return Document(text=text, blocks=tuple(blocks))
 
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a piece is parsed. The parser allocates three
-    tracked objects per token (the token, its attrs and meta) and up to two tokens per
-    character, so at the default threshold the collector runs every few hundred tokens and
-    walks the young ones each time: a sixth of the parse, for nothing, as tokens form no
-    cycles (they are freed by their counts when the piece's list goes). Left off if it was."""
+    """The cyclic garbage collector off while a piece is parsed and read. The parser allocates
+    three tracked objects per token (the token, its attrs and meta) and up to two tokens per
+    character, so at the default threshold the collector runs every few hundred objects and
+    walks the young ones each time, and the old ones (every live token) now and then: a sixth
+    of the parse, for nothing, as neither tokens nor blocks form cycles (the tokens are freed
+    by their counts when the piece's list goes). Left off if it was."""
     if not gc.isenabled():
         yield
         return
