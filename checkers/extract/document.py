@@ -507,15 +507,18 @@ def _logical_lines(document: Document) -> Iterator[tuple[str, int]]:
             if block.lines:
                 yield " ".join(p.text.strip() for p in block.lines), block.lines[0].number
             continue
+        if block.kind == "table":  # each cell its own line: no cell continues another
+            for line in block.lines:
+                yield line.text.strip(), line.number
+            continue
         if block.kind == "fence" and block.info.strip().lower().startswith(_DIAGRAM_INFOS):
             yield from _diagram_labels(block)
             continue
         pending: list[Line] = []
         for line in block.lines:
-            joins = pending and (
+            if pending and (
                 _CONTINUATION.match(line.text) or _OPEN_RELATION.search(pending[-1].text)
-            )
-            if block.kind != "table" and joins:
+            ):
                 pending.append(line)
                 continue
             if pending:
