@@ -433,8 +433,9 @@ def _marked_folder(absolute: str, markers: Sequence[str]) -> str | None:
     for each folder and marker cost a twentieth of a scan outside the recognisers."""
     folder = os.path.dirname(absolute)
     while True:
-        if any(os.path.exists(os.path.join(folder, marker)) for marker in markers):
-            return folder
+        for marker in markers:  # a loop, not any(): this is a stat or two for every folder
+            if os.path.exists(os.path.join(folder, marker)):
+                return folder
         parent = os.path.dirname(folder)
         if parent == folder:
             return None

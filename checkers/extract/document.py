@@ -246,6 +246,11 @@ _SETEXT_UNDERLINE = re.compile(r"\n(?:[^\S\n]|>)*(?:=+|-+)[^\S\n]*(?=\n|\Z)")
 """The underline of a setext heading: "=" or "-" alone (the line above it holds text)."""
 
 
+_RULE_TAIL = re.compile(r"[-*_][^\S\n]*[-*_][^\S\n]*[-*_][^\S\n]*(?=\n|\Z)")
+"""A thematic break: a line ending in three of "-", "*" or "_" with only spaces between (it
+may follow a list marker, ``- ***``, so only the line's end is tested)."""
+
+
 def _below_a_line(pattern: re.Pattern[str], piece: str, above: str | None) -> bool:
     """Whether a line matching ``pattern`` (which starts at the line break before it) follows a
     line holding ``above`` (None: anything but spaces and tabs, all markdown-it counts as blank).
@@ -277,6 +282,8 @@ def _unmatchable(piece: str, first: bool) -> frozenset[str]:
         off.append("table")
     if not _below_a_line(_SETEXT_UNDERLINE, piece, None):
         off.append("lheading")
+    if _RULE_TAIL.search(piece) is None:
+        off.append("hr")
     return frozenset(off)
 
 

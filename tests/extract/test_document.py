@@ -102,6 +102,8 @@ _RULE_EDGES = [
     "x\n\t---  \n",
     "text\n\n---\n\n| not a table\n",
     "1. one\n   two\n   ---\n",
+    "- ***\n1. - - -\n> _ _ _\ntext\n* * *\n",
+    "text\n**\n--\n",
 ]
 
 
