@@ -45,6 +45,7 @@ __all__ = [
     "not_a_lesson",
     "read_regular_file",
     "real_path",
+    "real_working_folder",
     "report_root",
     "resolve_in_project",
     "resolve_lesson",
@@ -364,6 +365,19 @@ def real_path(path: Path) -> Path:
         return Path(os.path.abspath(path))
 
 
+def real_working_folder() -> Path:
+    """``real_path(Path.cwd())``, resolved once per working folder: every lesson asks for it
+    (does a link lead out of the folder, how is the lesson named). The working folder's name
+    as the system gives it already holds no link, so a later link under that name cannot make
+    the cached answer wrong: the folder would then be given by another name."""
+    return _real_folder(os.getcwd())
+
+
+@lru_cache(maxsize=16)
+def _real_folder(folder: str) -> Path:
+    return real_path(Path(folder))
+
+
 def escapes(path: Path, root: Path) -> bool:
     """True when ``path`` (through symlinks) is not inside ``root``."""
     try:
@@ -419,8 +433,9 @@ def _marked_folder(absolute: str, markers: Sequence[str]) -> str | None:
     for each folder and marker cost a twentieth of a scan outside the recognisers."""
     folder = os.path.dirname(absolute)
     while True:
-        if any(os.path.exists(os.path.join(folder, marker)) for marker in markers):
-            return folder
+        for marker in markers:  # a loop, not any(): this is a stat or two for every folder
+            if os.path.exists(os.path.join(folder, marker)):
+                return folder
         parent = os.path.dirname(folder)
         if parent == folder:
             return None
@@ -431,7 +446,7 @@ def run_root(paths: Sequence[Path]) -> Path:
     """The :func:`report_root` shared by the paths a run was given (its reports embed lessons
     from there), or the working folder when they have none in common."""
     roots = {report_root(path) for path in paths}
-    return roots.pop() if len(roots) == 1 else real_path(Path.cwd())
+    return roots.pop() if len(roots) == 1 else real_working_folder()
 
 
 def resolve_in_project(near: Path, name: str, what: str) -> tuple[Path, Path] | str:
@@ -471,7 +486,7 @@ def link_outside_working_folder(path: Path) -> str | None:
         target = path.resolve()
     except (OSError, RuntimeError):
         return "is a symbolic link that never reaches a file (a loop)"
-    if not target.is_relative_to(real_path(Path.cwd())):
+    if not target.is_relative_to(real_working_folder()):
         return "is a link to a file outside the project"
     return None
 
@@ -519,11 +534,14 @@ def not_a_lesson(path: Path, root: Path) -> str | None:
     both the link and the file it leads to are: ``content/x.md -> ../.git/config`` is not.
     """
     base = real_path(root)
-    written = real_path(path.parent) / path.name  # where it was found; the link not followed
     try:
         target = path.resolve(strict=True)
     except (OSError, RuntimeError):  # missing, or a link loop: nothing to read, the reader says so
         return None
+    # Where it was found, the link not followed: the target itself unless the file is a link
+    # (resolving its folder again would walk every folder above it a second time).
+    plain = path.name not in ("", ".", "..") and not os.path.islink(path)
+    written = target if plain else real_path(path.parent) / path.name
     for prefix, candidate in (("is", written), ("is a link whose target is", target)):
         if prefix != "is" and target == written:
             break

@@ -26,6 +26,7 @@ from checkers.files import (
     link_outside_working_folder,
     numbered_predecessor,
     real_path,
+    real_working_folder,
     report_root,
     resolve_lesson,
     write_atomic,
@@ -40,7 +41,7 @@ __all__ = ["extract_lesson", "scan_lesson", "scan_lesson_with_coverage"]
 def _lesson_ref(path: Path) -> str:
     """The lesson as a claim file names it: relative to the working folder when inside it."""
     try:
-        return real_path(path).relative_to(real_path(Path.cwd())).as_posix()
+        return real_path(path).relative_to(real_working_folder()).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -218,7 +219,7 @@ def _recorded_ref(path: Path, project: Path) -> str:
     lesson = real_path(path.parent) / path.name
     if lesson.is_relative_to(real_path(project)):
         return lesson.relative_to(real_path(project)).as_posix()
-    return Path(os.path.relpath(lesson, real_path(Path.cwd()))).as_posix()
+    return Path(os.path.relpath(lesson, real_working_folder())).as_posix()
 
 
 def _claim_file(

@@ -26,6 +26,7 @@ from checkers.files import (
     link_outside_working_folder,
     not_a_lesson,
     read_regular_file,
+    real_working_folder,
     resolve_in_project,
     write_atomic,
 )
@@ -428,3 +429,24 @@ def test_a_lesson_outside_the_project_has_the_flat_name(tmp_path: Path) -> None:
 )
 def test_glob_match(path: str, pattern: str, matches: bool) -> None:
     assert glob_match(path, pattern) is matches
+
+
+def test_a_lesson_reached_through_a_linked_folder_is_judged_where_it_is(tmp_path: Path) -> None:
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "secret.md").write_text("# x\n", encoding="utf-8")
+    (tmp_path / "content").mkdir()
+    (tmp_path / "content" / "shortcut").symlink_to("../.hidden")
+    refused = not_a_lesson(tmp_path / "content" / "shortcut" / "secret.md", tmp_path)
+    assert refused is not None and "hidden folder .hidden" in refused
+
+
+def test_the_real_working_folder_follows_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    (tmp_path / "via").symlink_to("two")
+    monkeypatch.chdir(tmp_path / "one")
+    assert real_working_folder() == (tmp_path / "one").resolve()
+    monkeypatch.chdir(tmp_path / "via")
+    assert real_working_folder() == (tmp_path / "two").resolve() == Path.cwd().resolve()

@@ -8,8 +8,10 @@ claim quotes the lesson and the quote must be found in it again.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -209,8 +211,9 @@ class Document:
             yield tuple(current)
 
 
-@lru_cache(maxsize=2)
-def _parser(front_matter: bool = True) -> MarkdownIt:
+@lru_cache(maxsize=64)
+def _parser(off: frozenset[str] = frozenset()) -> MarkdownIt:
+    """The block parser with the rules in ``off`` disabled as well (see :func:`_unmatchable`)."""
     # Only block structure is needed: every text is kept as written (``token.content``), so
     # the core "inline" rule, which would build a child token for every emphasis, link and
     # word of every block, is disabled. That divides the parser's memory several times over
@@ -221,10 +224,67 @@ def _parser(front_matter: bool = True) -> MarkdownIt:
     # The core "text_join" rule only merges the text children of inline tokens, which the
     # block rules leave empty when "inline" is off: it would walk every token of every piece
     # to change nothing.
-    parser = MarkdownIt("commonmark", {"html": False}).enable("table").use(dollarmath_plugin)
-    if front_matter:  # only the first piece of a lesson may open with front matter
-        parser.use(front_matter_plugin)
-    return parser.disable(["inline", "text_join", "html_block"])
+    parser = (
+        MarkdownIt("commonmark", {"html": False})
+        .enable("table")
+        .use(dollarmath_plugin)
+        .use(front_matter_plugin)
+    )
+    return parser.disable(["inline", "text_join", "html_block", *sorted(off)])
+
+
+# What a block rule needs in the source to match at all; a piece without it is parsed with
+# the rule disabled. Each rule is tried at every block start, and most also at every line of
+# every paragraph (they may interrupt one), so a rule that cannot match still costs a call per
+# line. Every test is a necessary condition read from the rule itself, so the tokens are the
+# same with the rule on or off. A line's text starts after the markers of the blockquotes it
+# is in (">", whitespace) — list markers open only an item's first line, which is never the
+# second line of a table or a setext heading.
+_TABLE_DELIMITER = re.compile(r"\n(?:[^\S\n]|>)*[-:|](?:[-:|]|[^\S\n])*(?=\n|\Z)")
+"""The second line of a table: "-", ":", "|" and spaces (the line above it holds a "|")."""
+_SETEXT_UNDERLINE = re.compile(r"\n(?:[^\S\n]|>)*(?:=+|-+)[^\S\n]*(?=\n|\Z)")
+"""The underline of a setext heading: "=" or "-" alone (the line above it holds text)."""
+
+
+_RULE_TAIL = re.compile(r"[-*_][^\S\n]*[-*_][^\S\n]*[-*_][^\S\n]*(?=\n|\Z)")
+"""A thematic break: a line ending in three of "-", "*" or "_" with only spaces between (it
+may follow a list marker, ``- ***``, so only the line's end is tested)."""
+
+
+def _below_a_line(pattern: re.Pattern[str], piece: str, above: str | None) -> bool:
+    """Whether a line matching ``pattern`` (which starts at the line break before it) follows a
+    line holding ``above`` (None: anything but spaces and tabs, all markdown-it counts as blank).
+    Searched from each line break, not each line start: the search then runs at the speed of a
+    scan for line breaks."""
+    for match in pattern.finditer(piece):
+        end = match.start()
+        line = piece[piece.rfind("\n", 0, end) + 1 : end]
+        if (above in line) if above is not None else line.strip(" \t"):
+            return True
+    return False
+
+
+def _unmatchable(piece: str, first: bool) -> frozenset[str]:
+    """The block rules that cannot match anywhere in ``piece`` (``first``: the lesson's first
+    piece, the only one that may open with front matter)."""
+    off: list[str] = []
+    if not (first and piece.startswith("-")):
+        off.append("front_matter")
+    if "$$" not in piece:
+        off.append("math_block")
+    if "```" not in piece and "~~~" not in piece:
+        off.append("fence")
+    if ">" not in piece:
+        off.append("blockquote")
+    if "]:" not in piece:  # a reference definition's label is closed by "]:"
+        off.append("reference")
+    if "|" not in piece or not _below_a_line(_TABLE_DELIMITER, piece, "|"):
+        off.append("table")
+    if not _below_a_line(_SETEXT_UNDERLINE, piece, None):
+        off.append("lheading")
+    if _RULE_TAIL.search(piece) is None:
+        off.append("hr")
+    return frozenset(off)
 
 
 @lru_cache(maxsize=1)
@@ -294,8 +354,28 @@ def parse_document(text: str, *, chunk_chars: int = CHUNK_CHARS) -> Document:
     blocks: list[Block] = []
     for first_line, piece in _pieces(text, chunk_chars):
         section = blocks[-1].section if blocks else 0  # a section may run on into this piece
-        _blocks(_parser(first_line == 0).parse(piece), first_line, section, blocks)
+        parser = _parser(_unmatchable(piece, first_line == 0))
+        with _collector_paused():  # the tokens, then the blocks read from them
+            _blocks(parser.parse(piece), first_line, section, blocks)
     return Document(text=text, blocks=tuple(blocks))
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while a piece is parsed and read. The parser allocates
+    three tracked objects per token (the token, its attrs and meta) and up to two tokens per
+    character, so at the default threshold the collector runs every few hundred objects and
+    walks the young ones each time, and the old ones (every live token) now and then: a sixth
+    of the parse, for nothing, as neither tokens nor blocks form cycles (the tokens are freed
+    by their counts when the piece's list goes). Left off if it was."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 _LEAVES: dict[str, int] = {"fence": 2, "code_block": 1, "math_block": 1, "math_block_label": 1}
@@ -434,15 +514,18 @@ def _logical_lines(document: Document) -> Iterator[tuple[str, int]]:
             if block.lines:
                 yield " ".join(p.text.strip() for p in block.lines), block.lines[0].number
             continue
+        if block.kind == "table":  # each cell its own line: no cell continues another
+            for line in block.lines:
+                yield line.text.strip(), line.number
+            continue
         if block.kind == "fence" and block.info.strip().lower().startswith(_DIAGRAM_INFOS):
             yield from _diagram_labels(block)
             continue
         pending: list[Line] = []
         for line in block.lines:
-            joins = pending and (
+            if pending and (
                 _CONTINUATION.match(line.text) or _OPEN_RELATION.search(pending[-1].text)
-            )
-            if block.kind != "table" and joins:
+            ):
                 pending.append(line)
                 continue
             if pending:

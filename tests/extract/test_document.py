@@ -80,3 +80,43 @@ def test_a_diagram_label_is_read_line_by_line_where_it_breaks() -> None:
 def test_a_code_block_line_with_a_written_newline_stays_one_line() -> None:
     text = '```python\nprint("a = 1 + 1\\n")\n```\n'
     assert [piece for piece, _ in logical_lines(parse_document(text))] == ['print("a = 1 + 1\\n")']
+
+
+# Markdown where each rule the parser may leave out for a piece (see ``_unmatchable``) matches,
+# or nearly does: inside blockquotes and list items, after text that markdown-it reads as text
+# but Python as space (a no-break space), with delimiters and underlines in odd places.
+_RULE_EDGES = [
+    "Title\n===\n\nText\n",
+    "Text\n---\nmore\n",
+    "> quoted\n> ---\n",
+    "- item\n  ===\n",
+    "| a |\n---\n",
+    "a | b\n-|-\n1 | 2\n",
+    "> | a |\n> |---|\n> | 1 |\n",
+    "* x\n  | a |\n  | - |\n",
+    "---\ntitle: x\n---\n# h\n",
+    "[a]: /u\n\n[b\nc]: /v\n",
+    "$$\nx = 1\n$$\n",
+    "```\ncode\n```\n\n~~~\nmore\n~~~\n",
+    "\u00a0\n===\n",
+    "x\n\t---  \n",
+    "text\n\n---\n\n| not a table\n",
+    "1. one\n   two\n   ---\n",
+    "- ***\n1. - - -\n> _ _ _\ntext\n* * *\n",
+    "text\n**\n--\n",
+]
+
+
+def test_rules_left_out_of_a_piece_could_not_have_matched_in_it() -> None:
+    from checkers.extract import document
+
+    for text in _RULE_EDGES:
+        for first in (True, False):
+            full = frozenset() if first else frozenset({"front_matter"})
+            every_rule = document._parser(full).parse(text)
+            reduced = document._parser(document._unmatchable(text, first)).parse(text)
+            assert [(t.type, t.map, t.content, t.info, t.hidden) for t in reduced] == [
+                (t.type, t.map, t.content, t.info, t.hidden) for t in every_rule
+            ], text
+    assert not {"lheading", "table"} & document._unmatchable("a | b\n---\n", False)
+    assert {"lheading", "table"} <= document._unmatchable("a | b\n\n---\n", False)
