@@ -122,3 +122,10 @@ def test_an_item_of_the_next_intro_is_not_under_this_one() -> None:
         "- From 4K to 8K tokens:\n  - KV cache: 2× (linear)\n"
     )
     assert _drafted(text) == [(2, "32/4", "8×"), (4, "8/4", "2×")]
+
+
+def test_every_cue_spelling_holds_one_of_the_needs() -> None:
+    from checkers.extract.recognizers import length_ratios
+
+    for spelling in length_ratios._CUE_SPELLINGS:
+        assert any(need in spelling for need in length_ratios.NEEDS), spelling

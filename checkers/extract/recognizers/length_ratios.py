@@ -51,14 +51,25 @@ NAME = "length_ratios"
 DEFERS = True
 _SQUARED_FORMS = ("²", "^2", "^{2}", "×@", " × @", "·@", " · @", " \\times @", " \\cdot @")
 _SQUARED = tuple(side + form.replace("@", side) for side in "nlt" for form in _SQUARED_FORMS)
-NEEDS = (
-    *("linear", "线性", "o(n)", "o(l)", "o(t)", "正比", "proportional"),
-    *("quadratic", "平方", "二次"),
-    *_SQUARED,
+_CUE_WORDS = (
+    "linear",
+    "线性",
+    "o(n)",
+    "o(l)",
+    "o(t)",
+    "正比",
+    "proportional",
+    "quadratic",
+    "平方",
+    "二次",
 )
+_CUE_SPELLINGS = (*_CUE_WORDS, *_SQUARED)
 """Every cue of an item holds one of them as written (:data:`_LINEAR`, :data:`_QUADRATIC`): a
 word, or a length squared or times itself (``n²``, ``L^{2}``, ``n × n``, ``n \\times n``); an
 item whose source holds none is not read (:func:`_cue`)."""
+NEEDS = (*_CUE_WORDS, "²", "^2", "^{2}", "×", "·", "\\times", "\\cdot")
+"""Strings one of which each of :data:`_CUE_SPELLINGS` holds (each squared form holds its mark):
+seventeen searches of a lesson instead of thirty-seven, for a gate that lets more lessons by."""
 
 MAX_INTRO_CHARS = 300
 """Longest intro line read: every pattern below is tried on a short line only."""
@@ -183,11 +194,11 @@ def _stated(text: str) -> _Ratio | None:
 
 def _cue(source: str) -> str | None:
     """``linear`` or ``quadratic`` when the item (as written) names exactly one of them,
-    unnegated, in one of the spellings of :data:`NEEDS`."""
+    unnegated, in one of the spellings of :data:`_CUE_SPELLINGS`."""
     if len(source) > MAX_ITEM_CHARS:
         return None
     folded = caseless(source)
-    if not any(need in folded for need in NEEDS):
+    if not any(need in folded for need in _CUE_SPELLINGS):
         return None
     text = _squeezed(plain(source)[0])
     cues: set[str] = set()
