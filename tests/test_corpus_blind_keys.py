@@ -152,3 +152,9 @@ def test_verify_keys_rejects_a_mistake_within_two_percent(tmp_path: Path) -> Non
     done = run_verify(tmp_path)
     assert done.returncode == 1
     assert "within 2%" in done.stdout
+
+
+def test_verify_keys_accepts_the_domain_corpus() -> None:
+    done = run_verify(TESTS / "corpus_domain")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "keys checked: 4" in done.stdout
