@@ -57,3 +57,12 @@ def test_a_share_of_something_else_is_not_drafted(scan_text: ScanText) -> None:
     # the whole is a count of tokens in another clause: "占" compares nothing stated here
     text = "可训练参数约 2.4M。训练数据里，代码约占 13B 数据的 18%。\n"
     assert [f for f in scan_text(text) if f.id.startswith("percentages-")] == []
+
+
+def test_a_range_is_seen_after_a_number_inside_a_sentence() -> None:
+    from checkers.extract.recognizers.percentages import _RANGE_AFTER
+
+    sentence = "of 64 heads, 10–12 are idle"
+    at = sentence.index("10") + 2
+    assert _RANGE_AFTER.match(sentence, at)  # a pattern anchored with ^ never matched here
+    assert not _RANGE_AFTER.match(sentence, sentence.index("64") + 2)

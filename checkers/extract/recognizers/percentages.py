@@ -157,7 +157,7 @@ _BOUND = re.compile(
     re.IGNORECASE,
 )
 _RANGE_BEFORE = re.compile(r"\d\s*(?:[-–—~～]|to)\s*$")
-_RANGE_AFTER = re.compile(r"^\s*%?\s*(?:[-–—~～]|to)\s*\d")
+_RANGE_AFTER = re.compile(r"\s*%?\s*(?:[-–—~～]|to)\s*\d")
 _CHANGE_START = re.compile(r"(?:from|从|由)\s*$", re.IGNORECASE)
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _AFTER_WORDS = 3  # words after the value that may still name the change ("75% fewer steps")
