@@ -11,6 +11,10 @@ groups (capturing or not), alternations, character classes, the common escapes a
 a literal under an optional quantifier, in a lookaround or in a class is not required; anything
 it does not follow (a flag, a backreference, a conditional, a numeric escape) makes the answer
 None, "no word is known to be required", and the caller searches as before.
+
+Written by hand because no maintained library answers this question: Python's own pattern
+parser (``re._parser``) is private and has changed between releases, and the literal-prefilter
+libraries (RE2's ``FilteredRE2``, Hyperscan) are native code this project does not depend on.
 """
 
 from __future__ import annotations
