@@ -71,8 +71,8 @@ CUE = re.compile(
     re.IGNORECASE,
 )
 """A statement this relation may concern prints a small rate, or names a learning rate, the
-peak or the warmup: ``\\de[-−]\\d|10\\s*\\^\\s*[{(]?\\s*[-−]|学习率|learning[\\s_]rate|\\blr\\b|峰值的
-|of\\s+(?:the\\s+)?peak|warm[\\s-]?up|预热``, written to open with the class of its branches'
+peak or the warmup: ``\\de[-−]\\d|10\\s*\\^\\s*[{(]?\\s*[-−]|学习率|learning[\\s_]rate|\\blr\\b
+|峰值的|of\\s+(?:the\\s+)?peak|warm[\\s-]?up|预热``, written to open with the class of its branches'
 first characters (``(?<=l)(?<!\\wl)r\\b`` is ``\\blr\\b``): Python's re skips to the characters
 of an opening class, but tries an alternation with a branch that opens with ``\\d`` or ``\\b``
 at every character."""
