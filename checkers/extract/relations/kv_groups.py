@@ -52,8 +52,7 @@ CUE = re.compile(
     re.IGNORECASE,
 )
 # One of these is in every match of CUE, in lower case: a line without any is not searched.
-WORDS = ("倍", "×", *(f"{digit}x" for digit in range(10)), "fold", "times", "factor", "per", "每")
-WORDS += ("group", "serves", "shared")
+WORDS = ("倍", "×", "x", "fold", "times", "factor", "per", "每", "group", "serves", "shared")
 """A statement this relation may concern gives a factor or a group size (whether it is about KV
 heads is read from its sentence).
 
@@ -61,8 +60,9 @@ The cue is ``倍|×|\\dx\\b|\\d\\s*-?fold|\\btimes\\b|factor|per\\s+(?:KV|key)|�
 |每组|groups?\\s+of|serves|shared\\s+by`` written to open with the class of its branches'
 first characters, each branch then checking its own (``(?<=f)actor``): Python's re skips to
 the characters of an opening class, but tries an alternation whose branches open with
-``\\d`` or ``\\b`` at every character. ``\\dx\\b`` is in the words as a digit and "x"
-("4x"): "x" alone lets through every line with "max" or "next"."""
+``\\d`` or ``\\b`` at every character. (Its word "x", for ``4x``, lets through every line
+with "max" or "next"; ten words "0x" … "9x" cost as much more in the scans of the lesson for
+each word as they save in searches.)"""
 _KV_WORDS = re.compile(
     r"KV\s*头|KV\s+heads?|key[\s-]value\s+heads?|\bMQA\b|\bGQA\b|multi[\s-]query|grouped[\s-]query",
     re.IGNORECASE,
