@@ -57,11 +57,13 @@ def recognize(document: Document) -> Iterator[Draft]:
         header = " ".join(block.table.header) if block.table is not None else ""
         header_cues = _header_cues(header)
         paragraph = block.kind == "paragraph"
+        continues = False  # whether the line continues the worked calculation above
         for source, number, text, where, digit in rows:
             if paragraph:
                 before = previous_line
             else:
-                if not _CONTINUES.match(text):
+                continues = _CONTINUES.match(text) is not None
+                if not continues:
                     chain = ""
                 before = chain or opening
             offered = _offered(next(cues_of_lines), before, header_cues) if digit else ()
@@ -90,7 +92,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
                 )
             else:  # the worked calculation so far (read only outside a paragraph)
-                chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
+                chain = f"{chain} {text}" if chain and continues else text
             opening = ""
 
 
