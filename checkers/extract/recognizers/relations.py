@@ -57,11 +57,13 @@ def recognize(document: Document) -> Iterator[Draft]:
         header = " ".join(block.table.header) if block.table is not None else ""
         header_cues = _header_cues(header)
         paragraph = block.kind == "paragraph"
+        continues = False  # whether the line continues the worked calculation above
         for source, number, text, where, digit in rows:
             if paragraph:
                 before = previous_line
             else:
-                if not _CONTINUES.match(text):
+                continues = _CONTINUES.match(text) is not None
+                if not continues:
                     chain = ""
                 before = chain or opening
             offered = _offered(next(cues_of_lines), before, header_cues) if digit else ()
@@ -90,7 +92,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                     f"{previous_line} {text}"[-_SENTENCE_REACH:] if previous_line else text
                 )
             else:  # the worked calculation so far (read only outside a paragraph)
-                chain = f"{chain} {text}" if chain and _CONTINUES.match(text) else text
+                chain = f"{chain} {text}" if chain and continues else text
             opening = ""
 
 
@@ -120,7 +122,7 @@ def _prepared(document: Document) -> tuple[list[_Prepared], list[str]]:
         statements = _statements(block)
         rows: list[_Row] = []
         opening = ""
-        if any(map(_DIGIT.search, [source for source, _ in statements])):
+        if _DIGIT.search(_SEPARATOR.join([source for source, _ in statements])):
             # the last line of the paragraph just before, for a display formula (read only
             # before one: few blocks are display formulas)
             if block.kind == "math" and previous is not None:
@@ -239,12 +241,23 @@ the line before (a sentence wrapped across lines: "… the active count per toke
 2/16 ≈ 1.15$B"), and whether it may be in a table row's header ("params (non-embedding)")."""
 
 
+def _words_of(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The words of a cue as one pattern of literals (None when it names none): one search in
+    C (its first characters are skipped to) rather than a Python-level ``in`` per word."""
+    return re.compile("|".join(map(re.escape, words))) if words else None
+
+
+_CUE_WORDS = tuple(_words_of(words) for _, _, words in _DISTINCT_CUES)
+"""The words of each cue of :data:`_DISTINCT_CUES`, as one pattern (:func:`_words_of`)."""
+
+
 def _matches(index: int, text: str, lowered: str) -> bool:
     """Whether cue ``index`` matches ``text`` (``lowered``: it in lower case). A text holding
-    none of the cue's words is not searched with it: ``in`` is a fast scan, an alternation is
-    tried at every position."""
-    cue, reads_lowered, words = _DISTINCT_CUES[index]
-    return (not words or any(word in lowered for word in words)) and (
+    none of the cue's words is not searched with it: a search for literals is a fast scan, an
+    alternation is tried at every position."""
+    cue, reads_lowered, _ = _DISTINCT_CUES[index]
+    words = _CUE_WORDS[index]
+    return (words is None or words.search(lowered) is not None) and (
         cue.search(lowered if reads_lowered else text) is not None
     )
 

@@ -46,16 +46,23 @@ __all__ = ["CUE", "relate"]
 NAME = "kv_groups"
 
 CUE = re.compile(
-    r"倍|×|\dx\b|\d\s*-?fold|t(?<!\wt)imes\b|factor|per\s+(?:KV|key)|每个?\s*(?:KV|键值)|每组"
-    r"|groups?\s+of|serves|shared\s+by",
+    r"[倍×\dtfp每gs](?:(?<=[倍×])|(?<=\d)(?:x\b|\s*-?fold)|(?<=t)(?<!\wt)imes\b|(?<=f)actor"
+    r"|(?<=p)er\s+(?:KV|key)|(?<=每)(?:个?\s*(?:KV|键值)|组)|(?<=g)roups?\s+of|(?<=s)erves"
+    r"|(?<=s)hared\s+by)",
     re.IGNORECASE,
 )
 # One of these is in every match of CUE, in lower case: a line without any is not searched.
 WORDS = ("倍", "×", "x", "fold", "times", "factor", "per", "每", "group", "serves", "shared")
 """A statement this relation may concern gives a factor or a group size (whether it is about KV
-heads is read from its sentence). ``t(?<!\\wt)imes\\b`` is ``\\btimes\\b`` starting with
-its letter: a branch that starts with ``\\b`` makes Python's re try the whole cue at every
-character of every line, and this cue is searched in every line with a digit."""
+heads is read from its sentence).
+
+The cue is ``倍|×|\\dx\\b|\\d\\s*-?fold|\\btimes\\b|factor|per\\s+(?:KV|key)|每个?\\s*(?:KV|键值)
+|每组|groups?\\s+of|serves|shared\\s+by`` written to open with the class of its branches'
+first characters, each branch then checking its own (``(?<=f)actor``): Python's re skips to
+the characters of an opening class, but tries an alternation whose branches open with
+``\\d`` or ``\\b`` at every character. (Its word "x", for ``4x``, lets through every line
+with "max" or "next"; ten words "0x" … "9x" cost as much more in the scans of the lesson for
+each word as they save in searches.)"""
 _KV_WORDS = re.compile(
     r"KV\s*头|KV\s+heads?|key[\s-]value\s+heads?|\bMQA\b|\bGQA\b|multi[\s-]query|grouped[\s-]query",
     re.IGNORECASE,

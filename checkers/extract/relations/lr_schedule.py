@@ -66,12 +66,16 @@ __all__ = ["CUE", "relate"]
 NAME = "lr_schedule"
 
 CUE = re.compile(
-    r"\de[-−]\d|10\s*\^\s*[{(]?\s*[-−]|学习率|learning[\s_]rate|\blr\b|峰值的|of\s+(?:the\s+)?peak"
-    r"|warm[\s-]?up|预热",
+    r"[\d学l峰ow预](?:(?<=\d)e[-−]\d|(?<=1)0\s*\^\s*[{(]?\s*[-−]|(?<=学)习率|(?<=l)earning[\s_]rate"
+    r"|(?<=l)(?<!\wl)r\b|(?<=峰)值的|(?<=o)f\s+(?:the\s+)?peak|(?<=w)arm[\s-]?up|(?<=预)热)",
     re.IGNORECASE,
 )
 """A statement this relation may concern prints a small rate, or names a learning rate, the
-peak or the warmup."""
+peak or the warmup: ``\\de[-−]\\d|10\\s*\\^\\s*[{(]?\\s*[-−]|学习率|learning[\\s_]rate|\\blr\\b
+|峰值的|of\\s+(?:the\\s+)?peak|warm[\\s-]?up|预热``, written to open with the class of its branches'
+first characters (``(?<=l)(?<!\\wl)r\\b`` is ``\\blr\\b``): Python's re skips to the characters
+of an opening class, but tries an alternation with a branch that opens with ``\\d`` or ``\\b``
+at every character."""
 WORDS = ("e-", "e−", "^", "学习率", "learning", "lr", "峰值", "peak", "warm", "预热")
 """Words one of which every line the cue matches holds (lower case)."""
 
