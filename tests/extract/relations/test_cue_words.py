@@ -12,8 +12,13 @@ import pytest
 from checkers.extract.relations import ALL_RELATIONS
 
 ROOT = Path(__file__).resolve().parents[3]
+OWN_CORPORA = ("corpus", "corpus_blind", "corpus_relations", "corpus_domain")
+"""The team's corpora the gates are held sound on (not the held-out one, kept for measuring)."""
 LESSONS = sorted(
-    [*ROOT.glob("tests/corpus*/*.md"), *ROOT.glob("content/*.md")],
+    [
+        *(path for name in OWN_CORPORA for path in ROOT.glob(f"tests/{name}/*.md")),
+        *ROOT.glob("content/*.md"),
+    ],
     key=str,
 )
 BRANCHES = [
