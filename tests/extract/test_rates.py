@@ -329,3 +329,11 @@ def test_the_cue_lines_are_those_of_every_word_and_noun_looked_for_alone() -> No
         for other in others:
             overlaps = any(one[-k:] == other[:k] for k in range(1, min(len(one), len(other))))
             assert not overlaps and (other == one or other not in one), (one, other)
+
+
+def test_cue_lines_count_lines_of_the_text_itself_after_a_dotted_capital_i() -> None:
+    from checkers.extract.recognizers.rates import _cue_lines
+
+    # "İ" lowers to two characters with str.lower; the cue on line 4 must stay on line 4
+    text = ("İ" * 60 + "\n") * 3 + "The cache, i.e. 2 GB per GPU.\n"
+    assert _cue_lines(text) == [4]

@@ -51,6 +51,7 @@ from checkers.extract.latex import plain, widened
 from checkers.extract.scope import mentions_model, section_scope
 from checkers.kinds import ALL_KINDS
 from checkers.kinds.base import Context
+from checkers.lesson import caseless
 from checkers.numbers import NumberError, byte_units, parse_printed
 from checkers.readings import KILO
 
@@ -973,8 +974,10 @@ def _cue_lines(text: str) -> list[int]:
     """The 1-based lines of ``text`` that hold what a figure stated per unit (or as GPU-hours,
     or restated in another unit) needs; a section without one is not read at all. Found with
     ``str.find`` in the lower-cased lesson, each noun's words before it looked at after: one
-    pattern tried at every character of every lesson would cost more than all the rest."""
-    lower = text.lower()
+    pattern tried at every character of every lesson would cost more than all the rest. The text
+    is lowered by :func:`~checkers.lesson.caseless`, one character for one, so that a position in
+    it counts the lines of ``text`` ("İ" lowers to two characters with ``str.lower``)."""
+    lower = caseless(text)
     found: list[int] = []
     for stem, words in _CUE_STEMS.items():
         found.extend(at for at in _positions(lower, stem) if lower.startswith(words, at))
