@@ -146,6 +146,12 @@ class Document:
         lines = self._source_lines
         return lines[number - 1] if 0 < number <= len(lines) else ""
 
+    @property
+    def source_lines(self) -> Sequence[str]:
+        """The lesson's lines, split where markdown-it counts them: line n is
+        ``source_lines[n - 1]``."""
+        return self._source_lines
+
     @cached_property
     def _source_lines(self) -> list[str]:
         # Split once: recognisers ask for a line per table row, and a hostile lesson has

@@ -81,3 +81,12 @@ def test_a_box_outside_a_positional_section_or_of_the_wrong_width_is_not_drafted
     for text in (other_topic, wide):
         drafts = positional.recognize(parse_document(text))
         assert [d for d in drafts if "table" in d.fields] == [], text
+
+
+def test_d_model_is_placed_on_the_line_markdown_it_counts() -> None:
+    from checkers.extract.document import parse_document
+    from checkers.extract.recognizers.positional import d_model_statements
+
+    # a form feed is no line break to markdown-it (str.splitlines would count one here)
+    document = parse_document("Intro \x0c page break\n\nd_model = 512\n")
+    assert d_model_statements(document) == ([3], ["512"])

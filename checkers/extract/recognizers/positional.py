@@ -75,7 +75,7 @@ def d_model_statements(document: Document) -> Stated:
     lesson, not once per PE value (50 000 PE lines made that quadratic)."""
     numbers: list[int] = []
     values: list[str] = []
-    for number, text in enumerate(document.text.splitlines(), start=1):
+    for number, text in enumerate(document.source_lines, start=1):
         for match in _D_MODEL.finditer(text):
             numbers.append(number)
             values.append(match.group(1))
