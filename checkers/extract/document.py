@@ -8,6 +8,7 @@ claim quotes the lesson and the quote must be found in it again.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -151,6 +152,18 @@ class Document:
         """The lesson's lines, split where markdown-it counts them: line n is
         ``source_lines[n - 1]``."""
         return self._source_lines
+
+    @cached_property
+    def line_starts(self) -> Sequence[int]:
+        """The offset in :attr:`text` where each line starts (line n at ``line_starts[n - 1]``),
+        lines broken where markdown-it breaks them."""
+        return [0, *(match.end() for match in _NEWLINES.finditer(self.text))]
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based line of :attr:`text` that holds ``offset``: how a recogniser that finds
+        words in the whole lesson places them (counting the line breaks before each find would
+        be quadratic on a long lesson)."""
+        return bisect.bisect_right(self.line_starts, offset)
 
     @cached_property
     def _source_lines(self) -> list[str]:

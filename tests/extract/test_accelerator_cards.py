@@ -118,3 +118,14 @@ def test_an_fp32_peak_is_the_cuda_cores_or_the_tf32_tensor_rate(tmp_path: Path) 
     assert [(f.line, f.verdict) for f in findings] == [(3, "pass"), (5, "pass"), (7, "fail")]
     assert "CUDA cores" in findings[0].message and "TF32" in findings[1].message
     assert "15.7" in findings[2].message or "14 TFLOPS" in findings[2].message
+
+
+def test_the_lines_naming_a_card_are_placed_in_the_lesson_as_written() -> None:
+    from checkers.extract.document import parse_document
+    from checkers.extract.recognizers.accelerator_facts import _lines_naming_a_card
+
+    # "İ" lowers to two characters with str.lower: the card on line 3 stays on line 3
+    assert _lines_naming_a_card(parse_document("İİİİ\n\nAn A100 card\n")) == {3}
+    # a card on each of 50,000 lines: each placed by the lesson's line starts
+    many = parse_document("A100 x\n" * 50_000)
+    assert _lines_naming_a_card(many) == set(range(1, 50_001))

@@ -320,8 +320,9 @@ def test_the_cue_lines_are_those_of_every_word_and_noun_looked_for_alone() -> No
     lines += [f"8 GB {word} 7.45 GiB" for word in rates._CUE_WORDS]
     lines += ["每条很长的序列 3 GiB", "1 个 token 对应 4 个字节", "GPU hours: 9", "gpu-小时"]
     text = "\n".join(lines)
-    assert rates._cue_lines(text) == _cue_lines_one_word_at_a_time(text)
-    assert rates._cue_lines(text.encode("ascii", "ignore").decode()) == (
+    assert rates._cue_lines(parse_document(text)) == _cue_lines_one_word_at_a_time(text)
+    ascii_only = parse_document(text.encode("ascii", "ignore").decode())
+    assert rates._cue_lines(ascii_only) == (
         _cue_lines_one_word_at_a_time(text.encode("ascii", "ignore").decode())
     )
     others = [noun for noun in rates._CUE_NOUNS if not noun.isascii()]
@@ -336,4 +337,10 @@ def test_cue_lines_count_lines_of_the_text_itself_after_a_dotted_capital_i() -> 
 
     # "İ" lowers to two characters with str.lower; the cue on line 4 must stay on line 4
     text = ("İ" * 60 + "\n") * 3 + "The cache, i.e. 2 GB per GPU.\n"
-    assert _cue_lines(text) == [4]
+    assert _cue_lines(parse_document(text)) == [4]
+
+
+def test_cue_lines_of_a_long_lesson_are_placed_without_counting_from_its_start() -> None:
+    # a cue on each of 50,000 lines: each is placed by the lesson's line starts
+    text = "a, i.e. b\n" * 50_000
+    assert rates._cue_lines(parse_document(text)) == list(range(1, 50_001))

@@ -67,10 +67,10 @@ def _reference(text: str) -> list[int]:
     ],
 )
 def test_the_lines_read_are_every_line_that_may_start_an_entry_with_a_total(text: str) -> None:
-    assert totals._lines_naming_a_total(text) == _reference(text)
+    assert totals._lines_naming_a_total(parse_document(text)) == _reference(text)
 
 
 def test_many_lines_after_a_carriage_return_are_read_in_one_pass() -> None:
     # Each line's start is found within the line, not by a search back to the lesson's start.
     text = "\r" + "total 1 GB\n" * 50_000
-    assert totals._lines_naming_a_total(text) == list(range(2, 50_002))
+    assert totals._lines_naming_a_total(parse_document(text)) == list(range(2, 50_002))

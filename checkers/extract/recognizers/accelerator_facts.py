@@ -58,6 +58,7 @@ from checkers.data.accelerators import accelerator_table
 from checkers.extract.document import Document, Table, joined_lines, line_at
 from checkers.extract.draft import Draft
 from checkers.kinds.accelerator_spec import Input, publishes
+from checkers.lesson import caseless
 
 __all__ = ["recognize"]
 
@@ -279,18 +280,19 @@ def _names_in(text: str) -> bool:
     return any(name in lower for name in _lower_names())
 
 
-def _lines_naming_a_card(text: str) -> set[int] | None:
-    """The 1-based lines of ``text`` where a name of the table may stand (substring search of
-    the lower-cased lesson, one pass per name), or None where full-width forms make every
-    block worth a look."""
+def _lines_naming_a_card(document: Document) -> set[int] | None:
+    """The 1-based lines of the lesson where a name of the table may stand (substring search
+    of the lesson lowered by :func:`~checkers.lesson.caseless`, one character for one, one pass
+    per name), or None where full-width forms make every block worth a look."""
+    text = document.text
     if not text.isascii() and _WIDE_LETTERS.search(text) is not None:
         return None  # (an ASCII lesson, most of them, is known to have none at once)
-    lower = text.lower()
+    lower = caseless(text)
     lines: set[int] = set()
     for name in _lower_names():
         at = lower.find(name)
         while at != -1:
-            lines.add(lower.count("\n", 0, at) + 1)
+            lines.add(document.line_of(at))
             at = lower.find(name, at + len(name))
     return lines
 
@@ -792,7 +794,7 @@ def _card_drafts(
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``accelerator_spec`` claim for each published figure a clause states of a
     known accelerator."""
-    naming = _lines_naming_a_card(document.text)
+    naming = _lines_naming_a_card(document)
     if naming is not None and not naming:
         return  # most lessons name no card of the table
     for block in document.blocks:

@@ -970,14 +970,14 @@ _OTHER_CUE_NOUNS = _alternatives(_CUE_NOUNS)
 one pattern finds every place each of them is."""
 
 
-def _cue_lines(text: str) -> list[int]:
-    """The 1-based lines of ``text`` that hold what a figure stated per unit (or as GPU-hours,
+def _cue_lines(document: Document) -> list[int]:
+    """The 1-based lines of the lesson that hold what a figure stated per unit (or as GPU-hours,
     or restated in another unit) needs; a section without one is not read at all. Found with
     ``str.find`` in the lower-cased lesson, each noun's words before it looked at after: one
     pattern tried at every character of every lesson would cost more than all the rest. The text
     is lowered by :func:`~checkers.lesson.caseless`, one character for one, so that a position in
-    it counts the lines of ``text`` ("İ" lowers to two characters with ``str.lower``)."""
-    lower = caseless(text)
+    it is one in the lesson (``str.lower`` turns "İ" into two characters)."""
+    lower = caseless(document.text)
     found: list[int] = []
     for stem, words in _CUE_STEMS.items():
         found.extend(at for at in _positions(lower, stem) if lower.startswith(words, at))
@@ -992,7 +992,7 @@ def _cue_lines(text: str) -> list[int]:
         found.extend(match.start() for match in _OTHER_CUE_WORDS.finditer(lower))
         nouns.extend(match.start() for match in _OTHER_CUE_NOUNS.finditer(lower))
     found.extend(at for at in nouns if _CUE_BEFORE.search(lower, max(0, at - 24), at))
-    return sorted({text.count("\n", 0, at) + 1 for at in found})
+    return sorted({document.line_of(at) for at in found})
 
 
 def _positions(text: str, word: str) -> Iterator[int]:
@@ -1014,7 +1014,7 @@ def _near_cue(cues: list[int], first: int, last: int) -> bool:
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every figure the text derives from a figure stated
     earlier in its section (see the module docstring)."""
-    cues = _cue_lines(document.text)
+    cues = _cue_lines(document)
     if not cues:
         return
     for blocks in document.sections():

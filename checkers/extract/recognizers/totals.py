@@ -280,7 +280,7 @@ def _drafts_in_run(run: list[_Entry]) -> Iterator[Draft]:
 
 def recognize(document: Document) -> Iterator[Draft]:
     """Draft an ``arithmetic`` claim for every stated total of a list of quantities."""
-    named = _lines_naming_a_total(document.text)
+    named = _lines_naming_a_total(document)
     if not named:
         return
     # A section with no line has no entry; a section's lines run up to the next one's first.
@@ -315,29 +315,21 @@ _BEFORE_A_TOTAL = re.compile(r"[\W\d]*(?:(?:grand|in)\s+)?")
 marker such as "12.", a box's side bars), or the "grand " or "in " of a two-word total."""
 
 
-def _lines_naming_a_total(text: str) -> list[int]:
-    """The 1-based numbers, in order, of the lines of a lesson ``text`` where an entry may
-    start with a total word: one of :data:`_TOTAL_WORDS` in any case
-    (:func:`checkers.lesson.caseless`) with only :data:`_BEFORE_A_TOTAL` before it. One scan of
-    the lesson for each word, and only the sections and blocks holding such a line are read."""
-    lowered = caseless(text)
-    if "\r" in lowered:  # line breaks as the parser counts them, each one "\n"
-        lowered = lowered.replace("\r\n", "\n").replace("\r", "\n")
-    found: list[int] = []  # offset of the first total word of a line, for each word
+def _lines_naming_a_total(document: Document) -> list[int]:
+    """The 1-based numbers, in order, of the lines of the lesson where an entry may start with
+    a total word: one of :data:`_TOTAL_WORDS` in any case (:func:`checkers.lesson.caseless`,
+    one character for one) with only :data:`_BEFORE_A_TOTAL` before it on its line. One scan
+    of the lesson for each word, and only the sections and blocks holding such a line are
+    read."""
+    lowered = caseless(document.text)
+    starts = document.line_starts
+    lines: set[int] = set()
     for word in _TOTAL_WORDS:
         at = lowered.find(word)
         while at >= 0:
-            if _BEFORE_A_TOTAL.fullmatch(lowered, lowered.rfind("\n", 0, at) + 1, at):
-                found.append(at)
+            line = document.line_of(at)
+            if _BEFORE_A_TOTAL.fullmatch(lowered, starts[line - 1], at):
+                lines.add(line)
             # A later one on the line has this one's letters before it.
-            line_end = lowered.find("\n", at)
-            at = lowered.find(word, line_end) if line_end >= 0 else -1
-    found.sort()
-    numbers: list[int] = []
-    line, counted = 1, 0
-    for at in found:
-        line += lowered.count("\n", counted, at)
-        counted = at
-        if not numbers or numbers[-1] != line:
-            numbers.append(line)
-    return numbers
+            at = lowered.find(word, starts[line]) if line < len(starts) else -1
+    return sorted(lines)
