@@ -121,6 +121,17 @@ def _units() -> dict[str, Unit]:
 UNITS: dict[str, Unit] = _units()
 """Every unit a printed number may carry, by its printed symbol."""
 
+
+def count_scale(word: str) -> str:
+    """A count's scale word as the power of ten it stands for, written for an expression
+    (``B`` → ``1e9``, ``million`` → ``1e6``, ``亿`` → ``1e8``), from :data:`UNITS`; KeyError
+    when the word is no scale of a count."""
+    unit = UNITS[word]
+    if unit.family != "count":
+        raise KeyError(word)
+    return f"1e{round(math.log10(unit.factor))}"
+
+
 BYTE_PREFIXES = ("KB", "MB", "GB", "TB", "PB")
 """Decimal (SI) byte units, which many lessons use for powers of 1024."""
 

@@ -234,3 +234,14 @@ def test_a_grouped_number_is_one_token_where_commas_cannot_separate_items(
 def test_a_grouped_token_compares_without_its_spaces() -> None:
     (token,) = number_tokens("1 048 576")
     assert token.norm == "1048576"
+
+
+def test_count_scale_gives_the_power_of_ten_of_a_count_scale_and_refuses_other_units() -> None:
+    from checkers.numbers import count_scale
+
+    assert [count_scale(w) for w in ("K", "B", "billion", "万", "亿")] == [
+        "1e3", "1e9", "1e9", "1e4", "1e8"
+    ]  # fmt: skip
+    for other in ("GB", "%", "×"):
+        with pytest.raises(KeyError):
+            count_scale(other)

@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from checkers.extract.document import Document, logical_lines
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
+from checkers.numbers import count_scale
 
 __all__ = ["recognize"]
 
@@ -94,7 +95,6 @@ _ZH_SCALED_SHARE = re.compile(
     r"(?:约占|占)\s*(?:全部|总|整个)?\s*(\d[\d,]*(?:\.\d+)?)\s*([KMBT]|万|亿)(?![A-Za-z])\s*"
     r"(?:模型|参数量|参数)?\s*的\s*(?:约\s*)?(\d+(?:\.\d+)?)\s*%"
 )
-_SCALE_OF = {"K": "1e3", "M": "1e6", "B": "1e9", "T": "1e12", "万": "1e4", "亿": "1e8"}
 # "A is x% smaller than B": the two quantities with one unit, and nothing else between.
 _UNIT_AFTER = r"(\s*(?:[KMGT]i?B|[KMBT](?![A-Za-z])|\s(?:tokens?|parameters|params|layers|steps)))?"
 _THAN = re.compile(
@@ -331,8 +331,8 @@ def _stated_shares(sentence: str, line: int) -> list[Draft]:
             part, whole, percent = after.group(1), after.group(3), after.group(5)
             found.append(_share_draft(after.group(0), line, part, whole, percent, "share"))
     for scaled in _ZH_SCALED_SHARE.finditer(sentence):
-        part = f"({scaled.group(1)}*{_SCALE_OF[scaled.group(2)]})"
-        whole = f"({scaled.group(3)}*{_SCALE_OF[scaled.group(4)]})"
+        part = f"({scaled.group(1)}*{count_scale(scaled.group(2))})"
+        whole = f"({scaled.group(3)}*{count_scale(scaled.group(4))})"
         if _number(scaled.group(3)) > 0:
             found.append(
                 Draft(

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
+from checkers.numbers import count_scale
 
 __all__ = ["recognize"]
 
@@ -53,18 +54,6 @@ _SENTENCE = re.compile(r"(?:[^。；;！？!?.\n]|\.(?!\s+[A-Z\u4e00-\u9fff]|\s*
 _NUMBER = r"\d(?:[\d,]*\d)?(?:\.\d+)?"
 _SCALE_EN = r"(?:[KMBT](?![A-Za-z])|\s?(?:thousand|million|billion|trillion)\b)"
 _SCALE_ZH = r"(?:[KMBT](?![A-Za-z])|万|亿)"
-_SCALES = {
-    "k": "1e3",
-    "thousand": "1e3",
-    "m": "1e6",
-    "million": "1e6",
-    "b": "1e9",
-    "billion": "1e9",
-    "t": "1e12",
-    "trillion": "1e12",
-    "万": "1e4",
-    "亿": "1e8",
-}
 _ABOUT_EN = r"(?:(?:about|roughly|approximately|around|only|just|some)\s+|[~≈]\s*)?"
 _TOTAL_BEFORE_EN = (
     r"(?:the\s+|all\s+|a\s+)?(?:(?:model's|base\s+model's|full|whole|entire|total)\s+)?"
@@ -114,16 +103,24 @@ _RESTATED = 0.01
 """How far a rounded restatement after a result may be from it (``4,194,304，约 419 万``)."""
 
 
+def _power(scale: str | None) -> str | None:
+    """The power of ten a scale after a number stands for (:func:`checkers.numbers.
+    count_scale`), a letter read in either case as the patterns match it; None for none."""
+    word = (scale or "").strip()
+    if not word:
+        return None
+    return count_scale(word.upper() if len(word) == 1 and word.isascii() else word.lower())
+
+
 def _value(number: str, scale: str | None) -> float:
-    factor = float(_SCALES[scale.strip().lower()]) if scale and scale.strip() else 1.0
-    return float(number.replace(",", "")) * factor
+    power = _power(scale)
+    return float(number.replace(",", "")) * (float(power) if power else 1.0)
 
 
 def _scaled(number: str, scale: str | None) -> str:
     """``number`` as an expression, its scale a power of ten (``(6.74*1e9)``)."""
-    if scale and scale.strip():
-        return f"({number}*{_SCALES[scale.strip().lower()]})"
-    return number
+    power = _power(scale)
+    return f"({number}*{power})" if power else number
 
 
 def _result(sentence: str) -> tuple[str, str | None] | None:
