@@ -225,8 +225,6 @@ _DISTINCT_CUES: tuple[_Cue, ...] = tuple(
 and every line with a digit was searched with it once per relation. A cue is named by its
 index here: hashing a compiled pattern hashes its whole program."""
 
-_EVERY_CUE = tuple(range(len(_DISTINCT_CUES)))
-
 _OFFERS = tuple(
     (
         relation,
