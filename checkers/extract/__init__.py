@@ -20,7 +20,7 @@ from checkers.extract.draft import Draft
 from checkers.extract.recognizers import ALL_RECOGNIZERS, may_draft
 from checkers.kinds import ALL_KINDS
 from checkers.kinds.base import KindInput
-from checkers.lesson import MAX_OCCURRENCES, Lesson, caseless, fold_text
+from checkers.lesson import MAX_OCCURRENCES, Lesson, fold_text
 
 __all__ = ["Draft", "claim_id", "draft_claims", "drafts_of", "to_claim_data"]
 
@@ -40,7 +40,7 @@ def drafts_of(document: Document) -> list[Draft]:
     drafts: list[Draft] = []
     seen: set[tuple[str, str, int, str]] = set()
     claimed: set[tuple[int, str]] = set()  # (line, claimed value) drafted so far
-    folded = caseless(document.text)  # what each recogniser's NEEDS are looked for in
+    folded = document.caseless  # what each recogniser's NEEDS are looked for in
     known: dict[int, bool] = {}
     for recognizer in ALL_RECOGNIZERS.values():
         if not may_draft(recognizer, folded, known):

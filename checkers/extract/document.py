@@ -21,6 +21,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from checkers.lesson import caseless
 from checkers.readings import float_type, float_type_names
 
 __all__ = [
@@ -152,6 +153,13 @@ class Document:
         """The lesson's lines, split where markdown-it counts them: line n is
         ``source_lines[n - 1]``."""
         return self._source_lines
+
+    @cached_property
+    def caseless(self) -> str:
+        """:attr:`text` lowered by :func:`checkers.lesson.caseless`, one character for one (a
+        position in it is one in the lesson): lowered once per lesson, for the recognisers
+        that look for their words in the whole lesson and for the literal gates (``NEEDS``)."""
+        return caseless(self.text)
 
     @cached_property
     def line_starts(self) -> Sequence[int]:

@@ -58,7 +58,6 @@ from checkers.data.accelerators import accelerator_table
 from checkers.extract.document import Document, Table, joined_lines, line_at
 from checkers.extract.draft import Draft
 from checkers.kinds.accelerator_spec import Input, publishes
-from checkers.lesson import caseless
 
 __all__ = ["recognize"]
 
@@ -287,7 +286,7 @@ def _lines_naming_a_card(document: Document) -> set[int] | None:
     text = document.text
     if not text.isascii() and _WIDE_LETTERS.search(text) is not None:
         return None  # (an ASCII lesson, most of them, is known to have none at once)
-    lower = caseless(text)
+    lower = document.caseless
     lines: set[int] = set()
     for name in _lower_names():
         at = lower.find(name)

@@ -51,7 +51,6 @@ from checkers.extract.latex import plain, widened
 from checkers.extract.scope import mentions_model, section_scope
 from checkers.kinds import ALL_KINDS
 from checkers.kinds.base import Context
-from checkers.lesson import caseless
 from checkers.numbers import NumberError, byte_units, parse_printed
 from checkers.readings import KILO
 
@@ -977,7 +976,7 @@ def _cue_lines(document: Document) -> list[int]:
     pattern tried at every character of every lesson would cost more than all the rest. The text
     is lowered by :func:`~checkers.lesson.caseless`, one character for one, so that a position in
     it is one in the lesson (``str.lower`` turns "İ" into two characters)."""
-    lower = caseless(document.text)
+    lower = document.caseless
     found: list[int] = []
     for stem, words in _CUE_STEMS.items():
         found.extend(at for at in _positions(lower, stem) if lower.startswith(words, at))

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 
 from checkers.extract.document import Block, Document
 from checkers.extract.draft import Draft
-from checkers.lesson import caseless
 
 __all__ = ["recognize"]
 
@@ -321,7 +320,7 @@ def _lines_naming_a_total(document: Document) -> list[int]:
     one character for one) with only :data:`_BEFORE_A_TOTAL` before it on its line. One scan
     of the lesson for each word, and only the sections and blocks holding such a line are
     read."""
-    lowered = caseless(document.text)
+    lowered = document.caseless
     starts = document.line_starts
     lines: set[int] = set()
     for word in _TOTAL_WORDS:
