@@ -89,9 +89,9 @@ the same lesson next."""
 
 
 def _cues(document: Document) -> tuple[int, list[int]]:
-    """How many sizes :data:`_LESSON_CUE` finds in the lesson, and the 1-based line of each
-    number with a unit of time, in order. Computed once a lesson: the two recognisers that read
-    them would each pass the whole lesson, which costs more than anything else they do."""
+    """How many sizes :data:`_LESSON_CUE` finds in the lesson, and the offset of each number
+    with a unit of time, in order. Computed once a lesson: the two recognisers that read them
+    would each pass the whole lesson, which costs more than anything else they do."""
     if _LAST and _LAST[0][0] is document:
         return _LAST[0][1]
     sizes, times = 0, []
@@ -99,15 +99,19 @@ def _cues(document: Document) -> tuple[int, list[int]]:
         if match.start("size") >= 0:
             sizes += 1
         else:
-            times.append(document.line_of(match.start()))
+            times.append(match.start())
     _LAST[:] = [(document, (sizes, times))]
     return sizes, times
 
 
 def time_cue_lines(document: Document) -> list[int]:
     """The 1-based line of every number with a unit of time in the lesson (:data:`_LESSON_CUE`),
-    in order, a line once for each."""
-    return _cues(document)[1]
+    in order, a line once for each; none when it has fewer than two (the lesson's lines are
+    then not counted at all)."""
+    times = _cues(document)[1]
+    return [document.line_of(at) for at in times] if len(times) >= 2 else []
+
+
 _CHAINS_LINK = re.compile(r"^[\s,]*(?:which|that)?\s*(?:is|are)\s+" + _APPROX, re.IGNORECASE)
 """A link the recogniser ``chains`` reads as ≈ ("which is roughly")."""
 _DECIMAL = frozenset({"KB", "MB", "GB", "TB"})
