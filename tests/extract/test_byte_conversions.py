@@ -104,3 +104,14 @@ def test_sizes_wrapped_across_a_quotes_lines_are_still_read() -> None:
     text = "> Our checkpoint is 6\n> GB, that is 5.59\n> GiB on disk.\n"
     drafts = [d for d in draft_claims(text) if d.recognizer == "byte_conversions"]
     assert [d.fields["claimed"] for d in drafts] == ["5.59 GiB"]
+
+
+def test_a_long_run_of_spaces_costs_one_pass() -> None:
+    # Two runs of white space side by side would be split every way: 20,000 spaces took 40 s.
+    import time
+
+    spaces = " " * 20000
+    text = f"It is 5 GB{spaces}, x 3 GiB, and 5 GB ({spaces}x 3 GiB.\n"
+    start = time.process_time()
+    assert [d for d in draft_claims(text) if d.recognizer == "byte_conversions"] == []
+    assert time.process_time() - start < 2

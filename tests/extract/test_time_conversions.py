@@ -104,3 +104,14 @@ def test_not_a_restatement_is_not_drafted(text: str) -> None:
 def test_code_is_not_read() -> None:
     text = "```python\nsleep(5400)  # 5400 s (2 h)\n```\n"
     assert [d for d in draft_claims(text) if d.recognizer == "time_conversions"] == []
+
+
+def test_a_long_run_of_spaces_costs_one_pass() -> None:
+    # Two runs of white space side by side would be split every way: 20,000 spaces took 20 s.
+    import time
+
+    spaces = " " * 20000
+    text = f"It took 5 s,{spaces}or{spaces}x and 3 h, then 5 s{spaces}(x 3 h.\n"
+    start = time.process_time()
+    assert [d for d in draft_claims(text) if d.recognizer == "time_conversions"] == []
+    assert time.process_time() - start < 2

@@ -57,16 +57,18 @@ _PAIR = re.compile(
     # what the size is of, which does not change its subject: "8 GiB of cache, about 8.6 GB"
     r"(?:\s+of\s+(?:the\s+)?(?:KV\s+)?(?:cache|memory|VRAM|storage|disk\s+space|weights)"
     r"|\s+(?:in|at)\s+(?:fp32|fp16|bf16|fp8|int8|int4|float32|float16|bfloat16|FP32|FP16|BF16"
-    r"|FP8|INT8|INT4)(?![\w-])|\s+on\s+disk|\s*的?\s*(?:显存|内存|缓存))?"
+    r"|FP8|INT8|INT4)(?![\w-])|\s+on\s+disk|\s*(?:的\s*)?(?:显存|内存|缓存))?"
     r"(?:"
-    # "13.48 GB is 14.5 GiB", "2.5 GiB, i.e. 2.7 GB", "8 GiB, or about 8.6 GB"
-    rf"\s*(?P<link>,?\s*(?:is|are|i\.e\.,?|that\s+is,?|or\s+{_APPROX}|{_APPROX}|in\s+other\s+words,?"
-    r"|(?:which|that)\s+(?:is|are|comes\s+to|works\s+out\s+to)|(?P<bare_or>(?<=,)\s*or))"
-    rf"|[,，]?\s*(?:即|合|约合|折合|相当于|换算成|也就是|大约是|约是|正好|恰好|exactly|precisely))"
-    rf"\s*(?P<approx>{_APPROX})?\s*"
+    # "13.48 GB is 14.5 GiB", "2.5 GiB, i.e. 2.7 GB", "8 GiB, or about 8.6 GB". No two runs of
+    # white space stand side by side with nothing required between: a long run would be split
+    # every way (quadratic in its length).
+    rf"\s*(?P<link>(?:[,，]\s*)?(?:is|are|i\.e\.,?|that\s+is,?|or\s+{_APPROX}|{_APPROX}"
+    r"|in\s+other\s+words,?|(?:which|that)\s+(?:is|are|comes\s+to|works\s+out\s+to)|(?P<bare_or>or)"
+    r"|即|合|约合|折合|相当于|换算成|也就是|大约是|约是|正好|恰好|exactly|precisely))"
+    rf"\s*(?:(?P<approx>{_APPROX})\s*)?"
     rf"(?P<second>{_NUMBER})\s*(?P<second_unit>{_UNIT})(?![A-Za-z\d])"
     # "40 GiB (42.9 GB)", "40 GiB（约 42.9 GB）"
-    rf"|\s*[(（]\s*(?P<paren_approx>{_APPROX}|≈)?\s*(?P<paren>{_NUMBER})\s*"
+    rf"|\s*[(（]\s*(?:(?P<paren_approx>{_APPROX}|≈)\s*)?(?P<paren>{_NUMBER})\s*"
     rf"(?P<paren_unit>{_UNIT})\s*[)）]"
     r")",
     re.IGNORECASE,
@@ -220,10 +222,12 @@ def _draft(
     fields: dict[str, object] = {"expression": expression, "claimed": claimed}
     if units & _BINARY and units & _DECIMAL and _holds({**fields, "prefixes": "binary"}):
         return None  # "16 GB (16 GiB)": right only with GB as GiB, one unit named twice
-    if match["bare_or"] is not None and not _restates(fields, text, match.end()):
+    if match["bare_or"] is not None and not (
+        match["link"].lstrip().startswith((",", "，")) and _restates(fields, text, match.end())
+    ):
         return None  # "16 GB, or 32 GiB for the large model": a choice, not a restatement
     fields["prefixes"] = prefixes
-    if "." in plain_first or _APPROX_BEFORE.search(text, 0, match.start()):
+    if "." in plain_first or _APPROX_BEFORE.search(text, max(0, match.start() - 16), match.start()):
         fields["carried"] = [plain_first]  # itself rounded: any value its digits round from
     line = line_at(starts, claimed_at)[0]
     return Draft(

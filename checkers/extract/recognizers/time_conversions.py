@@ -85,19 +85,22 @@ _PAIR = re.compile(
     + r"(?:\s+of\s+(?:the\s+)?(?:training|wall[-\s]?clock(?:\s+time)?|compute|run\s*time|runtime)"
     r"|\s*的?(?:训练|墙钟)?时间)?"
     r"(?:"
-    r"\s*(?P<link>,?\s*(?:is|are|i\.e\.,?|that\s+is,?|in\s+other\s+words,?"
-    r"|(?:which|that)\s+(?:is|are|comes\s+to|works\s+out\s+to)|(?P<bare_or>(?<=,)\s*or))"
-    r"|[,，]?\s*(?:即|也就是说?|约合|折合|相当于|换算成|换算为|大约是|约是)"
-    r"|\s*(?:=|≈|≃|~=|＝))"
-    rf"\s*(?P<approx>{_APPROX})?\s*"
+    # no two runs of white space side by side with nothing required between: a long run would
+    # be split every way (quadratic in its length)
+    r"\s*(?P<link>(?:[,，]\s*)?(?:is|are|i\.e\.,?|that\s+is,?|in\s+other\s+words,?"
+    r"|(?:which|that)\s+(?:is|are|comes\s+to|works\s+out\s+to)|(?P<bare_or>or)"
+    r"|即|也就是说?|约合|折合|相当于|换算成|换算为|大约是|约是)"
+    r"|=|≈|≃|~=|＝)"
+    rf"\s*(?:(?P<approx>{_APPROX})\s*)?"
     + _quantity("b")
-    + r"|\s*[(（]\s*(?P<paren_approx>"
+    + r"|\s*[(（]\s*(?:(?P<paren_approx>"
     + _APPROX
-    + r")?\s*"
+    + r")\s*)?"
     + _quantity("c")
     + r"\s*[)）]"
     r")",
 )
+_APPROX_BEFORE = re.compile(_APPROX + r"\Z", re.IGNORECASE)
 _AFTER = re.compile(
     r"\s*(?:[-–—~]\s*\d|to\s+\d|[至到]|/|per\b|each\b|every\b|a\s+(?:step|token|batch|day|epoch)\b"
     r"|每|[×*]|[,，]?\s*(?:or|and)\s+\d)"
@@ -190,7 +193,7 @@ def _draft(
         operator = f" * {ratio.numerator} / {ratio.denominator}"
     expression = f"{first}{operator}"
     if match["bare_or"] is not None:
-        if not _CLAUSE_END.match(text, match.end()):
+        if not match["link"].startswith((",", "，")) or not _CLAUSE_END.match(text, match.end()):
             return None  # "30 minutes, or 2 hours on a CPU": a choice
         value, claimed_value = float(first) * float(ratio), float(second)
         if value <= 0 or not 1 / _OR_BAND <= claimed_value / value <= _OR_BAND:
@@ -199,8 +202,8 @@ def _draft(
     if approx:
         claimed = f"≈ {claimed}"
     fields: dict[str, object] = {"expression": expression, "claimed": claimed}
-    before = text[: match.start("a")].rstrip()
-    if "." in first_printed or re.search(_APPROX + r"\Z", before, re.IGNORECASE):
+    before = text[max(0, match.start("a") - 16) : match.start("a")].rstrip()
+    if "." in first_printed or _APPROX_BEFORE.search(before):
         fields["carried"] = [first]
     begin, end = where[match.start()], where[match.end() - 1] + 1
     line = line_at(starts, where[match.start(tag)])[0]
