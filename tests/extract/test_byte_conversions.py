@@ -31,6 +31,8 @@ def _scan(tmp_path: Path, text: str) -> list[Finding]:
         "It weighs 9.0 GB in fp16, or 8.38 GiB.",  # 9e9 / 2^30 = 8.382: the type it is in
         "Both shards come to 3 TB, that comes to 2.73 TiB.",  # 3e12 / 2^40 = 2.728
         "约 60 GB，即 55.88 GiB。",  # 60e9 / 2^30 = 55.88
+        "The cache is 30 GiB (= 32.2 GB).",  # 30 × 2^30 = 32.21e9
+        "权重 50 GB（即 46.57 GiB）。",  # 50e9 / 2^30 = 46.57
         "The checkpoint is 12.46 GB, which is 11.6 GiB, and fits.",  # 12.46e9 / 2^30 = 11.60
     ],
 )

@@ -31,6 +31,10 @@ def _found(scan_text: ScanText, text: str) -> list[tuple[str, str]]:
         "A week of training (168 hours) is the budget.",  # no number before "week": not read
         "The warm-up lasts 1.5 h, that is 90 min.",  # 1.5 × 60
         "Latency is 1,250 ms (1.25 s) per request.",  # 1,250 / 1,000
+        "That run was 6,300 s (= 1.75 h).",  # 6,300 / 3,600
+        "共 42 小时（约合 1.75 天）。",  # 42 / 24
+        "共 200 秒，约等于 3.3 分钟。",  # 200 / 60 = 3.33
+        "It needs 60 h, that's 2.5 days.",  # 60 / 24
     ],
 )
 def test_a_right_restatement_passes(scan_text: ScanText, text: str) -> None:
@@ -56,6 +60,7 @@ def test_a_restatement_from_a_rounded_time_holds_from_the_unrounded_one(
         ("The run takes 4.8 × 10⁵ s, or 7.5 days.", "is 5.556 → 5.6, not 7.5"),
         ("It finishes in 150 minutes (3.5 h).", "is 2.5 → 2.5, not 3.5"),  # 150 / 60
         ("总耗时约 200 小时，即约 9 天。", "is 8.333 → ≈ 8, not ≈ 9"),  # 200 / 24
+        ("共 200 秒，约等于 4.3 分钟。", "is 3.333 → ≈ 3.3, not ≈ 4.3"),  # 200 / 60
     ],
 )
 def test_a_changed_number_fails(scan_text: ScanText, text: str, recomputed: str) -> None:

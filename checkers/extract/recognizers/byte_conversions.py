@@ -63,12 +63,14 @@ _PAIR = re.compile(
     # white space stand side by side with nothing required between: a long run would be split
     # every way (quadratic in its length).
     rf"\s*(?P<link>(?:[,，]\s*)?(?:is|are|i\.e\.,?|that\s+is,?|or\s+{_APPROX}|{_APPROX}"
-    r"|in\s+other\s+words,?|(?:which|that)\s+(?:is|are|comes\s+to|works\s+out\s+to)|(?P<bare_or>or)"
+    r"|in\s+other\s+words,?|(?:which|that)\s+(?:is|are|comes\s+to|works\s+out\s+to)|that['’]s"
+    r"|(?P<bare_or>or)"
     r"|即|合|约合|折合|相当于|换算成|也就是|大约是|约是|正好|恰好|exactly|precisely))"
     rf"\s*(?:(?P<approx>{_APPROX})\s*)?"
     rf"(?P<second>{_NUMBER})\s*(?P<second_unit>{_UNIT})(?![A-Za-z\d])"
     # "40 GiB (42.9 GB)", "40 GiB（约 42.9 GB）"
-    rf"|\s*[(（]\s*(?:(?P<paren_approx>{_APPROX}|≈)\s*)?(?P<paren>{_NUMBER})\s*"
+    rf"|\s*[(（]\s*(?:(?:=|＝|i\.e\.,?|即|合|约合|折合)\s*)?(?:(?P<paren_approx>{_APPROX}|≈)\s*)?"
+    rf"(?P<paren>{_NUMBER})\s*"
     rf"(?P<paren_unit>{_UNIT})\s*[)）]"
     r")",
     re.IGNORECASE,

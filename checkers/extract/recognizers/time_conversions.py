@@ -5,7 +5,8 @@ programming language), inline LaTeX as plain text. Recognises a printed duration
 once by the same duration in another unit, joined by words or signs that say it is the same
 time: ``4.3 × 10⁵ s, or 5.0 days.``, ``about 120 hours, i.e. 5 days``, ``7.26×10⁵ s ≈ 8.4 天``,
 ``7.26 × 10^5 秒，即约 201.6 小时``, ``90 minutes (1.5 h)``, ``3,400 seconds = ~57 minutes``,
-``36 小时，也就是 1.5 天``, ``7,200 s, which is 2 hours``. The second duration is the claim: the
+``36 小时，也就是 1.5 天``, ``7,200 s, which is 2 hours``, ``5,400 s (= 1.5 h)``, ``30 小时（约合
+1.25 天）``, ``100 秒，约等于 1.7 分钟``. The second duration is the claim: the
 first one converted, ``4.3e5 / 86400`` against ``5.0``, an ``arithmetic`` claim.
 
 Units: ms, s (sec, second, 秒), min (minute, 分钟), h (hr, hour, 小时), day (天) and week (周,
@@ -15,17 +16,18 @@ digits, or its significant figures when it is marked approximate (``about``, ``�
 ``~``); a first duration printed with decimals or marked approximate stands for anything its
 digits round from (``carried``), so a second one computed from the unrounded time holds.
 
-Only a relation the text states is read: the two durations stand next to each other, joined by
-``is``, ``i.e.``, ``that is``, ``which is``, ``in other words``, ``即``, ``也就是``, ``约合``,
-``折合``, ``相当于``, ``换算成``, ``=``, ``≈`` or brackets around the second (``(1.5 h)``),
-with at most what the time is of between (``of training``, ``of wall-clock time``). Not read: a
-duration that is an operand of arithmetic (``2 × 3 h``), an end of a range (``2–3 h (150
-min)``, ``90 min (1–2 h)``), a time per something (``0.5 s per step, i.e. 500 ms/step``),
-two durations with other words between (``30 minutes on a GPU and 5 hours on a CPU``), and a
-bare ``or`` except after a comma with nothing but the end of the clause after the second time,
-within a factor of 2 of the first converted (``30 minutes, or 2 hours on a CPU`` offers a
-choice). A time restated across lines, or after words that the recogniser ``rates`` reads, is
-``rates``'s: this one defers to it.
+Only a relation the text states is read: the two durations stand next to each other,
+joined by ``is``, ``i.e.``, ``that is``, ``which is``, ``in other words``, ``即``,
+``也就是``, ``约合``, ``折合``, ``相当于``, ``换算成``, ``约等于``, ``=``, ``≈`` or brackets around
+the second (``(1.5 h)``, ``(= 1.5 h)``), with at most what the time is of between
+(``of training``, ``of wall-clock time``). Not read: a duration that is an operand of
+arithmetic (``2 × 3 h``), an end of a range (``2–3 h (150 min)``, ``90 min (1–2 h)``),
+a time per something (``0.5 s per step, i.e. 500 ms/step``), two durations with other
+words between (``30 minutes on a GPU and 5 hours on a CPU``), and a bare ``or`` except
+after a comma with nothing but the end of the clause after the second time, within a
+factor of 2 of the first converted (``30 minutes, or 2 hours on a CPU`` offers a
+choice). A time restated across lines, or after words that the recogniser ``rates``
+reads, is ``rates``'s: this one defers to it.
 """
 
 from __future__ import annotations
@@ -88,12 +90,12 @@ _PAIR = re.compile(
     # no two runs of white space side by side with nothing required between: a long run would
     # be split every way (quadratic in its length)
     r"\s*(?P<link>(?:[,，]\s*)?(?:is|are|i\.e\.,?|that\s+is,?|in\s+other\s+words,?"
-    r"|(?:which|that)\s+(?:is|are|comes\s+to|works\s+out\s+to)|(?P<bare_or>or)"
-    r"|即|也就是说?|约合|折合|相当于|换算成|换算为|大约是|约是)"
+    r"|(?:which|that)\s+(?:is|are|comes\s+to|works\s+out\s+to)|that['’]s|(?P<bare_or>or)"
+    r"|即|也就是说?|约合|折合|相当于|换算成|换算为|大约是|约是|约等于|约为|大约为|差不多是?)"
     r"|=|≈|≃|~=|＝)"
     rf"\s*(?:(?P<approx>{_APPROX})\s*)?"
     + _quantity("b")
-    + r"|\s*[(（]\s*(?:(?P<paren_approx>"
+    + r"|\s*[(（]\s*(?:(?:=|＝|i\.e\.,?|即|合|约合|折合)\s*)?(?:(?P<paren_approx>"
     + _APPROX
     + r")\s*)?"
     + _quantity("c")
@@ -182,8 +184,8 @@ def _draft(
     first, first_printed = _term(match, "a")
     second, second_printed = _term(match, tag)
     approx = match["paren_approx"] if tag == "c" else match["approx"]
-    if tag == "b" and re.search(r"[≈≃~]", match["link"]):
-        approx = "≈"  # "7.26×10⁵ s ≈ 8.4 天": the sign marks the value approximate
+    if tag == "b" and re.search(r"[≈≃~]|约|大约|差不多", match["link"]):
+        approx = "≈"  # "7.26×10⁵ s ≈ 8.4 天", "约等于": the link marks the value approximate
     ratio = _SECONDS[first_unit] / _SECONDS[second_unit]
     if ratio.denominator == 1:
         operator = f" * {ratio.numerator}"
