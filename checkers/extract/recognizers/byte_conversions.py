@@ -77,7 +77,7 @@ _PAIR = re.compile(
 )
 _CUE = re.compile(r"\d\s*(?:[KMGT]i?B|bytes|字节)", re.IGNORECASE)
 _LESSON_CUE = re.compile(
-    r"[0-9⁰¹²³⁴⁵⁶⁷⁸⁹][\s>$]*(?:(?P<size>(?i:[KMGT]i?B|bytes|字节))"
+    r"[\d⁰¹²³⁴⁵⁶⁷⁸⁹][\s>$]*(?:(?P<size>(?i:[KMGT]i?B|bytes|字节))"
     r"|(?:个\s*)?(?:ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|Seconds?|Minutes?"
     r"|Hours?|Days?|Weeks?|毫秒|秒|分钟|小时|天|周|星期)(?![A-Za-z0-9]))"
 )
