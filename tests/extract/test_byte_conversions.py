@@ -117,3 +117,10 @@ def test_a_long_run_of_spaces_costs_one_pass() -> None:
     start = time.process_time()
     assert [d for d in draft_claims(text) if d.recognizer == "byte_conversions"] == []
     assert time.process_time() - start < 2
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_the_lines_of_sizes_are_counted_whatever_the_line_breaks(newline: str) -> None:
+    text = newline.join(["# Sizes", "", "The file is 6 GB, that is", "5.59 GiB.", "", "Also 4 GB."])
+    drafts = [d for d in draft_claims(text + newline) if d.recognizer == "byte_conversions"]
+    assert [(d.line, d.fields["claimed"]) for d in drafts] == [(4, "5.59 GiB")]

@@ -32,7 +32,6 @@ reads, is ``rates``'s: this one defers to it.
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -40,7 +39,7 @@ from fractions import Fraction
 from checkers.extract.document import Block, Document, line_at
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
-from checkers.extract.recognizers.byte_conversions import time_cue_lines
+from checkers.extract.recognizers.byte_conversions import time_cue_lines, two_within
 
 __all__ = ["recognize"]
 
@@ -138,10 +137,7 @@ def recognize(document: Document) -> Iterator[Draft]:
     if len(cues) < 2:
         return
     for block in document.blocks:
-        if not block.lines:
-            continue
-        first, last = block.lines[0].number, block.lines[-1].number
-        if bisect.bisect_right(cues, last) - bisect.bisect_left(cues, first) < 2:
+        if not two_within(cues, block):
             continue  # fewer than two durations in the block
         for source, starts in _pieces(block):
             text, where = plain(source)
