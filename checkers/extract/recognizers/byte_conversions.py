@@ -4,7 +4,8 @@ Recognises a printed size followed at once by the same size in another byte unit
 words that say it is a restatement: ``13.48 GB is 14.5 GiB``, ``140 GB，约合 130.4 GiB``,
 ``819,200 字节，即 800 KiB``, ``40 GiB (42.9 GB)``, ``2.5 GiB, i.e. 2.7 GB``, ``8 GiB, or about
 8.6 GB``, ``3 GB，相当于 2.79 GiB``, ``13.5 GB, which is 12.6 GiB``, ``2 TB, that comes to 1.82
-TiB``, ``7.0 GB, or 6.52 GiB.``, ``30 GiB (= 32.2 GB)``, ``50 GB（即 46.57 GiB）``. The second size is the claim: the first one converted,
+TiB``, ``7.0 GB, or 6.52 GiB.``, ``30 GiB (= 32.2 GB)``, ``50 GB（即 46.57 GiB）``. The
+second size is the claim: the first one converted,
 ``(13.48*GB)`` against ``14.5 GiB``, an ``arithmetic`` claim. A first size printed with
 decimals (``13.48 GB``) or marked approximate is itself rounded: it stands for anything its
 digits round from (``carried``), so a second size computed from the unrounded value holds.
