@@ -169,6 +169,17 @@ def test_a_rounded_per_unit_figure_is_carried(
     assert [v for _, v, _ in _verdicts(scan_text, text)] == [verdict]
 
 
+@pytest.mark.parametrize(("hours", "verdict"), [("201.6", "pass"), ("211.6", "fail")])
+def test_a_rounded_time_in_latex_is_carried_as_the_literal_its_term_holds(
+    scan_text: ScanText, hours: str, verdict: str
+) -> None:
+    # 725,760 s is 201.6 h; printed 7.26 × 10^5 s it reads 201.67 h, and from anything
+    # 7.26e5 rounds from (7.255e5 … 7.265e5 s) 201.53 … 201.81 h: the literal carried is
+    # 7.26e5, as the expression writes it, not the mantissa 7.26.
+    text = f"## 时间\n\n共 $7.26 \\times 10^5$ 秒，\n\n折合 {hours} 小时。\n"
+    assert [v for _, v, _ in _verdicts(scan_text, text)] == [verdict]
+
+
 # Four phrasings of a figure carried to the next clause (numbers worked by hand):
 # 3 × 2,097,152 = 6,291,456 per layer × 24 = 150,994,944; 2 GiB per conversation × 6 = 12 GiB;
 # 14 GFLOPs per token (2 × 7B) × 3B tokens = 4.2e19; 7,200 s = 2 hours.

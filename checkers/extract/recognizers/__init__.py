@@ -59,6 +59,7 @@ from checkers.extract.recognizers import (
     table_rows,
     table_shapes,
     table_totals,
+    time_conversions,
     totals,
 )
 
@@ -108,6 +109,7 @@ ALL_RECOGNIZERS: dict[str, Recognizer] = {
     "projections": projections,
     "laws": laws,
     "rates": rates,
+    "time_conversions": time_conversions,
     "length_ratios": length_ratios,
     "result_shares": result_shares,
 }

@@ -501,6 +501,13 @@ def _flops_term(number: str, exponent: str, unit: str) -> str:
     return f"({value}*{factor})" if factor else value
 
 
+def _literal(figure: _Figure) -> str:
+    """The figure's number as its term writes it (``7.26e5``, ``19.7`` of ``(19.7*1e6)``): the
+    literal a ``carried`` field names."""
+    found = re.match(r"\(?(\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)", figure.term)
+    return found.group(1) if found else figure.number
+
+
 def _digits(number: str) -> int:
     """Significant digits of a printed number (``4,096``: 4, ``19.7``: 3)."""
     return len(number.replace(",", "").replace(".", "").lstrip("0"))
@@ -855,7 +862,8 @@ class _Section:
         if figure.measure == "flops":  # "2.0e21 FLOPs" reads as 2.0e21, "3 PFLOPs" keeps its unit
             claimed = _term(figure.number, "", "", "") if not figure.printed else figure.printed
             claimed = re.sub(r"(?<![GTPE])\s*FLOPs?$", "", claimed).strip()
-        carried = {f.number for f in operands_read if f.rounded}
+        # the literal as the expression holds it: 7.26e5 for "7.26 × 10^5", not its mantissa
+        carried = {_literal(f) for f in operands_read if f.rounded}
         base: dict[str, object] = {"claimed": claimed}
         if figure.measure == "bytes":
             base["prefixes"] = self.document.byte_prefixes
