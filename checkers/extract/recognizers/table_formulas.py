@@ -6,11 +6,16 @@ headers are arithmetic in that variable (``$\\sqrt{d_k}$``, ``$1/\\sqrt{d_k}$``,
 ``$e^x$``, ``n²``), possibly named first (``PPL = $e^{loss}$``) or after a label word (``波长
 $2\\pi/\\theta_i$``, ``wavelength $2\\pi/\\theta_i$``): every body cell under a formula header
 becomes an ``arithmetic`` claim with the row's variable as its input. Only plain numbers are
-read; a cell with a unit or words (``1k 词``, ``64×``) is left alone, since its scale would be a
-guess. A whole number in a variable cell is exact (a count, a chosen input: ``d_k = 64``); a
-decimal (``0.01``, ``0.866``) may itself be a rounding of the value the author computed the
-column from, so it is read as the rounding it is (``carried``), and the cell fails only when no
-value that rounds to it gives the printed result.
+read, and counts with a scale suffix (``2.52B``, ``84.9M``, ``175 B``, ``1.3K``, ``70亿``, ``6.7
+million``; the scales of :data:`checkers.numbers.UNITS` of family ``count``): the expression is
+divided by the scale and the cell read to its printed digits in that scale, as a header's
+``(millions)`` makes it. A ``B`` is not read as a billion in a table that speaks of bytes (its
+header or the cell: ``bytes``, ``字节``), where it may be a byte. Any other cell with a unit or
+words (``1k 词``, ``64×``, ``3 GB``) is left alone, since its scale would be a guess. A whole
+number in a variable cell is exact (a count, a chosen input: ``d_k = 64``); a decimal
+(``0.01``, ``0.866``) may itself be a rounding of the value the author computed the column
+from, so it is read as the rounding it is (``carried``), and the cell fails only when no value
+that rounds to it gives the printed result.
 Several columns may enter one formula (``$12Ld^2$`` over columns ``$L$`` and ``$d$``: a product
 written by juxtaposition, as formulas are), and a scale after a formula (``(millions)``,
 ``(M)``, ``(亿)``) says the cells' unit: the expression then divides by it.
@@ -26,6 +31,7 @@ from checkers.expr import FUNCTIONS, ExprError, Name, Node, names, parse
 from checkers.extract.document import Document, Table
 from checkers.extract.draft import Draft
 from checkers.extract.latex import plain
+from checkers.numbers import count_scale
 
 __all__ = ["recognize"]
 
@@ -110,6 +116,12 @@ _SCALES = {
     "thousand": 10**3, "k": 10**3, "千": 10**3, "万": 10**4, "million": 10**6, "m": 10**6,
     "百万": 10**6, "亿": 10**8, "billion": 10**9, "b": 10**9,
 }  # fmt: skip
+_SUFFIXED = re.compile(
+    r"^(?P<number>[-−]?\d[\d,]*(?:\.\d+)?)\s*"
+    r"(?P<scale>[KMBTk]|thousand|million|billion|trillion|千万|百万|万亿|万|亿|千)$"
+)
+"""A count printed with its scale: ``2.52B``, ``84.9 M``, ``70亿``."""
+_BYTES = re.compile(r"bytes?|字节", re.IGNORECASE)
 _TOKEN = re.compile(r"\d+(?:\.\d+)?|[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?|\S")
 
 
@@ -170,15 +182,20 @@ def recognize(document: Document) -> Iterator[Draft]:
         variables, formulas = _columns(table)
         if not variables or not formulas:
             continue
+        speaks_of_bytes = any(_BYTES.search(h) for h in table.header)
         for cells, line in table.rows:
             values = {
                 name: cells[i].strip()
                 for i, name in variables.items()
                 if i < len(cells) and _PLAIN_NUMBER.match(cells[i].strip())
             }
-            for index, expression in formulas.items():
-                if index >= len(cells) or not _PLAIN_NUMBER.match(cells[index].strip()):
+            for index, formula in formulas.items():
+                if index >= len(cells):
                     continue
+                read = _claimed(cells[index].strip(), formula, speaks_of_bytes)
+                if read is None:
+                    continue
+                expression, claimed = read
                 tree = _formula(expression, set(values))
                 if tree is None:
                     continue
@@ -186,7 +203,7 @@ def recognize(document: Document) -> Iterator[Draft]:
                 fields: dict[str, object] = {
                     "expression": expression,
                     "where": {n: v for n, v in used.items() if "." not in v},
-                    "claimed": cells[index].strip(),
+                    "claimed": claimed,
                 }
                 rounded = {n: v.replace(",", "") for n, v in used.items() if "." in v}
                 if rounded:  # decimals are read as roundings: written into the expression
@@ -206,8 +223,38 @@ def recognize(document: Document) -> Iterator[Draft]:
                     f"{'s' if len(used) > 1 else ''} "
                     + ", ".join(table.header[i].strip() for i in variables if variables[i] in used)
                     + " of the same row"
-                    + ("; decimals read as the roundings they are" if rounded else ""),
+                    + ("; decimals read as the roundings they are" if rounded else "")
+                    + (
+                        f"; {cells[index].strip()} read as {claimed} × "
+                        f"{expression.rsplit('/ ', 1)[1]} (a count's scale), to its printed digits"
+                        if expression != formula
+                        else ""
+                    ),
                 )
+
+
+def _claimed(cell: str, formula: str, speaks_of_bytes: bool) -> tuple[str, str] | None:
+    """(expression, claimed) for a cell under a formula header: a plain number as printed; a
+    count with a scale suffix (:data:`_SUFFIXED`) as its number, the formula divided by the
+    scale (not when the header already gives one, nor ``B`` where the table speaks of bytes);
+    None for any other cell."""
+    if _PLAIN_NUMBER.match(cell):
+        return formula, cell
+    suffixed = _SUFFIXED.match(cell)
+    if suffixed is None or _SCALED_FORMULA.search(formula):
+        return None
+    scale = suffixed.group("scale")
+    if scale == "B" and (speaks_of_bytes or _BYTES.search(cell)):
+        return None
+    try:
+        power = count_scale(scale)
+    except KeyError:
+        return None
+    return f"({formula}) / {power}", suffixed.group("number")
+
+
+_SCALED_FORMULA = re.compile(r"\) / \d+$")
+"""A formula a header's scale already divides (:func:`_scaled`)."""
 
 
 def _substituted(expression: str, values: dict[str, str]) -> str:
