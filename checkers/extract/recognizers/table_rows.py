@@ -55,10 +55,15 @@ drafts, or a training-memory cell ``relations`` recomputes from the section's qu
 before it), is not drafted again: one mistake, one failure."""
 
 TOTAL_ROW = re.compile(
-    r"^(?:total|sum|grand total|overall|合计|总计|总和|小计|共计)\s*[:：]?$", re.IGNORECASE
+    r"^(?:total|sum|grand total|overall|sub-?total|合计|总计|总和|小计|共计"
+    r"|(?!(?:running|cumulative)\b)[A-Za-z][\w-]{1,20}\s+total"
+    r"|(?!累计)[\u4e00-\u9fff]{1,4}(?:合计|总计|小计))\s*[:：]?$",
+    re.IGNORECASE,
 )
-"""The label of a total row: only the bare word ("Total per block" or "Total (12 blocks)"
-sums a part, or a multiple)."""
+"""The label of a total row: the bare word, or the word after one word that names what the
+rows above make up ("block total", "model total", "每层合计"); not "Total per block" or "Total
+(12 blocks)", which sum a part or a multiple, and not a running or cumulative total (累计),
+which sums every row above rather than back to the previous total."""
 
 _MARKUP = re.compile(r"\*\*|__|`")
 _NOTE = re.compile(r"\s*[（(].*?[)）]\s*")
