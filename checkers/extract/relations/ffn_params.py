@@ -19,11 +19,12 @@ expert it names: the count its sentence ends with (``The dense MLP block holds �
 display formula whose lead-in names the block: ``The MLP of one block holds $$2 · d · d_ff =
 N$$``), or a size in brackets right after the part, read with the part's own clause of a sum
 (``dense MLP (~260M per block)``, ``256 experts each (30M apiece)``). Names: ``dense MLP``,
-``FFN block``, ``the feed-forward layer``, ``前馈层``; ``each expert``, ``per expert``,
-``experts each``, ``每个专家``. A count of several layers, of all experts or of the whole model
-is left alone; a bare number (no M/B) counts only as a product's result of at least 10^5. A
-table row: its parameters cell (:func:`~checkers.extract.relations.base.parameters_cell`) when
-its label names the block (``MLP (gate, up, down)``) in a table of one layer, or one expert.
+``FFN block``, ``the feed-forward layer``, ``its SwiGLU MLP``, ``a gated FFN``, ``前馈层``;
+``each expert``, ``per expert``, ``experts each``, ``每个专家``. A count of several layers, of all
+experts or of the whole model is left alone; a bare number (no M/B) counts only as a
+product's result of at least 10^5. A table row: its parameters cell
+(:func:`~checkers.extract.relations.base.parameters_cell`) when its label names the block
+(``MLP (gate, up, down)``) in a table of one layer, or one expert.
 
 Readings accepted: gated or plain when nothing says which; with or without biases for a plain
 block; the count at its printed precision, or its significant figures under ``≈``/``~``. The
@@ -67,7 +68,8 @@ _EXPERT = re.compile(
 )
 _DENSE = re.compile(
     r"dense\s+(?:MLP|FFN)|(?:MLP|FFN|feed[\s-]*forward)\s+(?:block|layer|sublayer)"
-    r"|(?:the|one|each|per)\s+(?:MLP|FFN|feed[\s-]*forward)\b|前馈(?:层|网络)|稠密\s*(?:MLP|FFN)",
+    r"|(?:the|one|each|per|its|this|that|a)\s+(?:(?:SwiGLU|GeGLU|gated|dense|plain)\s+)?"
+    r"(?:MLP|FFN|feed[\s-]*forward)\b|前馈(?:层|网络)|稠密\s*(?:MLP|FFN)",
     re.IGNORECASE,
 )
 _MANY = re.compile(

@@ -109,3 +109,17 @@ def test_a_width_glossed_in_brackets_after_the_block(scan: Scan) -> None:
     # a bracket of arithmetic is no gloss: (hidden / num_heads) names no width
     quiet = "## Block\n\nThe model has d_model = 1024. Its (d_ff / 4) = 1024 holds nothing.\n"
     assert [f for f in scan(quiet) if "ffn" in f.id] == []
+
+
+def test_a_block_named_by_its_possessive_and_its_gating(scan: Scan) -> None:
+    # "its SwiGLU MLP", "a gated FFN": one block, named with the word that says it is gated
+    base = "# One block\n\nThe block has hidden size 1024 and FFN size 2816 and uses SwiGLU.\n\n"
+    # gated 3 × 1024 × 2816 = 8,650,752; two matrices 5,767,168
+    assert _verdicts(scan, base + "Its SwiGLU MLP has 3 × 1024 × 2816 = 8,650,752 weights.\n") == [
+        "pass"
+    ]
+    (wrong,) = scan(base + "Its SwiGLU MLP has 2 × 1024 × 2816 = 5,767,168 weights.\n")
+    assert wrong.verdict == "fail" and "a gated FFN has three" in wrong.message
+    assert "3·1024·2816" in wrong.message
+    # the word alone, with no article or possessive, names no block of its own
+    assert scan(base + "SwiGLU MLP weights: 2 × 1024 × 2816 = 5,767,168.\n") == []
