@@ -1123,6 +1123,14 @@ _LORA_R = re.compile(r"(?<![A-Za-z\\_])r\s*(?:\\cdot|\\times|[·×*(]|\s)\s*\(?\
 ``r × d_in``): in a section that names LoRA and writes it, ``r = 16`` is the rank."""
 
 
+_D_IS = r"(?<![\w$\\])\$?d\$?\s*=\s*\d"
+_FF_IS = r"(?<![\w\\])\$?d_?\{?ff\}?\$?\s*=\s*\d"
+_WIDTH_BESIDE_FFN = re.compile(rf"{_D_IS}[^.;\n]{{0,80}}?{_FF_IS}|{_FF_IS}[^.;\n]{{0,80}}?{_D_IS}")
+"""A bare ``d = N`` in one clause with ``d_ff = M`` (``(d = 8192, 64 heads, d_ff = 28672)``):
+beside the FFN's width, d is the model's width (Vaswani et al. 2017 write d_model and d_ff; a
+lesson that shortens d_model to d keeps d_ff), so the section reads ``d`` as the hidden size."""
+
+
 def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quantity, ...]:
     """Every quantity the blocks of one section name, in lesson order (see the module
     docstring for what is read and how)."""
@@ -1131,6 +1139,8 @@ def read_quantities(blocks: tuple[Block, ...], document: Document) -> tuple[Quan
     lora = bool(re.search(r"lora|低秩|adapter", section_text, re.IGNORECASE))
     if lora and "r" not in defined and _LORA_R.search(section_text):
         defined["r"] = "lora_rank"  # Hu et al.'s letter, where the section writes its formula
+    if "d" not in defined and _WIDTH_BESIDE_FFN.search(section_text):
+        defined["d"] = "hidden"  # d beside d_ff in one configuration: the model width
     letters = (
         re.compile(
             r"(?<![\w$])\$?("

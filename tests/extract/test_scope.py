@@ -142,6 +142,19 @@ def test_a_letter_names_a_role_only_where_the_text_defines_it() -> None:
     assert _roles("Take the number of layers (N), so N = 12.\n") == [("layers", "12")]
 
 
+def test_a_bare_d_beside_d_ff_in_one_clause_is_the_model_width() -> None:
+    assert _roles("One block (d = 3072, d_ff = 8192) is wide.\n") == [
+        ("hidden", "3072"),
+        ("d_ff", "8192"),
+    ]
+    assert _roles("With $d_{ff} = 11008$ and $d = 4096$ per layer.\n")[::-1][0] == (
+        "hidden",
+        "4096",
+    )
+    # d alone, or d_ff in another sentence, defines nothing
+    assert _roles("We take d = 64 here. The FFN has d_ff = 256.\n") == [("d_ff", "256")]
+
+
 def test_a_letter_followed_by_its_role_word() -> None:
     assert _roles("With L = 32 layers the stack is deep.\n") == [("layers", "32")]
 

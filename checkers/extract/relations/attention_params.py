@@ -67,7 +67,10 @@ _ONE_LAYER = re.compile(
 _OTHER = re.compile(
     r"MLA|latent|cache|缓存|FLOP|bytes?|字节|[KMGT]i?B\b|memory|显存|score|softmax|head\s+dim"
     r"|\bW_?\{?[QKVO]\}?\b|\b[QKVO]\s+(?:projection|matrix)|heads?\s+of|per\s+head|每个头|"
-    r"all\s+(?:\d+\s+)?layers|\d+\s+layers|\d+\s*[×x*]\s*attention|total\s+model|whole\s+model",
+    r"all\s+(?:\d+\s+)?layers|\d+\s+layers|\d+\s*[×x*]\s*attention|total\s+model|whole\s+model"
+    # another part of the layer named in the same sentence: the count it ends with may be that
+    # part's or the sum of the parts ("路由专家 … + 共享专家 … + 注意力 16,777,216 = 587,726,848")
+    r"|expert|专家|\bMLP\b|\bFFN\b|feed[\s-]*forward|前馈|embedding|嵌入",
     re.IGNORECASE,
 )
 _ADAPTER = re.compile(r"LoRA|adapter|低秩|适配器|\brank\b", re.IGNORECASE)

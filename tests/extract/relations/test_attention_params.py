@@ -55,6 +55,18 @@ def test_not_drafted_without_one_layer_kv_heads_or_for_other_quantities(scan: Sc
     assert scan(GQA + "Attention per layer with MLA (~144M).\n") == []
 
 
+def test_the_sum_of_a_layers_parts_is_not_its_attention(scan: Scan) -> None:
+    mha = "# MHA\n\nhidden size 1024 and 16 heads.\n\n"  # attention 4 × 1024² = 4,194,304
+    # the attention is one labelled term; the count the line ends with is the whole layer's
+    per_layer = "Per layer: experts 25,165,824 + attention 4,194,304 = 29,360,128 weights.\n"
+    assert scan(mha + per_layer) == []
+    assert scan(mha + "每层：专家 25,165,824 + 注意力 4,194,304 = 29,360,128 个参数。\n") == []
+    # a sum that is all attention is still its count, and a wrong one still fails
+    qkvo = "The attention of one layer holds 2 × 1024² + 2 × 1024² = 4,194,304 weights.\n"
+    assert _verdicts(scan, mha + qkvo) == ["pass"]
+    assert _verdicts(scan, mha + qkvo.replace("4,194,304", "3,145,728")) == ["fail"]
+
+
 def test_a_per_layer_count_times_the_layers_and_latent_attention_are_left_alone(
     scan: Scan,
 ) -> None:
