@@ -870,6 +870,13 @@ _GLOSS_OPEN = re.compile(r"[A-Za-z\u4e00-\u9fff]\s+\(\s*$")
 group of arithmetic ("(hidden / num_heads)")."""
 
 
+_COUNTED_ALREADY = re.compile(r"\d\s*$")
+"""Role words right after a number (``8 KV heads``): that number is their count."""
+_OF_LINK = re.compile(r"\bof\s*$", re.IGNORECASE)
+_COUNT_ROLES = frozenset({"heads", "kv_heads", "layers", "experts"})
+"""Roles that count things: ``N <role> of M`` gives the count N, and M is each one's size."""
+
+
 def text_before(match: re.Match[str]) -> str:
     """The few characters of its text before a match."""
     return match.string[max(0, match.start() - 4) : match.start()]
@@ -919,6 +926,15 @@ def _role(
     if letter is not None:
         return defined[letter.group(1)], letter.group(0), ""
     before_role = _role_of(before_match, _BEFORE_ROLES, "b") if before_match is not None else None
+    if (
+        before_match is not None
+        and before_role in _COUNT_ROLES
+        and _OF_LINK.search(before_match.group(0))
+        and _COUNTED_ALREADY.search(text_before(before_match))
+    ):
+        # "8 KV heads of 128 dims": the heads have their count before them; the number after
+        # "of" is what each of them holds, not a second count of them
+        before_match, before_role = None, None
     before_words = before_match.group(0) if before_match is not None else ""
     if before_role == "lora_rank" and not lora and "rank" not in before_words.lower():
         before_role = None

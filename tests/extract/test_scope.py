@@ -155,6 +155,12 @@ def test_a_bare_d_beside_d_ff_in_one_clause_is_the_model_width() -> None:
     assert _roles("We take d = 64 here. The FFN has d_ff = 256.\n") == [("d_ff", "256")]
 
 
+def test_role_words_after_their_count_take_no_second_number_after_of() -> None:
+    # "8 KV heads of 64 dims": 8 is the count of KV heads; 64 is each head's width
+    assert _roles("It keeps 4 KV heads of 64 dims each.\n") == [("kv_heads", "4")]
+    assert _roles("The number of KV heads is 4.\n") == [("kv_heads", "4")]
+
+
 def test_a_letter_followed_by_its_role_word() -> None:
     assert _roles("With L = 32 layers the stack is deep.\n") == [("layers", "32")]
 

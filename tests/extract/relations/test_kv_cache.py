@@ -275,3 +275,15 @@ def test_a_batch_named_in_the_next_sentence_is_not_the_per_token_figures(scan: S
     own = "Serving. With 10 concurrent users at 1024 tokens each, the KV cache needs 0.1 GB.\n"
     (finding,) = scan(MODEL + own)
     assert finding.verdict == "fail" and "10 sequences" in finding.message
+
+
+def test_a_head_count_followed_by_each_heads_width_is_one_count(scan: Scan) -> None:
+    # "8 KV heads of 128 dims" once read a second KV head count (128): the counts disagreed,
+    # the stated 8 was dropped and every head of the named model was cached
+    lesson = (
+        "# Cache\n\nMistral-7B keeps keys and values in bf16 for 8 KV heads of 128 dims over 32"
+        " layers, so per\ntoken it stores 2 × 32 × 8 × 128 × 2 = 131,072 bytes.\n"
+    )
+    assert [f.verdict for f in scan(lesson)] == ["pass"]
+    (wrong,) = scan(lesson.replace("131,072", "262,144"))
+    assert wrong.verdict == "fail" and "8 KV heads" in wrong.message
